@@ -1,0 +1,102 @@
+import { AGUIError } from "@ag-ui/core";
+
+/**
+ * Every way this package rejects a stream. Stable: users match on `code`. Documented in
+ * docs/errors.md with the rule each one implements.
+ */
+export const ERROR_CODES = [
+  /** A known field carries a value its schema rejects (R-PROC-4, R-REASON-23). Also non-object events. */
+  "MALFORMED_EVENT",
+  /** CONTENT/END (or span END) naming an item that is not open (R-REASON-9/10/14, R-STREAM-2, R-TEXT-9). */
+  "ORPHAN_CONTENT",
+  "ORPHAN_END",
+  /** START naming an item already open (R-REASON-10/11, R-STREAM-1). */
+  "DUPLICATE_OPEN",
+  /** A span/message/tool call/step still open at RUN_FINISHED (R-REASON-13, R-RUN-4, R-STREAM-3). */
+  "OPEN_AT_RUN_FINISHED",
+  /** The source completed while a run was open (D-TRUNC, R-TRANS-3). */
+  "RUN_TRUNCATED",
+  /** First chunk of an item without its id (or tool name) (R-STREAM-10/11). */
+  "FIRST_CHUNK_WITHOUT_ID",
+  /** An id-less continuation with several candidate lanes (R-STREAM-16). */
+  "AMBIGUOUS_CONTINUATION",
+  /** A continuation chunk repeating an opener field with another value (R-STREAM-14). */
+  "CONFLICTING_CHUNK_FIELD",
+  /** THINKING_* content/end without its start (D-THINK-ORPHAN). */
+  "LEGACY_ORPHAN",
+  /** REASONING_MESSAGE_START for a non-reasoning message or the reverse (D-ROLE-CONFLICT). */
+  "ID_ROLE_CONFLICT",
+  /** A continuation whose subagentRunId disagrees with its opener (R-SUB-2, D-SPAN-OWNER). */
+  "ATTRIBUTION_MISMATCH",
+  /** First event not RUN_STARTED/RUN_ERROR, or an event after the run closed (R-RUN-1/7/8). */
+  "EVENT_OUTSIDE_RUN",
+  /** RUN_STARTED while a run is open (R-RUN-9). */
+  "NESTED_RUN",
+  /** More open items than `maxOpenItems` allows. */
+  "LIMIT_EXCEEDED",
+] as const;
+
+export type ReasoningErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ReasoningProtocolErrorInit {
+  readonly code: ReasoningErrorCode;
+  /** The R-/D- id of the rule that was broken. */
+  readonly rule: string;
+  /** Index of the offending event in the source stream. */
+  readonly eventIndex: number;
+  /** Type of the offending event (`"<non-object>"` when it had none). */
+  readonly eventType: string;
+  /** Ids involved (message/span/tool-call/step ids). Never content. */
+  readonly ids?: readonly string[];
+  /** One sentence explaining the violation. Must not contain deltas or encrypted values (D-REDACT). */
+  readonly detail: string;
+  /** The offending event, for programs. Never rendered into `message`. */
+  readonly event?: unknown;
+}
+
+/**
+ * The consumer rejects the stream (digest §0.2 FAIL). Distinct from a producer `RUN_ERROR`, which is
+ * forwarded as an ordinary event (R-RUN-13).
+ */
+export class ReasoningProtocolError extends AGUIError {
+  readonly code: ReasoningErrorCode;
+  readonly rule: string;
+  readonly eventIndex: number;
+  readonly eventType: string;
+  readonly ids: readonly string[];
+  /** The offending event. Not enumerable, so logging the error object does not print its content. */
+  declare readonly event: unknown;
+
+  constructor(init: ReasoningProtocolErrorInit) {
+    const ids = init.ids ?? [];
+    const idText = ids.length > 0 ? ` [${ids.map((id) => JSON.stringify(truncateId(id))).join(", ")}]` : "";
+    super(`${init.code} (${init.rule}) at event #${init.eventIndex} ${init.eventType}${idText}: ${init.detail}`);
+    this.name = "ReasoningProtocolError";
+    this.code = init.code;
+    this.rule = init.rule;
+    this.eventIndex = init.eventIndex;
+    this.eventType = init.eventType;
+    this.ids = Object.freeze([...ids]);
+    Object.defineProperty(this, "event", { value: init.event, enumerable: false });
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+}
+
+/** Ids are opaque and may be huge (hostile input); messages show at most 120 characters of one. */
+export function truncateId(id: string): string {
+  return id.length > 120 ? `${id.slice(0, 117)}…` : id;
+}
+
+/** The type of an event for error messages, safe on any input. */
+export function typeOf(event: unknown): string {
+  if (typeof event === "object" && event !== null && !Array.isArray(event)) {
+    const t = (event as { type?: unknown }).type;
+    if (typeof t === "string") return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+    return "<no type>";
+  }
+  return `<non-object: ${event === null ? "null" : Array.isArray(event) ? "array" : typeof event}>`;
+}
+
+export function isReasoningProtocolError(e: unknown): e is ReasoningProtocolError {
+  return e instanceof ReasoningProtocolError;
+}

@@ -1,0 +1,98 @@
+/**
+ * The contract every stage follows.
+ *
+ * A stage is a pure step `(state, event, ctx) → { state, out, warnings }` that may throw a
+ * `ReasoningProtocolError`. One generic adapter (`stageOperator`) turns any stage into an RxJS
+ * operator; the facade (`reasoningPipeline`) runs all steps in one subscriber; tests and the CLI
+ * call the steps directly, without RxJS.
+ */
+
+/**
+ * An event as it travels between stages. Before `enforceSchema` nothing about it is known (it may
+ * even be `null` or a number: hostile input must produce a clear error, never a `TypeError`), so
+ * stages upstream of enforcement treat it as `unknown`; after enforcement it is a validated
+ * AG-UI 1.0 event object.
+ */
+export interface AguiEvent {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
+/** Structured warning (decision D-WARN). Never carries a delta, reasoning text or an encrypted value (D-REDACT). */
+export interface ReasoningWarning {
+  /** Stable machine-readable code, e.g. `UNKNOWN_EVENT_TYPE`, `STRIPPED_PROPERTY`, `UNKNOWN_ENTITY`. */
+  readonly code: string;
+  /** One human sentence: event types, ids, JSON paths, counts and byte lengths only. */
+  readonly message: string;
+  /** The rule or decision id the warning implements (`R-PROC-6`, `D-UNKNOWN-ENTITY`, …). */
+  readonly rule?: string;
+  /** Type of the event that caused it, if any. */
+  readonly eventType?: string;
+  /** Index of the source event that caused it (0-based, in the source stream). */
+  readonly eventIndex?: number;
+  /** JSON pointer of a stripped/removed value, e.g. `/subtype`. */
+  readonly path?: string;
+  /** Ids involved (message ids, tool-call ids, span ids). */
+  readonly ids?: readonly string[];
+  /**
+   * The warning reports content that was lost (R-REASON-19, R-VER-6/7): it cannot be silenced by
+   * the `quiet` option.
+   */
+  readonly lossy?: boolean;
+}
+
+/** Per-event context handed to every step. */
+export interface StepContext {
+  /** Index of the *source* event being processed (synthesized events share their trigger's index). */
+  readonly index: number;
+}
+
+/** What a step returns. `out` and `warnings` are frozen-by-convention arrays; `NONE` is shared. */
+export interface StepResult<S, O> {
+  readonly state: S;
+  readonly out: readonly O[];
+  readonly warnings: readonly ReasoningWarning[];
+}
+
+/**
+ * A pipeline stage. `step` must not mutate the `state` it is given when that state may have been
+ * published (history); the private states of the other stages are threaded linearly (a caller never
+ * reuses a state after passing it to `step`), so those stages may return the same object when
+ * nothing changed.
+ */
+export interface Stage<S, I = AguiEvent, O = AguiEvent> {
+  readonly name: string;
+  /** A fresh state. */
+  init(): S;
+  /** Process one input event. Throws `ReasoningProtocolError` on a protocol violation. */
+  step(state: S, event: I, ctx: StepContext): StepResult<S, O>;
+  /**
+   * The source completed. May emit trailing output, or throw (e.g. `RUN_TRUNCATED`, D-TRUNC).
+   * `ctx.index` is the number of source events seen.
+   */
+  finish?(state: S, ctx: StepContext): StepResult<S, O>;
+}
+
+/** Shared empty array for results without output or warnings (avoids an allocation per event). */
+export const NONE: readonly never[] = Object.freeze([]) as readonly never[];
+
+/** Builds a result; `out`/`warnings` default to the shared empty array. */
+export function result<S, O>(
+  state: S,
+  out: readonly O[] = NONE,
+  warnings: readonly ReasoningWarning[] = NONE,
+): StepResult<S, O> {
+  return { state, out, warnings };
+}
+
+/** Options every operator accepts. */
+export interface WarningOptions {
+  /**
+   * Where warnings go (D-WARN). Default: `console.warn` of a one-line rendering. Use `() => {}`
+   * together with `quiet` to silence non-lossy warnings; lossy warnings are still delivered to a
+   * custom sink, and printed by the default sink even when `quiet` is set (R-VER-7).
+   */
+  readonly onWarning?: (warning: ReasoningWarning) => void;
+  /** Suppress non-lossy warnings at the default sink. Lossy warnings are never suppressed. */
+  readonly quiet?: boolean;
+}
