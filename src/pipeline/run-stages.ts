@@ -1,0 +1,72 @@
+import type { ReasoningWarning, Stage, StepContext } from "../core/types";
+
+// Stages of different state/input/output types run in one chain; the chain itself is untyped.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyStage = Stage<any, any, any>;
+
+/** Receives what a chain of stages produces: final outputs, warnings, and each stage's new state. */
+export interface ChainSink {
+  /** An output of the last stage. */
+  emit(value: unknown): void;
+  warn(warning: ReasoningWarning): void;
+}
+
+/**
+ * Runs several stages as one, in one subscriber (the facade's fused core).
+ *
+ * Depth-first: each output of stage i goes through stages i+1…n before the next output of stage i,
+ * which gives exactly the order (and the same partial output before an error) that chaining the
+ * stages' operators would give. A thrown `ReasoningProtocolError` propagates to the caller; everything
+ * already emitted stays emitted.
+ */
+export class StageChain {
+  /** Each stage's state, threaded linearly (index = stage position). */
+  readonly states: unknown[];
+
+  constructor(
+    readonly stages: readonly AnyStage[],
+    private readonly sink: ChainSink,
+  ) {
+    this.states = stages.map((s) => s.init());
+  }
+
+  /** Feeds one source event (index = its position in the source). */
+  push(event: unknown, index: number): void {
+    this.feed(0, event, { index });
+  }
+
+  /**
+   * The source completed: every stage's `finish` runs in order and its output flows downstream.
+   * When one throws (e.g. RUN_TRUNCATED) the later stages still finish, so the history can record
+   * the truncation, and then the first error is rethrown.
+   */
+  finish(index: number): void {
+    const ctx: StepContext = { index };
+    let failure: { error: unknown } | undefined;
+    for (let i = 0; i < this.stages.length; i++) {
+      const stage = this.stages[i]!;
+      if (!stage.finish) continue;
+      try {
+        const r = stage.finish(this.states[i], ctx);
+        this.states[i] = r.state;
+        for (const w of r.warnings) this.sink.warn(w);
+        if (failure === undefined) for (const o of r.out) this.feed(i + 1, o, ctx);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  }
+
+  private feed(i: number, event: unknown, ctx: StepContext): void {
+    if (i === this.stages.length) {
+      this.sink.emit(event);
+      return;
+    }
+    const r = this.stages[i]!.step(this.states[i], event, ctx);
+    this.states[i] = r.state;
+    const { warnings, out } = r;
+    for (let w = 0; w < warnings.length; w++) this.sink.warn(warnings[w]!);
+    for (let o = 0; o < out.length; o++) this.feed(i + 1, out[o], ctx);
+  }
+}
