@@ -77,6 +77,8 @@ export function reasoningPipeline(source: Observable<unknown>, options: Reasonin
   // Subscribers of events$/history$/warnings$ plus open connect() handles, after start.
   let refCount = 0;
 
+  const isDone = (): boolean => phase === "done";
+
   const end = (error?: { error: unknown }): void => {
     phase = "done";
     publishHistory();
@@ -117,7 +119,8 @@ export function reasoningPipeline(source: Observable<unknown>, options: Reasonin
         end();
       },
     });
-    if (phase === "done") upstream.unsubscribe();
+    // A synchronous source may have ended (or failed) inside subscribe().
+    if (isDone()) upstream.unsubscribe();
   };
 
   const release = (): void => {

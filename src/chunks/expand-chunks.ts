@@ -1,0 +1,214 @@
+import type { OperatorFunction } from "rxjs";
+import { stageOperator } from "../core/stage-operator";
+import { NONE, result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "./chunk-families";
+import { rejectEvent } from "./chunk-errors";
+import { checkChunk } from "./check-chunk";
+import { CLOSE_TRIGGERS, type CloseTrigger } from "./close-triggers";
+import { addStream, closeAllLanes, closeLane, createExpandState, type ExpandState, type OpenStream } from "./lanes";
+import { contentEvent, startEvent } from "./synthesize";
+
+export type { ExpandState, OpenStream } from "./lanes";
+
+/**
+ * Stage 3: expands `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` into
+ * START/CONTENT/END with one mechanism for the three families (R-STREAM-7…18, D-SCOPE-FAMILIES).
+ *
+ * Chunk state is kept per lane (the owner's `subagentRunId`; absent = the parent agent), one open
+ * stream per lane. A synthesized END is emitted immediately before the event that ends the stream
+ * (R-STREAM-15); every other event passes through as the same object. Nothing is synthesized when
+ * the source completes (D-TRUNC): a truncated run is reported downstream, not closed here.
+ *
+ * The stage emits no warnings; everything it rejects is a `ReasoningProtocolError`.
+ */
+export function createExpandStage(_options?: WarningOptions): Stage<ExpandState, AguiEvent, AguiEvent> {
+  return {
+    name: "expandChunks",
+    init: createExpandState,
+    step: expandStep,
+    // D-TRUNC: end of source is not a close trigger; open streams stay open.
+    finish: (state) => result(state),
+  };
+}
+
+/** `*_CHUNK` → START/CONTENT/END, lanes and close triggers (R-STREAM-*). See `createExpandStage`. */
+export function expandChunks(options?: WarningOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  return stageOperator(createExpandStage(options), options);
+}
+
+function expandStep(state: ExpandState, event: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+  if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.type !== "string") {
+    throw rejectEvent("MALFORMED_EVENT", "R-PROC-4", ctx, event, "an event must be an object with a string type.");
+  }
+  const family = FAMILY_BY_CHUNK_TYPE.get(event.type);
+  if (family !== undefined) return expandChunk(state, family, event, ctx);
+  const trigger = CLOSE_TRIGGERS.get(event.type);
+  if (trigger === undefined) return result(state, [event]);
+  return closeBefore(state, trigger, event, ctx);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Non-chunk events
+
+/** Synthesizes the ENDs `event` triggers (R-STREAM-9/15/17), then forwards `event` itself. */
+function closeBefore(state: ExpandState, trigger: CloseTrigger, event: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+  const tag = event.subagentRunId;
+  if (trigger.scope === "owner" ? typeof tag !== "string" : tag !== undefined && typeof tag !== "string") {
+    // The tag decides which lane closes; guessing it would conceal a value enforcement rejects.
+    throw rejectEvent("MALFORMED_EVENT", "R-PROC-4", ctx, event, "/subagentRunId must be a string.");
+  }
+  if (state.lanes.size === 0) return result(state, [event]);
+  const out: AguiEvent[] = [];
+  if (trigger.scope === "all") {
+    closeAllLanes(state, out);
+  } else {
+    closeLane(state, tag as string | undefined, out);
+    if (trigger.scope === "lane" && trigger.names !== undefined) {
+      // An explicit event naming an item a chunk stream assembles in another lane ends that stream too.
+      const id = event[trigger.names.idField];
+      const named = typeof id === "string" ? state.byId[trigger.names.namespace].get(id) : undefined;
+      if (named !== undefined) closeLane(state, named.owner, out);
+    }
+  }
+  out.push(event);
+  return result(state, out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chunks
+
+/** The one expansion routine of every family. */
+function expandChunk(state: ExpandState, family: ChunkFamily, chunk: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+  checkChunk(family, chunk, ctx);
+  const id = chunk[family.idField] as string | undefined;
+  const tag = chunk.subagentRunId as string | undefined;
+  const open = id === undefined ? idlessStream(state, family, tag, chunk, ctx) : namedStream(state, family, id, tag, chunk, ctx);
+  if (open !== undefined && open.family === family && (id === undefined || id === open.id)) {
+    return continueStream(state, open, chunk, ctx);
+  }
+  // A new item in the lane of the stream this id was found in, else in the chunk's own lane.
+  return openStream(state, family, id!, open !== undefined ? open.owner : tag, chunk, ctx);
+}
+
+/**
+ * The stream open under a chunk's id, in any lane. Ids are unique per namespace, so a chunk of
+ * another family naming that id ends it and opens its own item in that lane. A tag that disagrees
+ * with the stream's owner is an attribution mismatch; an untagged chunk continues whatever the
+ * opener owns (R-SUB-2).
+ */
+function namedStream(
+  state: ExpandState,
+  family: ChunkFamily,
+  id: string,
+  tag: string | undefined,
+  chunk: AguiEvent,
+  ctx: StepContext,
+): OpenStream | undefined {
+  const open = state.byId[family.namespace].get(id);
+  if (open !== undefined && tag !== undefined && tag !== open.owner) {
+    throw rejectEvent(
+      "ATTRIBUTION_MISMATCH",
+      "R-SUB-2",
+      ctx,
+      chunk,
+      `the chunk's subagentRunId does not match the owner of the open ${open.family.itemName} stream (${ownerName(open.owner)}).`,
+      [id, tag, open.owner],
+    );
+  }
+  // Undefined: the id is open nowhere, so the chunk opens a new item in its own lane.
+  return open;
+}
+
+/**
+ * The stream an id-less chunk continues (R-STREAM-12/16): its tagged lane; untagged, the parent's
+ * stream of its kind, else the sole subagent stream of its kind. None → it is a first chunk without
+ * an id (R-STREAM-11); several → ambiguous.
+ */
+function idlessStream(state: ExpandState, family: ChunkFamily, tag: string | undefined, chunk: AguiEvent, ctx: StepContext): OpenStream {
+  const inLane = state.lanes.get(tag);
+  if (inLane !== undefined && inLane.family === family) return inLane;
+  if (tag === undefined) {
+    const candidates = state.inSubagentLanes[family.index]!;
+    if (candidates.size === 1) return candidates.values().next().value!;
+    if (candidates.size > 1) {
+      throw rejectEvent(
+        "AMBIGUOUS_CONTINUATION",
+        "R-STREAM-16",
+        ctx,
+        chunk,
+        `the chunk carries neither a ${family.idField} nor a subagentRunId, and ${candidates.size} subagent lanes have an open ${family.itemName} stream (none in the parent lane); attribute the chunk to its subagent.`,
+        [...candidates].map((s) => s.owner),
+      );
+    }
+  }
+  throw rejectEvent(
+    "FIRST_CHUNK_WITHOUT_ID",
+    "R-STREAM-11",
+    ctx,
+    chunk,
+    `First ${family.chunkType} must have a ${family.idField}: no ${family.itemName} chunk stream is open in ${ownerName(tag)}'s lane to continue, and no id is ever invented.`,
+    [tag],
+  );
+}
+
+/** Continuation (R-STREAM-12/13/14): CONTENT when the chunk has a delta, or metadata/rawEvent to deliver (D-META-CHUNK). */
+function continueStream(state: ExpandState, open: OpenStream, chunk: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+  const { family } = open;
+  for (let i = 0; i < family.openerFields.length; i++) {
+    const name = family.openerFields[i]!.name;
+    const value = chunk[name];
+    if (value !== undefined && value !== open.opener[i]) {
+      throw rejectEvent(
+        "CONFLICTING_CHUNK_FIELD",
+        "R-STREAM-14",
+        ctx,
+        chunk,
+        `Cannot continue ${family.itemName}: chunk field /${name} does not match the open stream's ${name}${open.opener[i] === undefined ? " (absent)" : ""}.`,
+        [open.id],
+      );
+    }
+  }
+  if (chunk[family.contentField] === undefined && chunk.metadata === undefined && chunk.rawEvent === undefined) {
+    return result(state, NONE);
+  }
+  return result(state, [contentEvent(open, chunk)]);
+}
+
+/**
+ * Opens a new item in `owner`'s lane (R-STREAM-10/11/13): ends that lane's stream first (whatever
+ * its family, R-STREAM-15a/b), emits START, and CONTENT when the chunk has a delta (even `""`,
+ * D-SEED-001). A chunk without a delta yields START alone; its metadata rides on the START.
+ */
+function openStream(
+  state: ExpandState,
+  family: ChunkFamily,
+  id: string,
+  owner: string | undefined,
+  chunk: AguiEvent,
+  ctx: StepContext,
+): StepResult<ExpandState, AguiEvent> {
+  const opener: (string | undefined)[] = [];
+  for (const field of family.openerFields) {
+    const value = chunk[field.name] as string | undefined;
+    if (value === undefined && field.required) {
+      throw rejectEvent(
+        "FIRST_CHUNK_WITHOUT_ID",
+        "R-STREAM-11",
+        ctx,
+        chunk,
+        `First ${family.chunkType} must have a ${field.name}: the chunk opens a new ${family.itemName} and nothing is invented for it.`,
+        [id],
+      );
+    }
+    opener.push(value === undefined ? field.byOmission : value);
+  }
+  const out: AguiEvent[] = [];
+  closeLane(state, owner, out);
+  const stream: OpenStream = { family, id, owner, opener };
+  addStream(state, stream);
+  out.push(startEvent(stream, chunk));
+  if (chunk[family.contentField] !== undefined) out.push(contentEvent(stream, chunk));
+  return result(state, out);
+}
+
+const ownerName = (owner: string | undefined): string => (owner === undefined ? "the parent agent" : "the subagent");

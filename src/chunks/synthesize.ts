@@ -1,0 +1,53 @@
+import type { AguiEvent } from "../core/types";
+import type { OpenStream } from "./lanes";
+
+/**
+ * Builders of the events expansion synthesizes. They copy what R-PROC-15 lists — deltas, opener
+ * fields, `metadata`, `rawEvent`, attribution — and never the chunk's `timestamp` (the synthesized
+ * event was not produced at that time; arrival order is the protocol's order, R-EVT-3).
+ * Values are shared, never deep-copied: `metadata` and `rawEvent` are the chunk's own objects.
+ */
+
+type Fields = Record<string, unknown>;
+
+/** Adds the chunk fields every synthesized START/CONTENT carries (R-STREAM-18, R-PROC-15). */
+function carryChunkFields(target: Fields, owner: string | undefined, chunk: AguiEvent): AguiEvent {
+  if (owner !== undefined) target.subagentRunId = owner;
+  if (chunk.metadata !== undefined) target.metadata = chunk.metadata;
+  if (chunk.rawEvent !== undefined) target.rawEvent = chunk.rawEvent;
+  return target as AguiEvent;
+}
+
+/** `*_START` for a stream the chunk opens: its id, the established opener fields, the family's fixed fields. */
+export function startEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
+  const { family } = stream;
+  const start: Fields = { type: family.startType, [family.idField]: stream.id };
+  for (let i = 0; i < family.openerFields.length; i++) {
+    const value = stream.opener[i];
+    if (value !== undefined) start[family.openerFields[i]!.name] = value;
+  }
+  for (const name in family.fixedStartFields) start[name] = family.fixedStartFields[name];
+  return carryChunkFields(start, stream.owner, chunk);
+}
+
+/**
+ * `*_CONTENT` / `TOOL_CALL_ARGS` carrying the chunk's delta; `""` when the chunk has none but carries
+ * metadata or a rawEvent that must still reach the item (D-META-CHUNK). Attributed to the lane's
+ * owner, so an untagged continuation of a subagent's stream stays visibly the subagent's.
+ */
+export function contentEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
+  const { family } = stream;
+  const delta = chunk[family.contentField];
+  const content: Fields = { type: family.contentType, [family.idField]: stream.id, delta: delta === undefined ? "" : delta };
+  return carryChunkFields(content, stream.owner, chunk);
+}
+
+/**
+ * The synthesized `*_END`: only the id and the lane owner. No chunk caused it, so it carries no
+ * chunk's metadata (the trigger is another event, or a chunk of another item).
+ */
+export function endEvent(stream: OpenStream): AguiEvent {
+  const end: Fields = { type: stream.family.endType, [stream.family.idField]: stream.id };
+  if (stream.owner !== undefined) end.subagentRunId = stream.owner;
+  return end as AguiEvent;
+}
