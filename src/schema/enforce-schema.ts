@@ -1,0 +1,125 @@
+import type { OperatorFunction } from "rxjs";
+import { ReasoningProtocolError, typeOf } from "../core/errors";
+import { stageOperator } from "../core/stage-operator";
+import {
+  NONE,
+  result,
+  type AguiEvent,
+  type ReasoningWarning,
+  type Stage,
+  type StepContext,
+  type StepResult,
+  type WarningOptions,
+} from "../core/types";
+import { describeIssues, type IssueLike } from "./describe-issues";
+import { protocolVersionWarning, stripWarnings, unknownTypeWarning } from "./enforce-warnings";
+import { idsOf } from "./event-ids";
+import { eventEntry, type EventEntry } from "./event-schemas";
+import { compareProtocolVersion } from "./protocol-version";
+import { REMOVED, stripUnknown } from "./strip-unknown";
+
+/** Enforcement keeps nothing between events: every verdict depends on the event alone. */
+export type EnforceState = null;
+
+/**
+ * Stage 2, enforcement (R-PROC-6/12): validates each event against the AG-UI 1.0 zod schema of
+ * its type (`@ag-ui/core/schemas`) and decides, per the verdict matrix (digest §6.1):
+ *
+ * - not an object, or `type` not a string → FAIL `MALFORMED_EVENT` (R-PROC-4);
+ * - a type 1.0 does not describe (incl. any `THINKING_*` left untranslated) → DROP + `UNKNOWN_EVENT_TYPE`;
+ * - undescribed properties of closed objects → STRIP + `STRIPPED_PROPERTY` (R-PROC-2/7/8);
+ * - unrecognised union members → removed at the depth R-PROC-11 says (`UNKNOWN_UNION_MEMBER`,
+ *   or `UNKNOWN_SUBTYPE` for a `REASONING_ENCRYPTED_VALUE` removed whole, R-REASON-24);
+ * - registry-tolerated `null`s → absent + `NULL_TOLERATED` (R-DEP-6);
+ * - anything else the schema rejects → FAIL `MALFORMED_EVENT` naming the JSON paths (R-PROC-4, R-REASON-23);
+ * - `RUN_STARTED.protocolVersion` newer or uninterpretable → PASS + `PROTOCOL_VERSION` (R-VER-16/17).
+ *
+ * A clean event is forwarded as the very object that arrived; a new object is made only when
+ * something was stripped, and it is exactly what the schema accepted minus the stripped parts.
+ */
+export function createEnforceStage(options?: WarningOptions): Stage<EnforceState, unknown, AguiEvent> {
+  // Warnings are routed by the operator (stageOperator/the facade); the stage itself needs no options.
+  void options;
+  return { name: "enforceSchema", init: () => null, step: enforceStep };
+}
+
+/** The enforcement stage as an RxJS operator: `unknown` in (anything may arrive), validated events out. */
+export function enforceSchema(options?: WarningOptions): OperatorFunction<unknown, AguiEvent> {
+  return stageOperator(createEnforceStage(options), options);
+}
+
+function enforceStep(state: EnforceState, input: unknown, ctx: StepContext): StepResult<EnforceState, AguiEvent> {
+  try {
+    const type = requireType(input, ctx);
+    const entry = eventEntry(type);
+    if (entry === undefined) return result(state, NONE, [unknownTypeWarning(input, ctx)]);
+    return validate(state, input, entry, ctx);
+  } catch (error) {
+    if (error instanceof ReasoningProtocolError) throw error;
+    // Only hostile input (a throwing getter, a proxy) gets here: report it, never a bare TypeError.
+    throw unreadable(input, ctx);
+  }
+}
+
+function validate(state: EnforceState, input: unknown, entry: EventEntry, ctx: StepContext): StepResult<EnforceState, AguiEvent> {
+  let event = input;
+  let warnings: ReasoningWarning[] | undefined;
+  const stripped = stripUnknown(input, entry.plan());
+  if (stripped !== undefined) {
+    warnings = stripWarnings(stripped.notes, input, ctx);
+    if (stripped.value === REMOVED) return result(state, NONE, warnings);
+    event = stripped.value;
+  }
+  assertSchema(input, event, entry, ctx);
+  const version = entry.type === "RUN_STARTED" ? (event as { protocolVersion?: unknown }).protocolVersion : undefined;
+  if (typeof version === "string") {
+    const warning = protocolVersionWarning(version, compareProtocolVersion(version), event, ctx);
+    if (warning) (warnings ??= []).push(warning);
+  }
+  return result(state, [event as AguiEvent], warnings ?? NONE);
+}
+
+/** zod is the authority: anything its schema rejects fails the run, naming the JSON paths (R-PROC-4, R-REASON-23). */
+function assertSchema(input: unknown, event: unknown, entry: EventEntry, ctx: StepContext): void {
+  const verdict = entry.schema.safeParse(event) as { success: boolean; error?: { issues: readonly IssueLike[] } };
+  if (verdict.success) return;
+  const rule = entry.type.startsWith("REASONING_") ? "R-REASON-23" : "R-PROC-4";
+  throw malformed(input, ctx, describeIssues(verdict.error?.issues ?? [], event), rule);
+}
+
+/** The event's `type`, or FAIL: an event that is not an object, or has no string `type`, is malformed (R-PROC-4). */
+function requireType(input: unknown, ctx: StepContext): string {
+  if (typeof input === "object" && input !== null && !Array.isArray(input)) {
+    const type = (input as { type?: unknown }).type;
+    if (typeof type === "string") return type;
+    throw malformed(input, ctx, "/type (required field is missing or not a string)", "R-PROC-4");
+  }
+  throw malformed(input, ctx, "an event must be a JSON object", "R-PROC-4");
+}
+
+function unreadable(input: unknown, ctx: StepContext): ReasoningProtocolError {
+  try {
+    return malformed(input, ctx, "the event could not be read as JSON data", "R-PROC-4");
+  } catch {
+    return new ReasoningProtocolError({
+      code: "MALFORMED_EVENT",
+      rule: "R-PROC-4",
+      eventIndex: ctx.index,
+      eventType: "<unreadable>",
+      detail: "the event could not be read as JSON data",
+      event: input,
+    });
+  }
+}
+
+function malformed(input: unknown, ctx: StepContext, detail: string, rule: string): ReasoningProtocolError {
+  return new ReasoningProtocolError({
+    code: "MALFORMED_EVENT",
+    rule,
+    eventIndex: ctx.index,
+    eventType: typeOf(input),
+    ids: idsOf(input),
+    detail,
+    event: input,
+  });
+}

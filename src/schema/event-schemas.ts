@@ -1,0 +1,39 @@
+import { EventSchema } from "@ag-ui/core/schemas";
+import { compileEventPlan, type ObjectPlan } from "./schema-plan";
+import { asNode, stringValues, type ZodNode } from "./zod-node";
+
+/** One AG-UI 1.0 event type: its zod schema (the authority) and its strip plan (compiled on first use). */
+export interface EventEntry {
+  readonly type: string;
+  readonly schema: ZodNode;
+  /** The strip plan, compiled the first time an event of this type arrives. */
+  plan(): ObjectPlan;
+}
+
+// Every 1.0 event type → its entry, read once from the `type` literals of `EventSchema`'s options.
+let entries: ReadonlyMap<string, EventEntry> | undefined;
+
+/** The entry for a 1.0 event type, or `undefined` for a type 1.0 does not describe (R-PROC-1). */
+export function eventEntry(type: string): EventEntry | undefined {
+  entries ??= buildEntries();
+  return entries.get(type);
+}
+
+function buildEntries(): ReadonlyMap<string, EventEntry> {
+  const map = new Map<string, EventEntry>();
+  for (const option of asNode(EventSchema)._zod.def.options ?? []) {
+    const tag = option._zod.def.shape?.type;
+    for (const type of tag ? (stringValues(tag) ?? []) : []) map.set(type, entryFor(type, option));
+  }
+  return map;
+}
+
+function entryFor(type: string, schema: ZodNode): EventEntry {
+  // Compiled lazily, once per type.
+  let plan: ObjectPlan | undefined;
+  return {
+    type,
+    schema,
+    plan: () => (plan ??= compileEventPlan(schema)),
+  };
+}
