@@ -47,7 +47,12 @@ export interface StepContext {
   readonly index: number;
 }
 
-/** What a step returns. `out` and `warnings` are frozen-by-convention arrays; `NONE` is shared. */
+/**
+ * What a step returns. `out` and `warnings` are read-only by convention; `NONE` is shared.
+ * A result is valid until the next call to the same stage's `step`: hot stages may reuse one
+ * result object per state to avoid an allocation per event, so callers read `out` before stepping
+ * that stage again (every runner in this package does).
+ */
 export interface StepResult<S, O> {
   readonly state: S;
   readonly out: readonly O[];

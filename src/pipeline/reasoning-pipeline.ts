@@ -49,7 +49,7 @@ export function reasoningPipeline(source: Observable<unknown>, options: Reasonin
 
   const historyStage = createHistoryStage(options);
   const chain = new StageChain(
-    [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), historyStage],
+    [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }), historyStage],
     {
       emit: (e) => events.next(e as AguiEvent),
       warn: (w) => {

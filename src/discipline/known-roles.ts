@@ -1,0 +1,46 @@
+import type { AguiEvent, StepContext } from "../core/types";
+import { quote, violation } from "./violation";
+
+/**
+ * Message id → role of every message the consumer knows, across runs (D-ROLE-CONFLICT). A `Map`,
+ * never a plain object: ids are opaque and may be "__proto__".
+ */
+export type KnownRoles = Map<string, string>;
+
+/**
+ * Records the messages of a list (initial messages, `RUN_STARTED.input.messages`, a
+ * `MESSAGES_SNAPSHOT`). A snapshot replaces messages wholesale, so it overwrites (`replace`); the
+ * other lists only add ids not yet known. Entries without a string `id` and `role` are skipped:
+ * judging their shape is enforcement's job, this is bookkeeping.
+ */
+export function recordMessages(roles: KnownRoles, messages: unknown, replace: boolean): void {
+  if (!Array.isArray(messages)) return;
+  for (const m of messages as unknown[]) {
+    if (typeof m !== "object" || m === null) continue;
+    const { id, role } = m as { id?: unknown; role?: unknown };
+    if (typeof id !== "string" || typeof role !== "string") continue;
+    if (replace || !roles.has(id)) roles.set(id, role);
+  }
+}
+
+/** A streamed message declares its role; an id already known keeps its role (R-TEXT-5: established values stand). */
+export function declareMessage(roles: KnownRoles, id: string, role: string): void {
+  if (!roles.has(id)) roles.set(id, role);
+}
+
+/**
+ * A START may not turn a known message into the other kind: reasoning text appended to an answer
+ * renders the answer inside the thinking block, and the reverse (D-ROLE-CONFLICT).
+ */
+export function checkRoleConflict(roles: KnownRoles, id: string, role: string, event: AguiEvent, ctx: StepContext): void {
+  const known = roles.get(id);
+  if (known === undefined || (known === "reasoning") === (role === "reasoning")) return;
+  throw violation(
+    "ID_ROLE_CONFLICT",
+    "D-ROLE-CONFLICT",
+    event,
+    ctx,
+    [id],
+    `${event.type} opens ${quote(id)} with role ${quote(role)}, but ${quote(id)} is already known as a message with role ${quote(known)}.`,
+  );
+}

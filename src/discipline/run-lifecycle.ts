@@ -1,0 +1,110 @@
+import { ReasoningProtocolError } from "../core/errors";
+import type { AguiEvent, StepContext } from "../core/types";
+import type { Family } from "./families";
+import { recordMessages } from "./known-roles";
+import { openFamilies, openIds, resetOpenSets } from "./open-items";
+import { quote, violation } from "./violation";
+import type { VerifyState } from "./verify-state";
+
+/** Errors list at most this many open ids (a hostile stream may hold `maxOpenItems` of them). */
+export const MAX_LISTED_IDS = 50;
+
+/** Why an event is not allowed in each phase but `active` (R-RUN-1, R-RUN-7/8). */
+const OUTSIDE_RUN: Record<Exclude<VerifyState["phase"], "active">, { rule: string; detail: string }> = {
+  none: { rule: "R-RUN-1", detail: "First event must be 'RUN_STARTED' or 'RUN_ERROR'." },
+  finished: {
+    rule: "R-RUN-8",
+    detail: "The run has already finished with 'RUN_FINISHED'; only RUN_STARTED or a late RUN_ERROR may follow.",
+  },
+  errored: { rule: "R-RUN-8", detail: "The run has already errored with 'RUN_ERROR'; only RUN_STARTED may follow." },
+};
+
+/**
+ * Every event but the run's own boundaries needs an open run; standalone events too (R-STREAM-6,
+ * R-REASON-21). `family` names the item the event concerns, for the error's ids.
+ */
+export function requireOpenRun(state: VerifyState, event: AguiEvent, ctx: StepContext, family?: Family): void {
+  if (state.phase === "active") return;
+  const id = family === undefined ? undefined : event[family.key];
+  const why = OUTSIDE_RUN[state.phase];
+  throw violation("EVENT_OUTSIDE_RUN", why.rule, event, ctx, typeof id === "string" ? [id] : [], why.detail);
+}
+
+/** RUN_STARTED opens a run (R-RUN-9) and seeds roles from its input echo. */
+export function startRun(state: VerifyState, event: AguiEvent, ctx: StepContext): void {
+  const runId = typeof event.runId === "string" ? event.runId : undefined;
+  if (state.phase === "active") {
+    const ids = [state.runId, runId].filter((id): id is string => id !== undefined);
+    const open = state.runId === undefined ? "" : ` (run ${quote(state.runId)})`;
+    throw violation(
+      "NESTED_RUN",
+      "R-RUN-9",
+      event,
+      ctx,
+      ids,
+      `Cannot send 'RUN_STARTED' while a run is still active${open}; it must end with RUN_FINISHED or RUN_ERROR first.`,
+    );
+  }
+  // The previous run's RUN_FINISHED or RUN_ERROR already emptied the sets (R-RUN-11).
+  state.phase = "active";
+  state.runId = runId;
+  const input = event.input;
+  if (typeof input === "object" && input !== null) recordMessages(state.roles, (input as { messages?: unknown }).messages, false);
+}
+
+/**
+ * RUN_FINISHED requires everything the run opened to be closed, whatever its outcome (R-REASON-13,
+ * R-RUN-4, R-STREAM-3, R-SUB-5). It is not forwarded when it fails.
+ */
+export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext): void {
+  requireOpenRun(state, event, ctx);
+  if (state.sets.total > 0) {
+    const families = openFamilies(state.sets);
+    const outcome = event.outcome;
+    const cancelled = typeof outcome === "object" && outcome !== null && (outcome as { type?: unknown }).type === "cancelled";
+    throw violation(
+      "OPEN_AT_RUN_FINISHED",
+      cancelled ? "R-RUN-4" : families[0]!.rules.openAtFinish,
+      event,
+      ctx,
+      openIds(state.sets, MAX_LISTED_IDS),
+      `Cannot send 'RUN_FINISHED' while ${families.map((f) => f.nouns).join(", ")} are still active (${countText(state.sets.total)}).`,
+    );
+  }
+  resetOpenSets(state.sets);
+  state.phase = "finished";
+}
+
+/**
+ * RUN_ERROR is the producer's own report, not a rejection: it is forwarded and ends whatever was
+ * open (R-RUN-11/13, D-RUN-ERROR). Allowed first (R-RUN-1) and late after RUN_FINISHED (R-RUN-7);
+ * after another RUN_ERROR only RUN_STARTED may come.
+ */
+export function errorRun(state: VerifyState, event: AguiEvent, ctx: StepContext): void {
+  if (state.phase === "errored") requireOpenRun(state, event, ctx);
+  resetOpenSets(state.sets);
+  state.phase = "errored";
+}
+
+/**
+ * The source completed while a run was open: a truncated run has no outcome, so nothing is
+ * synthesized and the stream fails (D-TRUNC, R-TRANS-3, R-RUN-5).
+ */
+export function truncatedRun(state: VerifyState, ctx: StepContext): ReasoningProtocolError {
+  const run = state.runId === undefined ? "a run" : `run ${quote(state.runId)}`;
+  return new ReasoningProtocolError({
+    code: "RUN_TRUNCATED",
+    rule: "D-TRUNC",
+    eventIndex: ctx.index,
+    eventType: "<end of stream>",
+    ids: openIds(state.sets, MAX_LISTED_IDS),
+    detail:
+      `The source completed while ${run} was open, without RUN_FINISHED or RUN_ERROR ` +
+      `(${countText(state.sets.total)}); a truncated run has no outcome.`,
+  });
+}
+
+function countText(total: number): string {
+  const listed = Math.min(total, MAX_LISTED_IDS);
+  return `${total} open item${total === 1 ? "" : "s"}${listed < total ? `, the first ${listed} listed` : ""}`;
+}

@@ -1,0 +1,131 @@
+import type { Message } from "@ag-ui/core";
+import type { OperatorFunction } from "rxjs";
+import { stageOperator } from "../core/stage-operator";
+import { result, type AguiEvent, type Stage, type StepContext, type WarningOptions } from "../core/types";
+import { ROUTES, type Family } from "./families";
+import { checkRoleConflict, declareMessage, recordMessages, type KnownRoles } from "./known-roles";
+import { checkOpen, checkParent, closeItem, commitOpen, continueItem, keyOf, tagOf } from "./open-items";
+import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
+import { quote, violation } from "./violation";
+import { VerifyState } from "./verify-state";
+
+export { VerifyState, type RunPhase } from "./verify-state";
+
+export interface VerifyOptions extends WarningOptions {
+  /** Open items (all families together) allowed at once; more fails with LIMIT_EXCEEDED. Default 10_000. */
+  maxOpenItems?: number;
+  /** Messages the consumer already holds (their id → role seeds D-ROLE-CONFLICT). */
+  initialMessages?: readonly Message[];
+}
+
+const DEFAULT_MAX_OPEN_ITEMS = 10_000;
+
+/**
+ * Stage 4: verifies the streaming discipline of every family (spans, reasoning messages, text
+ * messages, tool calls, steps, subagent invocations) and the run lifecycle, and forwards each event
+ * unchanged, or fails the stream (R-REASON-8). Input must already be expanded (R-STREAM-7).
+ */
+export function createVerifyStage(options: VerifyOptions = {}): Stage<VerifyState, AguiEvent, AguiEvent> {
+  const maxOpenItems = options.maxOpenItems ?? DEFAULT_MAX_OPEN_ITEMS;
+  if (!(maxOpenItems >= 0) || !(Number.isInteger(maxOpenItems) || maxOpenItems === Infinity)) {
+    throw new RangeError(`verifyDiscipline: maxOpenItems must be a non-negative integer or Infinity (got ${String(maxOpenItems)}).`);
+  }
+  const initialMessages = options.initialMessages;
+  return {
+    name: "verifyDiscipline",
+    init() {
+      const roles: KnownRoles = new Map();
+      recordMessages(roles, initialMessages, true);
+      return new VerifyState(roles);
+    },
+    step: (state, event, ctx) => verify(state, event, ctx, maxOpenItems),
+    finish(state, ctx) {
+      if (state.phase === "active") throw truncatedRun(state, ctx);
+      return result(state);
+    },
+  };
+}
+
+/** The `verifyDiscipline` operator: `createVerifyStage` through the generic adapter. */
+export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  return stageOperator(createVerifyStage(options), options);
+}
+
+function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenItems: number): VerifyState["pass"] {
+  if (typeof event !== "object" || event === null || typeof event.type !== "string") throw notAnEvent(event, ctx);
+  const route = ROUTES.get(event.type);
+  if (route === undefined) {
+    // Standalone and unknown events touch no open set; they only need an open run (R-STREAM-6).
+    requireOpenRun(state, event, ctx);
+  } else {
+    switch (route.kind) {
+      case "continue":
+        requireOpenRun(state, event, ctx, route.family);
+        continueItem(state.sets, route.family, event, keyOf(event, route.family, ctx), ctx);
+        break;
+      case "open":
+        requireOpenRun(state, event, ctx, route.family);
+        open(state, route.family, event, ctx, maxOpenItems);
+        break;
+      case "close":
+        requireOpenRun(state, event, ctx, route.family);
+        closeItem(state.sets, route.family, event, keyOf(event, route.family, ctx), ctx);
+        break;
+      case "run-started":
+        startRun(state, event, ctx);
+        break;
+      case "run-finished":
+        finishRun(state, event, ctx);
+        break;
+      case "run-error":
+        errorRun(state, event, ctx);
+        break;
+      case "chunk":
+        throw violation(
+          "MALFORMED_EVENT",
+          "R-STREAM-7",
+          event,
+          ctx,
+          [],
+          `${event.type} reached verification: chunks must be expanded (expandChunks) before verifyDiscipline.`,
+        );
+      case "snapshot":
+        requireOpenRun(state, event, ctx);
+        recordMessages(state.roles, event.messages, true);
+        break;
+      case "declares-message":
+        requireOpenRun(state, event, ctx);
+        if (typeof event.messageId === "string") declareMessage(state.roles, event.messageId, route.role);
+        break;
+    }
+  }
+  state.pass.out[0] = event;
+  return state.pass;
+}
+
+/** A START: every check first, then the open set changes (a failed step leaves it as it was). */
+function open(state: VerifyState, family: Family, event: AguiEvent, ctx: StepContext, maxOpenItems: number): void {
+  const id = keyOf(event, family, ctx);
+  const owner = family.attributed ? tagOf(event, ctx) : undefined;
+  const reopened = checkOpen(state.sets, family, event, id, owner, ctx);
+  const role = family.declaresRole?.(event);
+  if (role !== undefined) checkRoleConflict(state.roles, id, role, event, ctx);
+  checkParent(state.sets, family, event, ctx);
+  if (state.sets.total >= maxOpenItems) {
+    throw violation(
+      "LIMIT_EXCEEDED",
+      "D-LIMIT",
+      event,
+      ctx,
+      [id],
+      `Opening the ${family.noun} ${quote(id)} would exceed maxOpenItems (${maxOpenItems} items are open).`,
+    );
+  }
+  commitOpen(state.sets, family, reopened, id, owner);
+  if (role !== undefined) declareMessage(state.roles, id, role);
+}
+
+function notAnEvent(event: unknown, ctx: StepContext): Error {
+  const what = typeof event === "object" && event !== null ? "an object without a string type" : "not an object";
+  return violation("MALFORMED_EVENT", "R-PROC-4", event, ctx, [], `The event is ${what}.`);
+}

@@ -1,0 +1,33 @@
+import type { AguiEvent, ReasoningWarning } from "../core/types";
+import { NONE } from "../core/types";
+import type { KnownRoles } from "./known-roles";
+import { createOpenSets, type OpenSets } from "./open-items";
+
+/**
+ * Where the stream is in the run lifecycle (lifecycle page, state diagram): `none` before the
+ * first event, `active` inside a run, `finished` after RUN_FINISHED, `errored` after RUN_ERROR.
+ */
+export type RunPhase = "none" | "active" | "finished" | "errored";
+
+/**
+ * The verifier's private state. It is threaded linearly through `step` (a caller never reuses a
+ * state it passed on), so it is updated in place and every step returns this same object.
+ */
+export class VerifyState {
+  phase: RunPhase = "none";
+  /** `runId` of the current (or last) run, for error details. */
+  runId: string | undefined = undefined;
+  /** Per-family open sets of the current run. */
+  readonly sets: OpenSets = createOpenSets();
+  /**
+   * The result every step returns: the verifier only ever forwards the one event it was given.
+   * Reused so the hot path allocates nothing; `out[0]` is overwritten by the next step, so a
+   * caller reads `out` before stepping again (stageOperator, runStage and the facade all do).
+   */
+  readonly pass: { readonly state: VerifyState; readonly out: AguiEvent[]; readonly warnings: readonly ReasoningWarning[] };
+
+  /** @param roles roles of every message known so far, across runs (D-ROLE-CONFLICT). */
+  constructor(readonly roles: KnownRoles) {
+    this.pass = { state: this, out: [], warnings: NONE };
+  }
+}
