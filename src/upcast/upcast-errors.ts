@@ -1,0 +1,57 @@
+import { ReasoningProtocolError } from "../core/errors";
+import type { StepContext } from "../core/types";
+import { LEGACY_OPENER, type LegacyShape } from "./legacy-thinking";
+
+/**
+ * A `THINKING_TEXT_MESSAGE_CONTENT`/`_END` or `THINKING_END` with nothing of its kind open
+ * (D-THINK-ORPHAN). No id is minted for it: inventing one would invent the item (R-REASON-9).
+ */
+export function legacyOrphan(shape: LegacyShape, carriedId: string | undefined, event: unknown, ctx: StepContext): ReasoningProtocolError {
+  return new ReasoningProtocolError({
+    code: "LEGACY_ORPHAN",
+    rule: "D-THINK-ORPHAN",
+    eventIndex: ctx.index,
+    eventType: shape.legacyType,
+    ids: carriedId === undefined ? [] : [carriedId],
+    detail: `retired ${shape.legacyType} without an open ${LEGACY_OPENER[shape.item]}; no ${shape.target} is invented for it.`,
+    event,
+  });
+}
+
+/**
+ * A legacy opener while its kind is already open. 0.x spans and messages have no identity of their
+ * own (R-DEP-5): the continuation events name "the" open one, so a second opener re-opens the item
+ * that is open (R-REASON-10 for spans, R-REASON-11 for messages), whichever ids are minted or carried.
+ */
+export function legacyDuplicateOpen(
+  shape: LegacyShape,
+  openId: string,
+  carriedId: string | undefined,
+  event: unknown,
+  ctx: StepContext,
+): ReasoningProtocolError {
+  return new ReasoningProtocolError({
+    code: "DUPLICATE_OPEN",
+    rule: shape.item === "span" ? "R-REASON-10" : "R-REASON-11",
+    eventIndex: ctx.index,
+    eventType: shape.legacyType,
+    ids: carriedId === undefined || carriedId === openId ? [openId] : [openId, carriedId],
+    detail:
+      `retired ${shape.legacyType} while the legacy ${shape.item} it translates to is still open; ` +
+      `0.x ${shape.item}s have no id, so it must be closed before another opens.`,
+    event,
+  });
+}
+
+/** `THINKING_START.title` is typed `string` by the 0.x schema (R-DEP-5); moving anything else into metadata would conceal it. */
+export function malformedTitle(title: unknown, event: unknown, ctx: StepContext): ReasoningProtocolError {
+  const got = title === null ? "null" : Array.isArray(title) ? "array" : typeof title;
+  return new ReasoningProtocolError({
+    code: "MALFORMED_EVENT",
+    rule: "R-PROC-4",
+    eventIndex: ctx.index,
+    eventType: "THINKING_START",
+    detail: `/title must be a string (0.x schema, R-DEP-5), got ${got}.`,
+    event,
+  });
+}
