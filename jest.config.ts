@@ -7,7 +7,7 @@ const config: Config = {
   roots: ["<rootDir>/marbles", "<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, tsconfig: { module: "commonjs", moduleResolution: "node" } }],
+    "^.+\\.ts$": ["ts-jest", { tsconfig: { module: "commonjs", moduleResolution: "node", isolatedModules: true, esModuleInterop: true } }],
   },
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 60_000,

@@ -11,40 +11,40 @@ const quiet = () => ({ onWarning: () => {}, idFactory: sequentialIds(), producer
 describe("reasoningPipeline (facade)", () => {
   it("subscribes to the source once however many of events$, history$ and warnings$ are subscribed", () => {
     createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("a b c |", {
+      const source = cold("a-----b-----c-----|", {
         a: ev.runStarted(),
         b: ev.reasoningChunk("m1", "Let me"),
         c: ev.runFinished(),
       });
       const p = reasoningPipeline(source, quiet());
       // Two subscribers on each view: still exactly one subscription of the source.
-      expectObservable(p.history$).toBe("a - b (c|)", {
+      expectObservable(p.history$).toBe("a-----b-----c-----|", {
         a: empty,
         b: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
         c: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [], issuers: [] },
       });
-      expectObservable(p.history$.pipe()).toBe("a - b (c|)", {
+      expectObservable(p.history$.pipe()).toBe("a-----b-----c-----|", {
         a: empty,
         b: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
         c: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [], issuers: [] },
       });
-      expectObservable(p.warnings$).toBe("------|");
-      expectObservable(p.warnings$).toBe("------|");
-      expectObservable(p.events$).toBe("a - (bc) (de|)", {
+      expectObservable(p.warnings$).toBe("------------------|");
+      expectObservable(p.warnings$).toBe("------------------|");
+      expectObservable(p.events$).toBe("a-----(bc)--(de)--|", {
         a: ev.runStarted(),
         b: { type: "REASONING_MESSAGE_START", messageId: "m1", role: "reasoning" },
         c: { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: "Let me" },
         d: { type: "REASONING_MESSAGE_END", messageId: "m1" },
         e: ev.runFinished(),
       });
-      expectObservable(p.events$).toBe("a - (bc) (de|)", {
+      expectObservable(p.events$).toBe("a-----(bc)--(de)--|", {
         a: ev.runStarted(),
         b: { type: "REASONING_MESSAGE_START", messageId: "m1", role: "reasoning" },
         c: { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: "Let me" },
         d: { type: "REASONING_MESSAGE_END", messageId: "m1" },
         e: ev.runFinished(),
       });
-      expectSubscriptions(source.subscriptions).toBe("^-----!");
+      expectSubscriptions(source.subscriptions).toBe("^-----------------!");
     });
   });
 
@@ -68,7 +68,7 @@ describe("reasoningPipeline (facade)", () => {
 
   it("events$, history$ and warnings$ in one diagram: an unknown event is dropped with a warning (R-PROC-1)", () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("a b c d |", {
+      const source = cold("a-----b-----c-----d-----|", {
         a: ev.runStarted(),
         b: { type: "REASONING_SUMMARY", messageId: "x" },
         c: ev.textChunk("a1", "Hi"),
@@ -76,15 +76,15 @@ describe("reasoningPipeline (facade)", () => {
       });
       const p = reasoningPipeline(source, quiet());
       const text = { id: "a1", role: "assistant", content: "Hi" };
-      expectObservable(p.history$).toBe("a---c-d-|", {
+      expectObservable(p.history$).toBe("a-----------c-----d-----|", {
         a: empty,
         c: { messages: [text], incomplete: [{ kind: "message", id: "a1", reason: "open" }], issuers: [] },
         d: { messages: [text], incomplete: [], issuers: [] },
       });
-      expectObservable(p.warnings$).toBe("--w-----|", {
+      expectObservable(p.warnings$).toBe("------w-----------------|", {
         w: expect.objectContaining({ code: "UNKNOWN_EVENT_TYPE", eventType: "REASONING_SUMMARY", eventIndex: 1 }),
       });
-      expectObservable(p.events$).toBe("a---(bc)-(de)-|", {
+      expectObservable(p.events$).toBe("a-----------(bc)--(de)--|", {
         a: ev.runStarted(),
         b: { type: "TEXT_MESSAGE_START", messageId: "a1", role: "assistant" },
         c: { type: "TEXT_MESSAGE_CONTENT", messageId: "a1", delta: "Hi" },
@@ -96,7 +96,7 @@ describe("reasoningPipeline (facade)", () => {
 
   it("unsubscribing every view tears the source down", () => {
     createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("a b c d e f |", {
+      const source = cold("a-----b-----c-----d-----e-----f-----|", {
         a: ev.runStarted(),
         b: ev.reasoningChunk("m1", "x"),
         c: ev.reasoningChunk(undefined, "y"),
@@ -105,23 +105,23 @@ describe("reasoningPipeline (facade)", () => {
         f: ev.runFinished(),
       });
       const p = reasoningPipeline(source, quiet());
-      expectObservable(p.history$, "^---!").toBe("a-b-", {
+      expectObservable(p.history$, "^-------!").toBe("a-----b-", {
         a: empty,
         b: { messages: [{ id: "m1", role: "reasoning", content: "x" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
       });
-      expectObservable(p.events$, "^-----!").toBe("a-(bc)-d-", {
+      expectObservable(p.events$, "^-------------!").toBe("a-----(bc)--d-", {
         a: ev.runStarted(),
         b: { type: "REASONING_MESSAGE_START", messageId: "m1", role: "reasoning" },
         c: { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: "x" },
         d: { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: "y" },
       });
-      expectSubscriptions(source.subscriptions).toBe("^-----!");
+      expectSubscriptions(source.subscriptions).toBe("^-------------!");
     });
   });
 
   it("R-RUN-13: a violation errors events$; history$ keeps what was delivered and completes", () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("a b c d |", {
+      const source = cold("a-----b-----c-----d-----|", {
         a: ev.runStarted(),
         b: ev.reasoningMessageStart("m1"),
         c: ev.reasoningMessageContent("m1", "kept"),
@@ -129,15 +129,14 @@ describe("reasoningPipeline (facade)", () => {
       });
       const p = reasoningPipeline(source, quiet());
       const kept = { id: "m1", role: "reasoning", content: "kept" };
-      expectObservable(p.history$).toBe("a-b-c-(d|)", {
+      expectObservable(p.history$).toBe("a-----b-----c-----|", {
         a: empty,
         b: { messages: [{ ...kept, content: "" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
         c: { messages: [kept], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
-        d: { messages: [kept], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
       });
-      expectObservable(p.warnings$).toBe("------|");
+      expectObservable(p.warnings$).toBe("------------------|");
       expectObservable(p.events$).toBe(
-        "a-b-c-#",
+        "a-----b-----c-----#",
         { a: ev.runStarted(), b: ev.reasoningMessageStart("m1"), c: ev.reasoningMessageContent("m1", "kept") },
         expect.objectContaining({ code: "ORPHAN_CONTENT", eventIndex: 3, ids: ["m2"] }),
       );
@@ -146,16 +145,16 @@ describe("reasoningPipeline (facade)", () => {
 
   it("D-TRUNC: a source that ends inside a run errors with RUN_TRUNCATED; history lists the message as truncated", () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("a b |", { a: ev.runStarted(), b: ev.reasoningChunk("m1", "half") });
+      const source = cold("a-----b-----|", { a: ev.runStarted(), b: ev.reasoningChunk("m1", "half") });
       const p = reasoningPipeline(source, quiet());
       const half = { id: "m1", role: "reasoning", content: "half" };
-      expectObservable(p.history$).toBe("a-b-(c|)", {
+      expectObservable(p.history$).toBe("a-----b-----(c|)", {
         a: empty,
         b: { messages: [half], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
         c: { messages: [half], incomplete: [{ kind: "message", id: "m1", reason: "truncated" }], issuers: [] },
       });
       expectObservable(p.events$).toBe(
-        "a-(bc)-#",
+        "a-----(bc)--#",
         {
           a: ev.runStarted(),
           b: { type: "REASONING_MESSAGE_START", messageId: "m1", role: "reasoning" },

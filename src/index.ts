@@ -18,3 +18,11 @@ export { toRunInputMessages, type RunInputOptions } from "./history/run-input";
 export type { ReasoningHistory, IncompleteItem, IncompleteReason, ValueIssuer } from "./history/types";
 
 export { reasoningPipeline, type ReasoningPipeline, type ReasoningPipelineOptions } from "./pipeline/reasoning-pipeline";
+
+export { agentEvents, type RunnableAgent } from "./integration/agent-events";
+export {
+  reasoningMiddleware,
+  type ReasoningMiddleware,
+  type ReasoningMiddlewareOptions,
+  type NextAgent,
+} from "./integration/http-agent-middleware";

@@ -1,4 +1,4 @@
-import { Observable, ReplaySubject, Subject, Subscription } from "rxjs";
+import { Observable, ReplaySubject, Subject, Subscription, type Subscribable, type Unsubscribable } from "rxjs";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
 import { createUpcastStage, type UpcastOptions } from "../upcast/upcast-thinking";
@@ -21,8 +21,10 @@ export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, 
  * so for history alone the order does not matter.
  *
  * **When it stops.** When the source terminates, or when every subscriber of the three streams (and
- * the `connect()` subscription) has unsubscribed — then the source is unsubscribed (an `HttpAgent`
- * aborts its request). A pipeline runs its source at most once; it is not restarted.
+ * the `connect()` subscription) has unsubscribed — then the source is unsubscribed. (`HttpAgent.run()`
+ * sends its request when called and does not abort it on unsubscribe; use `agentEvents(agent, input)`,
+ * which starts the request on subscription and aborts it on unsubscribe.) A pipeline runs its source
+ * at most once; it is not restarted.
  */
 export interface ReasoningPipeline {
   /** Validated, expanded, verified events. Errors with `ReasoningProtocolError` on a violation (or with the source's own error). */
@@ -41,7 +43,7 @@ export interface ReasoningPipeline {
  * The facade: upcastThinking → enforceSchema → expandChunks → verifyDiscipline → routeEncryptedValues
  * → deriveHistory, run as pure steps in one subscriber of `source`.
  */
-export function reasoningPipeline(source: Observable<unknown>, options: ReasoningPipelineOptions = {}): ReasoningPipeline {
+export function reasoningPipeline(source: Subscribable<unknown>, options: ReasoningPipelineOptions = {}): ReasoningPipeline {
   const events = new Subject<AguiEvent>();
   const warnings = new Subject<ReasoningWarning>();
   const histories = new ReplaySubject<ReasoningHistory>(1);
@@ -73,7 +75,7 @@ export function reasoningPipeline(source: Observable<unknown>, options: Reasonin
   // Lifecycle: "idle" until started, then "running" until the source ends or is torn down.
   let phase: "idle" | "running" | "done" = "idle";
   // The one subscription of the source.
-  let upstream: Subscription | undefined;
+  let upstream: Unsubscribable | undefined;
   // Subscribers of events$/history$/warnings$ plus open connect() handles, after start.
   let refCount = 0;
 

@@ -1,0 +1,80 @@
+import type { ActivityMessage } from "@ag-ui/core";
+import { result } from "../core/types";
+import type { AguiEvent, StepContext, StepResult } from "../core/types";
+import type { Conversation } from "./conversation";
+import { applyJsonPatch } from "./json-patch";
+import {
+  isPlainObject,
+  jsonType,
+  malformed,
+  mergeMetadata,
+  readMetadata,
+  readObject,
+  readOptionalString,
+  readString,
+  roleName,
+  warning,
+} from "./read-event";
+
+/**
+ * Activity messages (spec page "Activity"). ACTIVITY_SNAPSHOT creates one at the point of arrival or
+ * re-mints a held one (content, type and attribution become the snapshot's; metadata keeps merging);
+ * `replace: false` leaves a held one as it stands. ACTIVITY_DELTA applies its RFC 6902 patch to the
+ * content with a small immutable applier (json-patch.ts) and retypes the message. Both skip with a
+ * lossy `ACTIVITY_SKIPPED` warning (R-ACT-5, R-SNAP-3) when the target is missing or not an activity
+ * message, or the patch does not apply — never a failure.
+ */
+
+export function snapshotActivity(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "messageId", ctx);
+  const activityType = readString(event, "activityType", ctx);
+  const content = readObject(event, "content", ctx);
+  const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
+  const metadata = readMetadata(event, ctx);
+  const replace = event.replace;
+  if (replace !== undefined && typeof replace !== "boolean") {
+    throw malformed(event, ctx, `\`replace\` must be a boolean when present (got ${jsonType(replace)})`, [id]);
+  }
+  const position = conversation.index.position.get(id);
+  const held = position === undefined ? undefined : conversation.at(position)!;
+  if (held !== undefined && held.role !== "activity") return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
+
+  if (held !== undefined && replace === false) {
+    if (metadata === undefined) return result(conversation, [event]);
+    return result(conversation.replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) }), [event]);
+  }
+  const message: ActivityMessage = { id, role: "activity", activityType, content };
+  if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
+  const merged = metadata === undefined ? held?.metadata : mergeMetadata(held?.metadata, metadata);
+  if (merged !== undefined) message.metadata = merged;
+  return result(held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message), [event]);
+}
+
+export function patchActivity(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "messageId", ctx);
+  const activityType = readString(event, "activityType", ctx);
+  const metadata = readMetadata(event, ctx);
+  const patch = event.patch;
+  if (!Array.isArray(patch)) throw malformed(event, ctx, `\`patch\` must be an array (got ${jsonType(patch)})`, [id]);
+  const position = conversation.index.position.get(id);
+  if (position === undefined) return skipped(conversation, event, ctx, id, "names no message this history holds");
+  const held = conversation.at(position)!;
+  if (held.role !== "activity") return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
+  const outcome = applyJsonPatch(held.content, patch);
+  if (!outcome.ok) return skipped(conversation, event, ctx, id, `has a patch that does not apply: ${outcome.reason}`);
+  if (!isPlainObject(outcome.value)) return skipped(conversation, event, ctx, id, "has a patch whose result is not an object");
+  const message: ActivityMessage = { ...held, activityType, content: outcome.value };
+  if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);
+  return result(conversation.replaceAt(position, message), [event]);
+}
+
+function skipped(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  id: string,
+  why: string,
+): StepResult<Conversation, AguiEvent> {
+  const w = warning("ACTIVITY_SKIPPED", "R-ACT-5", event, ctx, [id], `the event ${why}; it was not applied to history`, true);
+  return result(conversation, [event], [w]);
+}

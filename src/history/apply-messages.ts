@@ -1,0 +1,214 @@
+import type { Message } from "@ag-ui/core";
+import { result } from "../core/types";
+import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
+import type { Conversation } from "./conversation";
+import { listOpen, unlist } from "./incomplete";
+import {
+  byteLength,
+  malformed,
+  mergeMetadata,
+  protocolError,
+  readMetadata,
+  readOptionalString,
+  readString,
+  roleName,
+  warning,
+} from "./read-event";
+
+/**
+ * Streamed messages (text and reasoning), START / CONTENT / END by `messageId` (R-STREAM-4, R-TEXT-*,
+ * R-REASON-7). START creates the message at the end of the conversation — or reopens a held one in
+ * place (R-TEXT-5, R-RUN-10) — CONTENT appends in arrival order, and the metadata of all three merges
+ * into the message (R-META-4/5).
+ */
+
+/** What differs between the two families. */
+export interface MessageFamily {
+  /** `"text"` or `"reasoning"`, for error details. */
+  readonly name: string;
+  /** Rules for an orphan fragment and a double open. */
+  readonly orphanRule: string;
+  readonly duplicateRule: string;
+  /** Whether a held message of this role belongs to the family (else the id conflicts, D-ROLE-CONFLICT). */
+  fits(role: string): boolean;
+  /** The new message a START creates (`content: ""`, R-SCHEMA-10). */
+  create(event: AguiEvent, ctx: StepContext, id: string): Message;
+}
+
+const TEXT_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
+
+export const TEXT_FAMILY: MessageFamily = {
+  name: "text",
+  orphanRule: "R-TEXT-9",
+  duplicateRule: "R-TEXT-9",
+  fits: (role) => TEXT_ROLES.has(role),
+  create(event, ctx, id) {
+    // R-TEXT-3: role optional, absent = assistant; `name` optional.
+    const role = readOptionalString(event, "role", ctx) ?? "assistant";
+    if (!TEXT_ROLES.has(role)) throw malformed(event, ctx, "`role` must be a text message role (R-SCHEMA-12)", [id]);
+    const message: Record<string, unknown> = { id, role, content: "" };
+    const name = readOptionalString(event, "name", ctx);
+    if (name !== undefined) message.name = name;
+    return attributed(message, event, ctx);
+  },
+};
+
+export const REASONING_FAMILY: MessageFamily = {
+  name: "reasoning",
+  orphanRule: "R-REASON-9",
+  duplicateRule: "R-REASON-11",
+  fits: (role) => role === "reasoning",
+  create(event, ctx, id) {
+    // R-SCHEMA-2: role required and fixed; R-SCHEMA-10: a reasoning message never has `name`.
+    if (event.role !== "reasoning") throw malformed(event, ctx, "`role` must be \"reasoning\" (R-SCHEMA-2)", [id]);
+    return attributed({ id, role: "reasoning", content: "" }, event, ctx);
+  },
+};
+
+export function startMessage(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  family: MessageFamily,
+): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "messageId", ctx);
+  const metadata = readMetadata(event, ctx);
+  const { index } = conversation;
+  if (index.openMessages.has(id)) {
+    throw protocolError("DUPLICATE_OPEN", family.duplicateRule, event, ctx, [id], `the ${family.name} message is already open`);
+  }
+  const position = index.position.get(id);
+  let next: Conversation;
+  if (position === undefined) {
+    next = conversation.append(family.create(event, ctx, id));
+  } else {
+    // Reopen (R-TEXT-5): the established values stand, content will append, position is kept.
+    const held = conversation.at(position)!;
+    if (!family.fits(held.role)) {
+      throw protocolError(
+        "ID_ROLE_CONFLICT",
+        "D-ROLE-CONFLICT",
+        event,
+        ctx,
+        [id],
+        `a ${family.name} message START names a held ${roleName(held.role)} message`,
+      );
+    }
+    next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
+  }
+  index.openMessages.add(id);
+  index.removedMessages.delete(id);
+  return result(next.withIncomplete(listOpen(next.incomplete, "message", id)), [event]);
+}
+
+export function appendContent(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  family: MessageFamily,
+): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "messageId", ctx);
+  const delta = readString(event, "delta", ctx);
+  const metadata = readMetadata(event, ctx);
+  const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_CONTENT");
+  if (delta === "") {
+    // An empty delta (keep-alive) appends nothing (R-SCHEMA-3); only its metadata, if any, lands.
+    if (metadata === undefined) return result(conversation, [event]);
+    if (position < 0) return notApplied(conversation, event, ctx, id, 0, true, "was removed");
+    return result(conversation.replaceAt(position, withMetadata(conversation.at(position)!, metadata)), [event]);
+  }
+  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed");
+  const held = conversation.at(position)! as Message & { readonly content?: unknown };
+  const content = held.content;
+  if (content !== undefined && typeof content !== "string") {
+    return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was restated with non-text content");
+  }
+  const updated = { ...held, content: content === undefined ? delta : content + delta };
+  if (metadata !== undefined) updated.metadata = mergeMetadata(held.metadata, metadata);
+  return result(conversation.replaceAt(position, updated as Message), [event]);
+}
+
+export function endMessage(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  family: MessageFamily,
+): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "messageId", ctx);
+  const metadata = readMetadata(event, ctx);
+  const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_END");
+  const { index } = conversation;
+  if (position < 0) {
+    index.removedMessages.delete(id);
+    if (metadata === undefined) return result(conversation, [event]);
+    return notApplied(conversation, event, ctx, id, 0, true, "was removed");
+  }
+  index.openMessages.delete(id);
+  const held = conversation.at(position)!;
+  const next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
+  return result(next.withIncomplete(unlist(next.incomplete, "message", id)), [event]);
+}
+
+/** A copy of a message or tool call with `metadata` merged in (R-META-4). */
+export function withMetadata<T extends { readonly metadata?: unknown }>(target: T, metadata: Record<string, unknown>): T {
+  return { ...target, metadata: mergeMetadata(target.metadata, metadata) };
+}
+
+/** Keeps the event's `subagentRunId` (R-STATE-7, R-SUB-2) and `metadata` on a new message. */
+function attributed(message: Record<string, unknown>, event: AguiEvent, ctx: StepContext): Message {
+  const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
+  if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
+  const metadata = readMetadata(event, ctx);
+  if (metadata !== undefined) message.metadata = { ...metadata };
+  return message as unknown as Message;
+}
+
+/**
+ * Position of the open message a fragment names, or -1 when a MESSAGES_SNAPSHOT removed it
+ * (D-SNAPSHOT-OPEN). A fragment for anything else has no referent and fails (R-REASON-9, R-TEXT-9):
+ * the history never invents a message.
+ */
+function openPosition(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  family: MessageFamily,
+  id: string,
+  code: "ORPHAN_CONTENT" | "ORPHAN_END",
+): number {
+  const { index } = conversation;
+  if (!index.openMessages.has(id)) {
+    if (index.removedMessages.has(id)) return -1;
+    throw protocolError(code, family.orphanRule, event, ctx, [id], `no ${family.name} message with this id is open`);
+  }
+  const position = index.position.get(id);
+  if (position === undefined) return -1;
+  const role = conversation.at(position)!.role;
+  if (!family.fits(role)) {
+    throw protocolError(code, family.orphanRule, event, ctx, [id], `the open message is a ${roleName(role)} message, not a ${family.name} message`);
+  }
+  return position;
+}
+
+/** D-SNAPSHOT-OPEN: a fragment for an open message the snapshot took away is not applied. */
+export function notApplied(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  id: string,
+  bytes: number,
+  hasMetadata: boolean,
+  why: string,
+): StepResult<Conversation, AguiEvent> {
+  const lost = hasMetadata ? `${bytes} bytes of content and metadata` : `${bytes} bytes of content`;
+  const w: ReasoningWarning = warning(
+    "TARGET_REMOVED",
+    "D-SNAPSHOT-OPEN",
+    event,
+    ctx,
+    [id],
+    `the open item this event continues ${why} by a MESSAGES_SNAPSHOT; ${lost} not applied to history`,
+    true,
+  );
+  return result(conversation, [event], [w]);
+}

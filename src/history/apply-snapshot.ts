@@ -1,0 +1,144 @@
+import type { Message } from "@ag-ui/core";
+import { NONE, result } from "../core/types";
+import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
+import { toolCallsOf, type Conversation } from "./conversation";
+import { keepHeld } from "./incomplete";
+import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
+import { isPlainObject, isRole, jsonType, malformed, readMessages, warning } from "./read-event";
+import type { ValueIssuer } from "./types";
+
+/**
+ * MESSAGES_SNAPSHOT reconciliation (R-STATE-3…7, R-REASON-20, edge cases #87–#94):
+ * - a snapshot message replaces the held one with the same id wholesale, in place — values,
+ *   metadata and tool calls included, so a value the copy omits is withdrawn (never resurrected);
+ * - a snapshot message not held is appended, in snapshot order;
+ * - a held message the snapshot omits is dropped, except activity and reasoning messages — unless
+ *   the snapshot carries any message of that role (per-role, self-revoking exception).
+ * Issuer records of replaced or dropped messages go; values on the snapshot's messages are the
+ * producer's (the snapshot is its statement). Open items it removed stop receiving fragments
+ * (D-SNAPSHOT-OPEN). Cost O(held + snapshot), as a snapshot restates the conversation anyway.
+ */
+export function reconcileSnapshot(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  producer: string | undefined,
+): StepResult<Conversation, AguiEvent> {
+  const { messages: snapshot, warnings } = withKnownRoles(readMessages(event.messages, "/messages", event, ctx), "/messages", event, ctx);
+  const plan = reconcile(conversation.messages.toArray(), snapshot);
+  const added: ValueIssuer[] = [];
+  for (const message of plan.restated) issuersOf(message, producer, added);
+  const reconciled = replaceIssuers(conversation.withMessages(plan.messages), plan.goneMessages, plan.goneToolCalls, added);
+  return result(keepHeld(stopRemovedItems(reconciled)), [event], warnings);
+}
+
+/** The outcome of reconciling held messages with a snapshot. */
+interface Reconciliation {
+  /** The new conversation, in order. */
+  readonly messages: Message[];
+  /** The snapshot's messages placed into it (replacing or appended): their values are the producer's. */
+  readonly restated: Message[];
+  /** Held messages and tool calls whose copies are gone (replaced or dropped), values with them. */
+  readonly goneMessages: Set<string>;
+  readonly goneToolCalls: Set<string>;
+}
+
+function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
+  // Snapshot message by id (a repeated id: the later copy wins, placed where the id first appears).
+  const copies = new Map<string, Message>();
+  for (const message of snapshot) copies.set(message.id, message);
+  const restatesActivity = snapshot.some((m) => m.role === "activity");
+  const restatesReasoning = snapshot.some((m) => m.role === "reasoning");
+  const plan: Reconciliation = { messages: [], restated: [], goneMessages: new Set(), goneToolCalls: new Set() };
+  const placed = new Set<string>();
+  const place = (message: Message): void => {
+    placed.add(message.id);
+    plan.messages.push(message);
+    plan.restated.push(message);
+  };
+  const drop = (message: Message): void => {
+    plan.goneMessages.add(message.id);
+    for (const call of toolCallsOf(message) ?? []) plan.goneToolCalls.add(call.id);
+  };
+  for (const message of held) {
+    const copy = copies.get(message.id);
+    if (copy !== undefined) {
+      drop(message);
+      if (!placed.has(message.id)) place(copy);
+    } else if ((message.role === "activity" && !restatesActivity) || (message.role === "reasoning" && !restatesReasoning)) {
+      plan.messages.push(message);
+    } else drop(message);
+  }
+  for (const message of snapshot) if (!placed.has(message.id)) place(copies.get(message.id)!);
+  return plan;
+}
+
+/** Open items a snapshot took away stop receiving fragments (D-SNAPSHOT-OPEN). */
+function stopRemovedItems(conversation: Conversation): Conversation {
+  const { index } = conversation;
+  for (const id of index.openMessages) {
+    if (!index.position.has(id)) {
+      index.openMessages.delete(id);
+      index.removedMessages.add(id);
+    }
+  }
+  for (const id of index.openToolCalls) {
+    if (!index.toolCallHolder.has(id)) {
+      index.openToolCalls.delete(id);
+      index.removedToolCalls.add(id);
+    }
+  }
+  return conversation;
+}
+
+/**
+ * RUN_STARTED: a new run starts with nothing open (R-RUN-11). Messages its echoed `input.messages`
+ * carries that the history does not hold yet are appended (held ones are left as they are); values
+ * on them are attributed to the producer (D-ISSUER).
+ */
+export function startRun(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  producer: string | undefined,
+): StepResult<Conversation, AguiEvent> {
+  const input = event.input;
+  if (input !== undefined && !isPlainObject(input)) {
+    throw malformed(event, ctx, `\`input\` must be an object when present (got ${jsonType(input)})`);
+  }
+  const echoed = input?.messages === undefined ? NONE : readMessages(input.messages, "/input/messages", event, ctx);
+  conversation.index.removedMessages.clear();
+  conversation.index.removedToolCalls.clear();
+  const { messages, warnings } = withKnownRoles(echoed, "/input/messages", event, ctx);
+  let next = conversation;
+  for (const message of messages) {
+    if (next.index.position.has(message.id)) continue;
+    next = next.append(message);
+    for (const record of issuersOf(message, producer)) next = recordIssuer(next, record.subtype, record.entityId, producer);
+  }
+  return result(next, [event], warnings);
+}
+
+/**
+ * A message whose role is not a 1.0 role is an unrecognised union member inside a list: the element
+ * is dropped with a warning and the list kept (R-PROC-10/11, #95). Enforcement does this upstream;
+ * the history repeats it for standalone use, so it never holds (or sends back) unrecognised material.
+ */
+function withKnownRoles(
+  messages: readonly Message[],
+  path: string,
+  event: AguiEvent,
+  ctx: StepContext,
+): { messages: readonly Message[]; warnings: readonly ReasoningWarning[] } {
+  if (messages.every((m) => isRole(m.role))) return { messages, warnings: NONE };
+  const kept: Message[] = [];
+  const warnings: ReasoningWarning[] = [];
+  messages.forEach((message, i) => {
+    if (isRole(message.role)) kept.push(message);
+    else {
+      const text = "a message with an unrecognised role was dropped from the list";
+      warnings.push(warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, true, `${path}/${i}/role`));
+    }
+  });
+  return { messages: kept, warnings };
+}

@@ -1,0 +1,209 @@
+import type { AssistantMessage, Message, ToolCall, ToolMessage } from "@ag-ui/core";
+import { NONE, result } from "../core/types";
+import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
+import { toolCallsOf, type Conversation } from "./conversation";
+import { listOpen, unlist } from "./incomplete";
+import { notApplied, withMetadata } from "./apply-messages";
+import { replaceIssuers } from "./issuers";
+import {
+  byteLength,
+  jsonType,
+  malformed,
+  mergeMetadata,
+  protocolError,
+  readMetadata,
+  readOptionalString,
+  readString,
+  roleName,
+  warning,
+} from "./read-event";
+
+/**
+ * Tool calls (R-TOOL-1…6): a `ToolCall` on an assistant message, START / ARGS / END by `toolCallId`;
+ * their metadata lands on the call, not on the message (R-TOOL-5, R-META-5). TOOL_CALL_RESULT mints
+ * a tool message of its own and does not reopen the call (R-TOOL-3).
+ *
+ * Where a new call goes (the reference client's behaviour, so histories match what @ag-ui/client
+ * users see): onto the assistant message `parentMessageId` names, creating an assistant message with
+ * that id when none is held; without `parentMessageId`, onto a new assistant message whose id is the
+ * tool call id — the producer did not attribute the call, so it is not guessed onto an earlier
+ * message. A `parentMessageId` naming a non-assistant message falls back to that rule with a warning.
+ */
+
+export function startToolCall(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "toolCallId", ctx);
+  const name = readString(event, "toolCallName", ctx);
+  const metadata = readMetadata(event, ctx);
+  const { index } = conversation;
+  if (index.openToolCalls.has(id)) {
+    throw protocolError("DUPLICATE_OPEN", "R-TOOL-6", event, ctx, [id], "the tool call is already open");
+  }
+  const warnings: ReasoningWarning[] = [];
+  const position = holderPosition(conversation, id);
+  let next: Conversation;
+  if (position < 0) {
+    const call: ToolCall = { id, type: "function", function: { name, arguments: "" } };
+    if (metadata !== undefined) call.metadata = { ...metadata };
+    next = placeCall(conversation, event, ctx, call, warnings);
+  } else {
+    // Reopen (R-TOOL-2): further arguments append; the established name and parent stand.
+    next = metadata === undefined ? conversation : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
+  }
+  index.openToolCalls.add(id);
+  index.removedToolCalls.delete(id);
+  return result(next.withIncomplete(listOpen(next.incomplete, "tool-call", id)), [event], warnings.length === 0 ? NONE : warnings);
+}
+
+/** Puts a new call on its holder (see the file comment), creating the holder when none is held. */
+function placeCall(conversation: Conversation, event: AguiEvent, ctx: StepContext, call: ToolCall, warnings: ReasoningWarning[]): Conversation {
+  const parentId = readOptionalString(event, "parentMessageId", ctx);
+  const { index } = conversation;
+  let holderId = parentId ?? call.id;
+  let holderAt = index.position.get(holderId);
+  if (holderAt !== undefined && parentId !== undefined && conversation.at(holderAt)!.role !== "assistant") {
+    const role = roleName(conversation.at(holderAt)!.role);
+    const text = `parentMessageId names a ${role} message, not an assistant message; the call is held on an assistant message with the tool call's id`;
+    warnings.push(warning("TOOL_CALL_PARENT_CONFLICT", "R-TOOL-1", event, ctx, [call.id, parentId], text, false));
+    holderId = call.id;
+    holderAt = index.position.get(holderId);
+  }
+  if (holderAt === undefined) {
+    const holder: AssistantMessage = { id: holderId, role: "assistant", toolCalls: [call] };
+    const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
+    if (subagentRunId !== undefined) holder.subagentRunId = subagentRunId;
+    return conversation.append(holder);
+  }
+  const held = conversation.at(holderAt)!;
+  if (held.role !== "assistant") {
+    throw protocolError("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", event, ctx, [call.id], `the tool call would be held on a ${roleName(held.role)} message`);
+  }
+  index.toolCallHolder.set(call.id, holderId);
+  return conversation.replaceAt(holderAt, { ...held, toolCalls: [...(toolCallsOf(held) ?? []), call] });
+}
+
+export function appendArguments(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "toolCallId", ctx);
+  const delta = readString(event, "delta", ctx);
+  const metadata = readMetadata(event, ctx);
+  const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_CONTENT");
+  if (delta === "" && metadata === undefined) return result(conversation, [event]);
+  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed");
+  const holder = conversation.at(position) as AssistantMessage;
+  const calls = holder.toolCalls!;
+  const slot = slotOf(calls, id);
+  const call = calls[slot]!;
+  const held = call.function?.arguments;
+  const updated: ToolCall = {
+    ...call,
+    function: { ...call.function, arguments: typeof held === "string" ? held + delta : delta },
+  };
+  if (metadata !== undefined) updated.metadata = mergeMetadata(call.metadata, metadata);
+  return result(conversation.replaceAt(position, withCall(holder, slot, updated)), [event]);
+}
+
+export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "toolCallId", ctx);
+  const metadata = readMetadata(event, ctx);
+  const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_END");
+  const { index } = conversation;
+  if (position < 0) {
+    index.removedToolCalls.delete(id);
+    if (metadata === undefined) return result(conversation, [event]);
+    return notApplied(conversation, event, ctx, id, 0, true, "was removed");
+  }
+  index.openToolCalls.delete(id);
+  const next = metadata === undefined ? conversation : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
+  return result(next.withIncomplete(unlist(next.incomplete, "tool-call", id)), [event]);
+}
+
+/**
+ * TOOL_CALL_RESULT mints `{id: messageId, role: "tool", toolCallId, content}` (+ attribution and
+ * metadata), placed after the assistant message holding the call and the tool messages already
+ * following it (as the reference client does: providers expect results right after their call), or
+ * appended when the call is not held. A result usually follows its call, so this is an append; an
+ * insertion further back costs O(messages after it).
+ */
+export function addToolResult(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+  const id = readString(event, "messageId", ctx);
+  const toolCallId = readString(event, "toolCallId", ctx);
+  const content = event.content;
+  if (typeof content !== "string" && !Array.isArray(content)) {
+    throw malformed(event, ctx, `\`content\` must be a string or an array of parts (got ${jsonType(content)})`, [id]);
+  }
+  if (event.role !== undefined && event.role !== "tool") throw malformed(event, ctx, "`role` must be \"tool\" when present", [id]);
+  const message: ToolMessage = { id, role: "tool", toolCallId, content: content as ToolMessage["content"] };
+  const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
+  if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
+  const metadata = readMetadata(event, ctx);
+  if (metadata !== undefined) message.metadata = { ...metadata };
+
+  const { index } = conversation;
+  const position = index.position.get(id);
+  if (position !== undefined) {
+    const held = conversation.at(position)!;
+    if (held.role !== "tool") {
+      throw protocolError("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", event, ctx, [id], `TOOL_CALL_RESULT names a held ${roleName(held.role)} message`);
+    }
+    // The producer re-sent a result under a held id: last write wins, like a snapshot restating it.
+    const w = warning(
+      "DUPLICATE_MESSAGE_ID",
+      "R-EVT-8",
+      event,
+      ctx,
+      [id],
+      "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
+      true,
+    );
+    const replaced = replaceIssuers(conversation, new Set([id]), EMPTY_SET, NONE);
+    return result(replaced.replaceAt(position, message), [event], [w]);
+  }
+  const holderAt = holderPosition(conversation, toolCallId);
+  if (holderAt < 0) return result(conversation.append(message), [event]);
+  let at = holderAt + 1;
+  while (at < conversation.messages.size && conversation.at(at)!.role === "tool") at++;
+  return result(conversation.insertAt(at, message), [event]);
+}
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
+
+/** Position of the assistant message holding tool call `id`, or -1. */
+export function holderPosition(conversation: Conversation, id: string): number {
+  const holderId = conversation.index.toolCallHolder.get(id);
+  if (holderId === undefined) return -1;
+  return conversation.index.position.get(holderId) ?? -1;
+}
+
+/** Slot of tool call `id` in `calls` (-1 if absent). Calls per message are few. */
+export function slotOf(calls: readonly ToolCall[], id: string): number {
+  for (let i = 0; i < calls.length; i++) if (calls[i]!.id === id) return i;
+  return -1;
+}
+
+/** A copy of `holder` with `call` in `slot` of its tool calls. */
+export function withCall(holder: AssistantMessage, slot: number, call: ToolCall): Message {
+  const calls = holder.toolCalls!.slice();
+  calls[slot] = call;
+  return { ...holder, toolCalls: calls };
+}
+
+function updateCall(conversation: Conversation, position: number, id: string, update: (call: ToolCall) => ToolCall): Conversation {
+  const holder = conversation.at(position) as AssistantMessage;
+  const slot = slotOf(holder.toolCalls!, id);
+  return conversation.replaceAt(position, withCall(holder, slot, update(holder.toolCalls![slot]!)));
+}
+
+/** Position of the holder of the open tool call `id`; -1 when a snapshot removed it (D-SNAPSHOT-OPEN). */
+function openCallPosition(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  id: string,
+  code: "ORPHAN_CONTENT" | "ORPHAN_END",
+): number {
+  const { index } = conversation;
+  if (!index.openToolCalls.has(id)) {
+    if (index.removedToolCalls.has(id)) return -1;
+    throw protocolError(code, "R-TOOL-6", event, ctx, [id], "no tool call with this id is open");
+  }
+  return holderPosition(conversation, id);
+}

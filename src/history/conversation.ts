@@ -1,0 +1,183 @@
+import type { Message, ToolCall } from "@ag-ui/core";
+import { PersistentList } from "./persistent-list";
+import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "./types";
+
+/** The history stage's state. Only `history` is public; the rest is the stage's private business. */
+export interface HistoryState {
+  /** The derived conversation: immutable, and a new object whenever anything in it changed. */
+  readonly history: ReasoningHistory;
+}
+
+/**
+ * Lookups the reducer needs to stay O(1) per delta. Private and mutable: like every stage's private
+ * state it is threaded linearly (a caller never steps an older state again), so successive
+ * `Conversation`s share one index. All keys are opaque ids, hence `Map`/`Set` (an id may be `"__proto__"`).
+ */
+export interface ConversationIndex {
+  /** Message id → position in `messages`. Ids are unique per thread (R-EVT-8); a seed repeating one keeps the last. */
+  readonly position: Map<string, number>;
+  /** Tool call id → id of the assistant message holding it (R-TOOL-1). */
+  readonly toolCallHolder: Map<string, string>;
+  /** Messages / tool calls opened in this pipeline and not closed yet. */
+  readonly openMessages: Set<string>;
+  readonly openToolCalls: Set<string>;
+  /** Open items a MESSAGES_SNAPSHOT removed: their later fragments are not applied (D-SNAPSHOT-OPEN). */
+  readonly removedMessages: Set<string>;
+  readonly removedToolCalls: Set<string>;
+  /** Entity id → position of its record in `issuers`, one map per subtype (D-ISSUER). */
+  readonly messageIssuer: Map<string, number>;
+  readonly toolCallIssuer: Map<string, number>;
+}
+
+/**
+ * One version of the conversation. Immutable: every edit returns a new `Conversation` sharing all
+ * unchanged messages (a `PersistentList`, so an edit costs O(log32 n), never a copy of the list).
+ *
+ * Publication is lazy: `history` builds the plain `ReasoningHistory` on first read and keeps it.
+ * When the previous version was published and this one differs from it in at most one slot, the
+ * array is that one copied with the slot patched (a flat copy), else it is collected from the list;
+ * a stage nobody reads the history of never pays for it. Published objects are immutable by
+ * contract, not frozen: V8 copies and reads frozen arrays an order of magnitude slower.
+ */
+export class Conversation implements HistoryState {
+  private constructor(
+    readonly messages: PersistentList<Message>,
+    readonly incomplete: readonly IncompleteItem[],
+    readonly issuers: readonly ValueIssuer[],
+    readonly index: ConversationIndex,
+    // A published messages array of an earlier version, equal to ours except maybe at `patchAt`.
+    private basis: readonly Message[] | undefined,
+    // The one slot where `messages` differs from `basis` (-1: none).
+    private patchAt: number,
+    // The history built from this version, once read.
+    private published: ReasoningHistory | undefined,
+  ) {}
+
+  /** A fresh first version with new indexes; every start shares `published` (same initial history object). */
+  static start(messages: PersistentList<Message>, published: ReasoningHistory): Conversation {
+    const index: ConversationIndex = {
+      position: new Map(),
+      toolCallHolder: new Map(),
+      openMessages: new Set(),
+      openToolCalls: new Set(),
+      removedMessages: new Set(),
+      removedToolCalls: new Set(),
+      messageIssuer: new Map(),
+      toolCallIssuer: new Map(),
+    };
+    indexMessages(published.messages, index);
+    indexIssuers(published.issuers, index);
+    return new Conversation(messages, published.incomplete, published.issuers, index, undefined, -1, published);
+  }
+
+  get history(): ReasoningHistory {
+    let history = this.published;
+    if (history === undefined) {
+      history = { messages: this.materialize(), incomplete: this.incomplete, issuers: this.issuers };
+      this.published = history;
+      this.basis = undefined;
+    }
+    return history;
+  }
+
+  /** The message at `position`. */
+  at(position: number): Message | undefined {
+    return this.messages.get(position);
+  }
+
+  /** This conversation with `message` (same id as before) at `position`. */
+  replaceAt(position: number, message: Message): Conversation {
+    return this.edited(this.messages.set(position, message), position);
+  }
+
+  /** This conversation with `message` appended (and indexed). */
+  append(message: Message): Conversation {
+    const position = this.messages.size;
+    this.index.position.set(message.id, position);
+    indexToolCalls(message, this.index.toolCallHolder);
+    return this.edited(this.messages.push(message), position);
+  }
+
+  /** This conversation with `message` inserted before `position`: O(n − position) index updates, O(n) list rebuild. */
+  insertAt(position: number, message: Message): Conversation {
+    if (position >= this.messages.size) return this.append(message);
+    const messages = this.messages.insert(position, message);
+    for (let i = position; i < messages.size; i++) this.index.position.set(messages.get(i)!.id, i);
+    indexToolCalls(message, this.index.toolCallHolder);
+    return new Conversation(messages, this.incomplete, this.issuers, this.index, undefined, -1, undefined);
+  }
+
+  /** This conversation with every message replaced by `messages` (a fresh array it takes over): reindexes. */
+  withMessages(messages: Message[]): Conversation {
+    this.index.position.clear();
+    this.index.toolCallHolder.clear();
+    indexMessages(messages, this.index);
+    return new Conversation(PersistentList.from(messages), this.incomplete, this.issuers, this.index, messages, -1, undefined);
+  }
+
+  withIncomplete(incomplete: readonly IncompleteItem[]): Conversation {
+    if (incomplete === this.incomplete) return this;
+    return new Conversation(this.messages, incomplete, this.issuers, this.index, this.currentBasis(), this.currentPatch(), undefined);
+  }
+
+  /** This conversation with new issuer records; the caller keeps `index.*Issuer` in step. */
+  withIssuers(issuers: readonly ValueIssuer[]): Conversation {
+    if (issuers === this.issuers) return this;
+    return new Conversation(this.messages, this.incomplete, issuers, this.index, this.currentBasis(), this.currentPatch(), undefined);
+  }
+
+  private edited(messages: PersistentList<Message>, position: number): Conversation {
+    // The published array (or our basis, when its patch is this same slot) stays one slot away.
+    const reusable = this.published !== undefined || this.patchAt < 0 || this.patchAt === position;
+    const basis = reusable ? this.currentBasis() : undefined;
+    return new Conversation(messages, this.incomplete, this.issuers, this.index, basis, position, undefined);
+  }
+
+  private currentBasis(): readonly Message[] | undefined {
+    return this.published !== undefined ? this.published.messages : this.basis;
+  }
+
+  private currentPatch(): number {
+    return this.published !== undefined ? -1 : this.patchAt;
+  }
+
+  private materialize(): readonly Message[] {
+    const basis = this.basis;
+    if (basis === undefined) return this.messages.toArray();
+    if (this.patchAt < 0) return basis;
+    const array = basis.slice();
+    array[this.patchAt] = this.messages.get(this.patchAt)!;
+    return array;
+  }
+}
+
+/** The tool calls of an assistant message (none for any other role). */
+export function toolCallsOf(message: Message): readonly ToolCall[] | undefined {
+  if (message.role !== "assistant") return undefined;
+  const calls = message.toolCalls;
+  return Array.isArray(calls) ? calls : undefined;
+}
+
+function indexMessages(messages: readonly Message[], index: ConversationIndex): void {
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    index.position.set(message.id, i);
+    indexToolCalls(message, index.toolCallHolder);
+  }
+}
+
+function indexToolCalls(message: Message, holders: Map<string, string>): void {
+  const calls = toolCallsOf(message);
+  if (calls === undefined) return;
+  for (const call of calls) if (typeof call?.id === "string") holders.set(call.id, message.id);
+}
+
+/** Rebuilds the issuer maps from the records. */
+export function indexIssuers(issuers: readonly ValueIssuer[], index: ConversationIndex): void {
+  index.messageIssuer.clear();
+  index.toolCallIssuer.clear();
+  for (let i = 0; i < issuers.length; i++) {
+    const record = issuers[i]!;
+    (record.subtype === "message" ? index.messageIssuer : index.toolCallIssuer).set(record.entityId, i);
+  }
+}

@@ -1,0 +1,164 @@
+import { EventType, type Message } from "@ag-ui/core";
+import type { OperatorFunction } from "rxjs";
+import { NONE, result } from "../core/types";
+import type { AguiEvent, Stage, StepContext, StepResult, WarningOptions } from "../core/types";
+import { appendContent, endMessage, REASONING_FAMILY, startMessage, TEXT_FAMILY } from "./apply-messages";
+import { addToolResult, appendArguments, endToolCall, startToolCall } from "./apply-tool-calls";
+import { patchActivity, snapshotActivity } from "./apply-activity";
+import { reconcileSnapshot, startRun } from "./apply-snapshot";
+import { Conversation, type HistoryState } from "./conversation";
+import { endOpenItems } from "./incomplete";
+import { issuersOf } from "./issuers";
+import { PersistentList } from "./persistent-list";
+import { projectedStageOperator, type StageProjection } from "./project-stage";
+import { isPlainObject, messageProblem, readEvent } from "./read-event";
+import { routeEncryptedValue } from "./route-value";
+import type { ReasoningHistory, ValueIssuer } from "./types";
+
+export type { HistoryState } from "./conversation";
+
+export interface HistoryOptions extends WarningOptions {
+  /** Issuer identity of this pipeline's producer (D-ISSUER), e.g. the agent URL. */
+  producer?: string;
+  /** Messages the consumer already holds; values found on them are attributed to `producer`. */
+  initialMessages?: readonly Message[];
+  /** A previous ReasoningHistory (keeps its issuers exactly); wins over initialMessages. */
+  initialHistory?: ReasoningHistory;
+}
+
+/**
+ * The history reducer (stage 5): one pure step that routes encrypted values and derives the
+ * `ReasoningHistory` (digest §1 R-REASON-15…22, §9 R-STATE-3…8, §5 R-META-4/5, R-TEXT-5).
+ *
+ * `out` is the input event unchanged, except a REASONING_ENCRYPTED_VALUE whose target is unknown,
+ * which is dropped with a warning (D-UNKNOWN-ENTITY). `state.history` is immutable and structurally
+ * shared: a delta costs O(log n) in the number of messages, and the plain arrays are built only when
+ * `history` is read (see `Conversation`). Across runs messages accumulate (R-STATE-8, R-RUN-10).
+ *
+ * Input is meant to be validated, expanded and verified; the stage still checks what it reads and
+ * rejects a fragment without a referent (it never invents a message, R-REASON-9).
+ * STATE_SNAPSHOT / STATE_DELTA are not part of the history (state is out of scope).
+ */
+export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryState, AguiEvent, AguiEvent> {
+  const producer = options.producer;
+  if (producer !== undefined && typeof producer !== "string") throw new TypeError("agui-reasoning: `producer` must be a string");
+  const seed = seedOf(options);
+  const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
+    name: "history",
+    init: () => Conversation.start(seed.messages, seed.history),
+    step: (conversation, event, ctx) => reduce(conversation, event, ctx, producer),
+    // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
+    finish: (conversation) => result(endOpenItems(conversation, "truncated"), NONE),
+  };
+  return stage;
+}
+
+/** The history stage's `out`: the events, minus encrypted values naming no known target. */
+export function routeEncryptedValues(options?: HistoryOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  return projectedStageOperator(createHistoryStage(options), ROUTED_EVENTS, options);
+}
+
+/**
+ * The history stage's states: the initial history on subscribe, then every new history (identity
+ * change), including the one `finish` leaves when it marks truncation; completes with the source.
+ */
+export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
+  return projectedStageOperator(createHistoryStage(options), HISTORY_CHANGES, options);
+}
+
+const ROUTED_EVENTS: StageProjection<HistoryState, AguiEvent, AguiEvent> = {
+  project: (_before, _after, out) => out,
+  // This view reports what concerns the events it emits; history-only warnings belong to deriveHistory,
+  // so routeEncryptedValues → deriveHistory reports each warning once.
+  keepWarning: (w) => w.code === "UNKNOWN_ENTITY" || w.code === "UNKNOWN_SUBTYPE",
+};
+
+const HISTORY_CHANGES: StageProjection<HistoryState, AguiEvent, ReasoningHistory> = {
+  start: (state) => [state.history],
+  // A step returns the same state when nothing changed, and each state has its own history.
+  project: (before, after) => (after === before ? NONE : [after.history]),
+};
+
+function reduce(
+  conversation: Conversation,
+  input: AguiEvent,
+  ctx: StepContext,
+  producer: string | undefined,
+): StepResult<Conversation, AguiEvent> {
+  const event = readEvent(input, ctx);
+  switch (event.type) {
+    case EventType.TEXT_MESSAGE_START:
+      return startMessage(conversation, event, ctx, TEXT_FAMILY);
+    case EventType.TEXT_MESSAGE_CONTENT:
+      return appendContent(conversation, event, ctx, TEXT_FAMILY);
+    case EventType.TEXT_MESSAGE_END:
+      return endMessage(conversation, event, ctx, TEXT_FAMILY);
+    case EventType.REASONING_MESSAGE_START:
+      return startMessage(conversation, event, ctx, REASONING_FAMILY);
+    case EventType.REASONING_MESSAGE_CONTENT:
+      return appendContent(conversation, event, ctx, REASONING_FAMILY);
+    case EventType.REASONING_MESSAGE_END:
+      return endMessage(conversation, event, ctx, REASONING_FAMILY);
+    case EventType.TOOL_CALL_START:
+      return startToolCall(conversation, event, ctx);
+    case EventType.TOOL_CALL_ARGS:
+      return appendArguments(conversation, event, ctx);
+    case EventType.TOOL_CALL_END:
+      return endToolCall(conversation, event, ctx);
+    case EventType.TOOL_CALL_RESULT:
+      return addToolResult(conversation, event, ctx);
+    case EventType.ACTIVITY_SNAPSHOT:
+      return snapshotActivity(conversation, event, ctx);
+    case EventType.ACTIVITY_DELTA:
+      return patchActivity(conversation, event, ctx);
+    case EventType.MESSAGES_SNAPSHOT:
+      return reconcileSnapshot(conversation, event, ctx, producer);
+    case EventType.REASONING_ENCRYPTED_VALUE:
+      return routeEncryptedValue(conversation, event, ctx, producer);
+    case EventType.RUN_STARTED:
+      return startRun(conversation, event, ctx, producer);
+    case EventType.RUN_ERROR:
+      // D-RUN-ERROR: open items are abandoned; their partial content stays.
+      return result(endOpenItems(conversation, "abandoned"), [event]);
+    default:
+      // Spans (R-REASON-6), steps, state, custom, raw, subagent events: nothing in history.
+      return result(conversation, [event]);
+  }
+}
+
+/** The starting point every subscription shares: the messages and the (one) initial history object. */
+function seedOf(options: HistoryOptions): { messages: PersistentList<Message>; history: ReasoningHistory } {
+  const { initialHistory, initialMessages } = options;
+  if (initialHistory !== undefined) {
+    if (typeof initialHistory !== "object" || initialHistory === null) {
+      throw new TypeError("agui-reasoning: initialHistory must be a ReasoningHistory object");
+    }
+    checkSeed(initialHistory.messages, "initialHistory.messages");
+    checkRecords(initialHistory.incomplete, "initialHistory.incomplete", "kind", "id");
+    checkRecords(initialHistory.issuers, "initialHistory.issuers", "subtype", "entityId");
+    return { messages: PersistentList.from(initialHistory.messages), history: initialHistory };
+  }
+  const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages").slice();
+  const issuers: ValueIssuer[] = [];
+  for (const message of messages) issuersOf(message, options.producer, issuers);
+  const history: ReasoningHistory = { messages, incomplete: [], issuers };
+  return { messages: PersistentList.from(messages), history };
+}
+
+function checkSeed(messages: unknown, name: string): readonly Message[] {
+  if (!Array.isArray(messages)) throw new TypeError(`agui-reasoning: ${name} must be an array`);
+  for (let i = 0; i < messages.length; i++) {
+    const problem = messageProblem(messages[i]);
+    if (problem !== undefined) throw new TypeError(`agui-reasoning: ${name}[${i}]: ${problem}`);
+  }
+  return messages as readonly Message[];
+}
+
+function checkRecords(records: unknown, name: string, ...fields: string[]): void {
+  if (!Array.isArray(records)) throw new TypeError(`agui-reasoning: ${name} must be an array`);
+  records.forEach((record: unknown, i) => {
+    if (!isPlainObject(record) || fields.some((f) => typeof record[f] !== "string")) {
+      throw new TypeError(`agui-reasoning: ${name}[${i}] must be an object with string ${fields.map((f) => `\`${f}\``).join(" and ")}`);
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import type { Message } from "@ag-ui/core";
+import { indexIssuers, toolCallsOf, type Conversation } from "./conversation";
+import type { ValueIssuer } from "./types";
+
+/**
+ * Issuer records (D-ISSUER): who issued each stored `encryptedValue`, kept beside the messages
+ * (never inside them). One record per entity; a new value replaces the record (D-REPEAT).
+ * Recording copies the record list (O(number of stored values)); values arrive about once per
+ * message, not per delta.
+ */
+
+type Subtype = ValueIssuer["subtype"];
+
+/** Records that `issuer` issued the value now stored on `subtype` `entityId`. */
+export function recordIssuer(
+  conversation: Conversation,
+  subtype: Subtype,
+  entityId: string,
+  issuer: string | undefined,
+): Conversation {
+  const { index, issuers } = conversation;
+  const positions = subtype === "message" ? index.messageIssuer : index.toolCallIssuer;
+  const at = positions.get(entityId);
+  if (at !== undefined && issuers[at]!.issuer === issuer) return conversation;
+  const record: ValueIssuer = { subtype, entityId, issuer };
+  const next = issuers.slice();
+  if (at === undefined) {
+    positions.set(entityId, next.length);
+    next.push(record);
+  } else next[at] = record;
+  return conversation.withIssuers(next);
+}
+
+/** The records for the values a message and its tool calls carry, all issued by `issuer`. */
+export function issuersOf(message: Message, issuer: string | undefined, into: ValueIssuer[] = []): ValueIssuer[] {
+  // An activity message holds no value by schema (R-REASON-18, #96): nothing to attribute.
+  if (message.role === "activity") return into;
+  if (hasValue(message)) into.push({ subtype: "message", entityId: message.id, issuer });
+  const calls = toolCallsOf(message);
+  if (calls !== undefined) {
+    for (const call of calls) if (hasValue(call)) into.push({ subtype: "tool-call", entityId: call.id, issuer });
+  }
+  return into;
+}
+
+/**
+ * Drops the records of the given messages and tool calls (their values went with them: a snapshot
+ * replaced or removed them, R-REASON-20) and appends `added`. Rebuilds the issuer maps (O(values)).
+ */
+export function replaceIssuers(
+  conversation: Conversation,
+  goneMessages: ReadonlySet<string>,
+  goneToolCalls: ReadonlySet<string>,
+  added: readonly ValueIssuer[],
+): Conversation {
+  const before = conversation.issuers;
+  const gone = (r: ValueIssuer): boolean =>
+    r.subtype === "message" ? goneMessages.has(r.entityId) : goneToolCalls.has(r.entityId);
+  if (added.length === 0 && !before.some(gone)) return conversation;
+  const next = before.filter((r) => !gone(r));
+  next.push(...added);
+  indexIssuers(next, conversation.index);
+  return conversation.withIssuers(next);
+}
+
+/** Whether a message or tool call carries a stored value (an own string `encryptedValue`, "" included). */
+export function hasValue(target: object): target is { readonly encryptedValue: string } {
+  return Object.hasOwn(target, "encryptedValue") && typeof (target as { encryptedValue?: unknown }).encryptedValue === "string";
+}

@@ -1,0 +1,159 @@
+import type { Message } from "@ag-ui/core";
+import { ReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../core/errors";
+import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
+
+/**
+ * Guarded reads of event fields. Input reaching the history stage is validated already, but the
+ * stage may be used on its own: whatever it reads is checked, and a bad value is a
+ * `ReasoningProtocolError` naming the event (R-PROC-4), never a `TypeError`. Details name fields
+ * and JSON types only, never values (D-REDACT).
+ */
+
+type Metadata = Record<string, unknown>;
+
+/** A protocol error about `event`, at the current source index. */
+export function protocolError(
+  code: ReasoningErrorCode,
+  rule: string,
+  event: unknown,
+  ctx: StepContext,
+  ids: readonly string[],
+  detail: string,
+): ReasoningProtocolError {
+  return new ReasoningProtocolError({ code, rule, eventIndex: ctx.index, eventType: typeOf(event), ids, detail, event });
+}
+
+/** A malformed known field (R-PROC-4). */
+export function malformed(event: unknown, ctx: StepContext, detail: string, ids: readonly string[] = []): ReasoningProtocolError {
+  return protocolError("MALFORMED_EVENT", "R-PROC-4", event, ctx, ids, detail);
+}
+
+/** The event itself, if it is an object with a string `type`. */
+export function readEvent(event: unknown, ctx: StepContext): AguiEvent {
+  if (typeof event !== "object" || event === null || Array.isArray(event)) {
+    throw malformed(event, ctx, `an event must be an object (got ${jsonType(event)})`);
+  }
+  if (typeof (event as { type?: unknown }).type !== "string") throw malformed(event, ctx, "`type` must be a string");
+  return event as AguiEvent;
+}
+
+export function readString(event: AguiEvent, field: string, ctx: StepContext): string {
+  const value = event[field];
+  if (typeof value !== "string") throw malformed(event, ctx, `\`${field}\` must be a string (got ${jsonType(value)})`);
+  return value;
+}
+
+export function readOptionalString(event: AguiEvent, field: string, ctx: StepContext): string | undefined {
+  const value = event[field];
+  if (value === undefined || typeof value === "string") return value;
+  throw malformed(event, ctx, `\`${field}\` must be a string when present (got ${jsonType(value)})`);
+}
+
+/** `metadata`: absent, or an object (never `null`, R-META-1). */
+export function readMetadata(event: AguiEvent, ctx: StepContext): Metadata | undefined {
+  const value = event.metadata;
+  if (value === undefined) return undefined;
+  if (isPlainObject(value)) return value;
+  throw malformed(event, ctx, `\`metadata\` must be an object when present (got ${jsonType(value)})`);
+}
+
+export function readObject(event: AguiEvent, field: string, ctx: StepContext): Record<string, unknown> {
+  const value = event[field];
+  if (isPlainObject(value)) return value;
+  throw malformed(event, ctx, `\`${field}\` must be an object (got ${jsonType(value)})`);
+}
+
+/** A list of messages at `path` (each an object with string `id` and `role`). */
+export function readMessages(value: unknown, path: string, event: AguiEvent, ctx: StepContext): readonly Message[] {
+  if (!Array.isArray(value)) throw malformed(event, ctx, `\`${path}\` must be an array (got ${jsonType(value)})`);
+  for (let i = 0; i < value.length; i++) {
+    const problem = messageProblem(value[i]);
+    if (problem !== undefined) throw malformed(event, ctx, `\`${path}/${i}\`: ${problem}`);
+  }
+  return value as readonly Message[];
+}
+
+/** Why `value` cannot be held as a message, or `undefined` when it can. */
+export function messageProblem(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return `a message must be an object (got ${jsonType(value)})`;
+  if (typeof value.id !== "string") return `\`id\` must be a string (got ${jsonType(value.id)})`;
+  if (typeof value.role !== "string") return `\`role\` must be a string (got ${jsonType(value.role)})`;
+  const calls = value.toolCalls;
+  if (value.role === "assistant" && calls !== undefined) {
+    if (!Array.isArray(calls)) return `\`toolCalls\` must be an array (got ${jsonType(calls)})`;
+    for (const call of calls) {
+      if (!isPlainObject(call) || typeof call.id !== "string") return "every tool call must be an object with a string `id`";
+    }
+  }
+  return undefined;
+}
+
+/** Metadata merge (R-META-4): key by key, last write wins, never recursive. */
+export function mergeMetadata(held: unknown, incoming: Metadata): Metadata {
+  return isPlainObject(held) ? { ...held, ...incoming } : { ...incoming };
+}
+
+/** A warning about `event` (D-WARN). `message` must hold no content (D-REDACT). */
+export function warning(
+  code: string,
+  rule: string,
+  event: AguiEvent,
+  ctx: StepContext,
+  ids: readonly string[],
+  message: string,
+  lossy: boolean,
+  path?: string,
+): ReasoningWarning {
+  const w: { -readonly [K in keyof ReasoningWarning]: ReasoningWarning[K] } = {
+    code,
+    message,
+    rule,
+    eventType: typeOf(event),
+    eventIndex: ctx.index,
+    ids,
+  };
+  if (path !== undefined) w.path = path;
+  if (lossy) w.lossy = true;
+  return w;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user", "tool", "activity", "reasoning"]);
+
+/** A message role for a detail: one of the seven 1.0 roles, else a placeholder (a seed's role string is not shown). */
+export function roleName(role: unknown): string {
+  return typeof role === "string" && ROLES.has(role) ? role : "unrecognised-role";
+}
+
+/** Whether `role` is one of the seven 1.0 message roles (R-SCHEMA-12). */
+export function isRole(role: string): boolean {
+  return ROLES.has(role);
+}
+
+/** The JSON type of a value, for error details (never the value itself). */
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** UTF-8 byte length of a string: warnings may state sizes, never contents (D-REDACT). */
+export function byteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}

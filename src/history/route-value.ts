@@ -1,0 +1,85 @@
+import type { AssistantMessage, Message } from "@ag-ui/core";
+import { NONE, result } from "../core/types";
+import type { AguiEvent, StepContext, StepResult } from "../core/types";
+import type { Conversation } from "./conversation";
+import { holderPosition, slotOf, withCall } from "./apply-tool-calls";
+import { recordIssuer } from "./issuers";
+import { byteLength, readString, warning } from "./read-event";
+
+/**
+ * REASONING_ENCRYPTED_VALUE (R-REASON-15…22): `subtype` "message" stores the value on the message
+ * whose id is `entityId` (any role but activity, R-SCHEMA-8); "tool-call" on the `ToolCall` with
+ * that id inside an assistant message (R-SCHEMA-9). The string is stored exactly as sent — opaque,
+ * "" included (R-REASON-16, #74) — by replacing the target immutably; a later value replaces it
+ * (D-REPEAT); the issuer is recorded beside the messages (D-ISSUER). The event's metadata lands
+ * nowhere (R-META-5).
+ *
+ * A target that is unknown, an activity message, only a span id, not streamed yet (D-FORWARD) or
+ * removed by a snapshot is dropped from the output with a lossy `UNKNOWN_ENTITY` warning
+ * (D-UNKNOWN-ENTITY, R-REASON-22): never a failure, never a pre-created target.
+ */
+export function routeEncryptedValue(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  producer: string | undefined,
+): StepResult<Conversation, AguiEvent> {
+  const subtype = readString(event, "subtype", ctx);
+  const entityId = readString(event, "entityId", ctx);
+  const value = readString(event, "encryptedValue", ctx);
+
+  if (subtype === "message") {
+    const position = conversation.index.position.get(entityId);
+    const held = position === undefined ? undefined : conversation.at(position)!;
+    if (held === undefined || held.role === "activity") {
+      const what = held === undefined ? "no message this history holds" : "an activity message, which cannot hold a value";
+      return unknownEntity(conversation, event, ctx, entityId, `names ${what}`, value);
+    }
+    const stored = held.encryptedValue === value ? conversation : conversation.replaceAt(position!, { ...held, encryptedValue: value } as Message);
+    return result(recordIssuer(stored, "message", entityId, producer), [event]);
+  }
+
+  if (subtype === "tool-call") {
+    const position = holderPosition(conversation, entityId);
+    if (position < 0) return unknownEntity(conversation, event, ctx, entityId, "names no tool call this history holds", value);
+    const holder = conversation.at(position) as AssistantMessage;
+    const slot = slotOf(holder.toolCalls!, entityId);
+    const call = holder.toolCalls![slot]!;
+    const stored = call.encryptedValue === value ? conversation : conversation.replaceAt(position, withCall(holder, slot, { ...call, encryptedValue: value }));
+    return result(recordIssuer(stored, "tool-call", entityId, producer), [event]);
+  }
+
+  // An unrecognised string subtype is a newer union member: the event is removed (R-REASON-24), as
+  // enforcement would have done upstream (same code).
+  const w = warning(
+    "UNKNOWN_SUBTYPE",
+    "R-REASON-24",
+    event,
+    ctx,
+    [entityId],
+    `subtype is not one this consumer knows; the event was removed and its value (${byteLength(value)} bytes) dropped`,
+    true,
+    "/subtype",
+  );
+  return result(conversation, NONE, [w]);
+}
+
+function unknownEntity(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  entityId: string,
+  why: string,
+  value: string,
+): StepResult<Conversation, AguiEvent> {
+  const w = warning(
+    "UNKNOWN_ENTITY",
+    "D-UNKNOWN-ENTITY",
+    event,
+    ctx,
+    [entityId],
+    `REASONING_ENCRYPTED_VALUE ${why} (unknown, not streamed yet, or removed by a snapshot); the event was dropped and its value (${byteLength(value)} bytes) not stored`,
+    true,
+  );
+  return result(conversation, NONE, [w]);
+}

@@ -1,0 +1,76 @@
+import fc from "fast-check";
+import { PersistentList } from "../../src/history/persistent-list";
+
+describe("PersistentList (structural sharing for the history)", () => {
+  it("R-STATE-8: from/get/toArray round-trip across trie depths", () => {
+    for (const n of [0, 1, 31, 32, 33, 1023, 1024, 1025, 40_000]) {
+      const items = Array.from({ length: n }, (_, i) => i);
+      const list = PersistentList.from(items);
+      expect(list.size).toBe(n);
+      expect(list.toArray()).toEqual(items);
+      expect(list.get(n)).toBeUndefined();
+      expect(list.get(-1)).toBeUndefined();
+      if (n > 0) expect(list.get(n - 1)).toBe(n - 1);
+    }
+  });
+
+  it("R-STATE-8: push grows the trie by levels and keeps every older version intact", () => {
+    let list = PersistentList.empty<number>();
+    const versions: PersistentList<number>[] = [];
+    for (let i = 0; i < 1100; i++) {
+      versions.push(list);
+      list = list.push(i);
+    }
+    expect(list.toArray()).toEqual(Array.from({ length: 1100 }, (_, i) => i));
+    expect(versions[33]!.toArray()).toEqual(Array.from({ length: 33 }, (_, i) => i));
+    expect(versions[1024]!.size).toBe(1024);
+    expect(versions[1024]!.get(1023)).toBe(1023);
+  });
+
+  it("R-STATE-4: set returns a new list and leaves the old one unchanged", () => {
+    const a = PersistentList.from(["x", "y", "z"]);
+    const b = a.set(1, "Y");
+    expect(a.toArray()).toEqual(["x", "y", "z"]);
+    expect(b.toArray()).toEqual(["x", "Y", "z"]);
+    expect(() => a.set(3, "w")).toThrow(RangeError);
+  });
+
+  it("R-TOOL-3: insert puts an item before a position (or appends past the end)", () => {
+    const a = PersistentList.from([1, 2, 4]);
+    expect(a.insert(2, 3).toArray()).toEqual([1, 2, 3, 4]);
+    expect(a.insert(0, 0).toArray()).toEqual([0, 1, 2, 4]);
+    expect(a.insert(3, 5).toArray()).toEqual([1, 2, 4, 5]);
+    expect(a.toArray()).toEqual([1, 2, 4]);
+  });
+
+  it("R-STATE-4: behaves like an array under any sequence of push/set/insert (model check)", () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant("push" as const), value: fc.integer() }),
+      fc.record({ kind: fc.constant("set" as const), at: fc.nat(), value: fc.integer() }),
+      fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), value: fc.integer() }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.integer(), { maxLength: 70 }), fc.array(op, { maxLength: 120 }), (initial, ops) => {
+        let list = PersistentList.from(initial);
+        const model = initial.slice();
+        for (const o of ops) {
+          if (o.kind === "push") {
+            list = list.push(o.value);
+            model.push(o.value);
+          } else if (model.length > 0 && o.kind === "set") {
+            const at = o.at % model.length;
+            list = list.set(at, o.value);
+            model[at] = o.value;
+          } else if (o.kind === "insert") {
+            const at = o.at % (model.length + 1);
+            list = list.insert(at, o.value);
+            model.splice(at, 0, o.value);
+          }
+        }
+        expect(list.size).toBe(model.length);
+        expect(list.toArray()).toEqual(model);
+        model.forEach((v, i) => expect(list.get(i)).toBe(v));
+      }),
+    );
+  });
+});
