@@ -1,0 +1,163 @@
+import type { AguiEvent, ReasoningWarning } from "../core/types";
+
+/** How a run ended, as far as the check saw it. */
+export type RunEnd =
+  | "finished"
+  | "cancelled"
+  | "interrupted"
+  /** The producer reported its own failure (RUN_ERROR): a valid stream, a failed run. */
+  | "run error"
+  /** The stream ended without a terminal event (D-TRUNC). */
+  | "truncated"
+  /** The check rejected the stream inside this run. */
+  | "violation"
+  /** Still open when the check stopped. */
+  | "open";
+
+/** An encrypted value that was stored on its target (the value itself only with --show-values). */
+export interface ValueSeen {
+  readonly subtype: string;
+  readonly entityId: string;
+  readonly bytes: number;
+  readonly value: string;
+}
+
+/** What one run contained. */
+export interface RunReport {
+  /** 1-based; 0 collects what came before any run started. */
+  readonly number: number;
+  readonly runId: string | undefined;
+  readonly threadId: string | undefined;
+  end: RunEnd;
+  /** Validated events delivered in this run. */
+  events: number;
+  /** Span ids, in opening order (a reopened span id appears again). */
+  readonly spans: string[];
+  /** Reasoning message id → characters (Unicode code points) of content. */
+  readonly reasoning: Map<string, number>;
+  readonly values: ValueSeen[];
+  readonly textMessages: Set<string>;
+  readonly toolCalls: Set<string>;
+  readonly warnings: ReasoningWarning[];
+}
+
+/**
+ * Folds what the check sees into one report per run: raw source events (to know where a run starts
+ * before the pipeline has judged its RUN_STARTED, so its warnings land in the right run),
+ * validated events, warnings and the failure.
+ */
+export class ReportBuilder {
+  readonly runs: RunReport[] = [];
+  // Collects what arrives before any run started (a stream that breaks R-RUN-1).
+  private readonly before: RunReport = newRun(0, undefined, undefined);
+  // The run that receives events and warnings now.
+  private current: RunReport = this.before;
+
+  /** A raw source event, before the pipeline processes it. */
+  onSourceEvent(raw: unknown): void {
+    const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
+    // A RUN_ERROR may open a stream (a run that failed before it began, R-RUN-1); later it ends the current run.
+    const opens = type === "RUN_STARTED" || (type === "RUN_ERROR" && this.current === this.before);
+    if (!opens) return;
+    const { runId, threadId } = raw as { runId?: unknown; threadId?: unknown };
+    this.current = newRun(this.runs.length + 1, str(runId), str(threadId));
+    this.runs.push(this.current);
+  }
+
+  /** A validated event delivered by `events$`. */
+  onEvent(event: AguiEvent): void {
+    const run = this.current;
+    run.events++;
+    switch (event.type) {
+      case "REASONING_START":
+        run.spans.push(String(event.messageId));
+        break;
+      case "REASONING_MESSAGE_START":
+        if (!run.reasoning.has(String(event.messageId))) run.reasoning.set(String(event.messageId), 0);
+        break;
+      case "REASONING_MESSAGE_CONTENT": {
+        const id = String(event.messageId);
+        run.reasoning.set(id, (run.reasoning.get(id) ?? 0) + codePoints(String(event.delta)));
+        break;
+      }
+      case "REASONING_ENCRYPTED_VALUE": {
+        const value = String(event.encryptedValue);
+        run.values.push({
+          subtype: String(event.subtype),
+          entityId: String(event.entityId),
+          bytes: Buffer.byteLength(value, "utf8"),
+          value,
+        });
+        break;
+      }
+      case "TEXT_MESSAGE_START":
+        run.textMessages.add(String(event.messageId));
+        break;
+      case "TOOL_CALL_START":
+        run.toolCalls.add(String(event.toolCallId));
+        break;
+      case "RUN_FINISHED":
+        run.end = finishedEnd(event.outcome);
+        break;
+      case "RUN_ERROR":
+        run.end = "run error";
+        break;
+    }
+  }
+
+  onWarning(warning: ReasoningWarning): void {
+    this.current.warnings.push(warning);
+  }
+
+  /** The pipeline failed: `truncated` for RUN_TRUNCATED, else a violation. */
+  onFailure(code: string): void {
+    this.current.end = code === "RUN_TRUNCATED" ? "truncated" : "violation";
+  }
+
+  /** Every run, with the pre-run bucket first when anything landed in it. */
+  all(): RunReport[] {
+    const b = this.before;
+    return b.events > 0 || b.warnings.length > 0 || b.end !== "open" ? [b, ...this.runs] : this.runs;
+  }
+}
+
+function newRun(number: number, runId: string | undefined, threadId: string | undefined): RunReport {
+  return {
+    number,
+    runId,
+    threadId,
+    end: "open",
+    events: 0,
+    spans: [],
+    reasoning: new Map(),
+    values: [],
+    textMessages: new Set(),
+    toolCalls: new Set(),
+    warnings: [],
+  };
+}
+
+function finishedEnd(outcome: unknown): RunEnd {
+  const type = typeof outcome === "object" && outcome !== null ? (outcome as { type?: unknown }).type : undefined;
+  if (type === "cancelled") return "cancelled";
+  if (type === "interrupt") return "interrupted";
+  return "finished";
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** Characters as a reader counts them: Unicode code points, not UTF-16 units. */
+export function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

@@ -1,0 +1,44 @@
+import { Observable, from, type ObservableInput } from "rxjs";
+import type { RunAgentInput } from "@ag-ui/core";
+
+/**
+ * What `agentEvents` needs of an agent. Structural, so `@ag-ui/client` stays a dev dependency:
+ * an `HttpAgent` fits, and so does any agent whose `run` returns an Observable (of any rxjs copy).
+ */
+export interface RunnableAgent {
+  run(input: RunAgentInput): unknown;
+  /** `HttpAgent` reads its signal when `run` builds the request; replaced here once per subscription. */
+  abortController?: AbortController;
+}
+
+/**
+ * One `agent.run(input)` as a cold, abortable Observable: the request starts when it is subscribed
+ * (once per subscription) and unsubscribing aborts it, so the server sees the connection close.
+ *
+ * Needed because `HttpAgent.run()` is hot: it sends the request as soon as it is *called*, and
+ * unsubscribing from what it returns leaves the response being read to the end. This wrapper gives
+ * each subscription its own `AbortController` and aborts it on teardown if the run has not ended.
+ */
+export function agentEvents(agent: RunnableAgent, input: RunAgentInput): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    const controller = new AbortController();
+    if ("abortController" in agent) agent.abortController = controller;
+    // Set once the source has ended on its own: aborting then would be noise.
+    let ended = false;
+    const inner = from(agent.run(input) as ObservableInput<unknown>).subscribe({
+      next: (event) => subscriber.next(event),
+      error: (error: unknown) => {
+        ended = true;
+        subscriber.error(error);
+      },
+      complete: () => {
+        ended = true;
+        subscriber.complete();
+      },
+    });
+    return () => {
+      inner.unsubscribe();
+      if (!ended) controller.abort();
+    };
+  });
+}
