@@ -10,7 +10,7 @@ import { Conversation, type HistoryState } from "./conversation";
 import { endOpenItems } from "./incomplete";
 import { issuersOf } from "./issuers";
 import { PersistentList } from "./persistent-list";
-import { projectedStageOperator, type StageProjection } from "./project-stage";
+import { projectedStageOperator, type StageProjection } from "../core/projected-stage-operator";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";

@@ -1,6 +1,6 @@
 import { of, throwError, concat } from "rxjs";
 import { NONE, result, type Stage } from "../../src/core/types";
-import { projectedStageOperator } from "../../src/history/project-stage";
+import { projectedStageOperator } from "../../src/core/projected-stage-operator";
 import { collectWarnings, createTestScheduler } from "../../src/testing/marbles";
 
 /** A counting stage: state = how many values it saw; warns on "w"; finish adds 100. */

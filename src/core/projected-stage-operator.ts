@@ -1,10 +1,10 @@
 import { concat, defer, from, type OperatorFunction } from "rxjs";
-import { stageOperator } from "../core/stage-operator";
-import { NONE, result } from "../core/types";
-import type { ReasoningWarning, Stage, StepResult, WarningOptions } from "../core/types";
+import { stageOperator } from "./stage-operator";
+import { NONE, result } from "./types";
+import type { ReasoningWarning, Stage, StepResult, WarningOptions } from "./types";
 
 /**
- * A projection hook for `stageOperator` (candidate for src/core/): one stage, different views of
+^ * A projection hook for `stageOperator`: one stage, different views of
  * what it does. Instead of the stage's `out`, the operator emits what `project` derives from each
  * step — e.g. the new state when it changed — plus, on subscribe, what `start` derives from the
  * fresh state; `keepWarning` picks which of the stage's warnings this view reports.
