@@ -20,6 +20,10 @@ export interface BenchStream {
   readonly deltas: number;
   /** What the final history must hold: message id → content length (the cross-variant sanity check). */
   readonly expectedContent: ReadonlyMap<string, number>;
+  /** Encrypted values the final history must hold (prior ones plus the stream's). */
+  readonly expectedEncryptedValues: number;
+  /** Events our validated output must have: the source plus each synthesized START/END pair. */
+  readonly expectedOutputEvents: number;
 }
 
 /** A description of a stream, small enough to send to a child process. */
@@ -99,6 +103,9 @@ function deltaStream(form: Form, n: number): BenchStream {
       [reasoningId, 20 * n],
       [textId, 20 * n],
     ]),
+    expectedEncryptedValues: 2,
+    // Chunked: the reasoning message, the text message and the tool call each gain a START and an END.
+    expectedOutputEvents: events.length + (form === "chunked" ? 6 : 0),
   };
 }
 
@@ -126,6 +133,8 @@ function longConversation(prior: number, n: number): BenchStream {
     priorMessages,
     deltas: n,
     expectedContent: new Map([[reasoningId, 20 * n]]),
+    expectedEncryptedValues: countEncryptedValues(priorMessages) + 1,
+    expectedOutputEvents: events.length,
   };
 }
 
@@ -162,4 +171,14 @@ export function priorConversation(count: number): Message[] {
     }
   }
   return messages;
+}
+
+/** Encrypted values stored on messages and on their tool calls. */
+export function countEncryptedValues(messages: readonly Message[]): number {
+  let count = 0;
+  for (const m of messages) {
+    if ("encryptedValue" in m && typeof m.encryptedValue === "string") count++;
+    if (m.role === "assistant") for (const c of m.toolCalls ?? []) if (typeof c.encryptedValue === "string") count++;
+  }
+  return count;
 }

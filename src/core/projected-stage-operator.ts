@@ -4,7 +4,7 @@ import { NONE, result } from "./types";
 import type { ReasoningWarning, Stage, StepResult, WarningOptions } from "./types";
 
 /**
-^ * A projection hook for `stageOperator`: one stage, different views of
+ * A projection hook for `stageOperator`: one stage, different views of
  * what it does. Instead of the stage's `out`, the operator emits what `project` derives from each
  * step — e.g. the new state when it changed — plus, on subscribe, what `start` derives from the
  * fresh state; `keepWarning` picks which of the stage's warnings this view reports.

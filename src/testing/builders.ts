@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
+import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
 
 /**
  * Deterministic event builders that read well in marble diagrams. Every builder returns a plain
@@ -74,4 +75,38 @@ export const ev = {
 export function sequentialIds(prefix = "think-"): () => string {
   let n = 0;
   return () => `${prefix}${++n}`;
+}
+
+/**
+ * Message builders for expected histories and `initialMessages`: AG-UI 1.0 `Message` objects with
+ * only the fields given (optional fields appear only when set, as the history derives them).
+ */
+export const msg = {
+  reasoning: (id: string, content = "", extra?: Extra) => ({ id, role: "reasoning", content, ...extra }) as Message,
+  assistant: (id: string, content?: string, extra?: Extra) =>
+    ({ id, role: "assistant", ...opt("content", content), ...extra }) as Message,
+  user: (id: string, content: string, extra?: Extra) => ({ id, role: "user", content, ...extra }) as Message,
+  system: (id: string, content: string, extra?: Extra) => ({ id, role: "system", content, ...extra }) as Message,
+  tool: (id: string, toolCallId: string, content: string, extra?: Extra) =>
+    ({ id, role: "tool", toolCallId, content, ...extra }) as Message,
+  activity: (id: string, activityType = "progress", content: Record<string, unknown> = {}, extra?: Extra) =>
+    ({ id, role: "activity", activityType, content, ...extra }) as Message,
+  /** A `ToolCall` for `msg.assistant(id, content, { toolCalls: [msg.toolCall(…)] })`. */
+  toolCall: (id: string, name = "search", args = "", extra?: Extra) => ({
+    id,
+    type: "function" as const,
+    function: { name, arguments: args },
+    ...extra,
+  }),
+};
+
+/**
+ * An expected `ReasoningHistory`: `messages`, plus `incomplete` and `issuers` (both default to `[]`).
+ * `historyOf([msg.reasoning("m1", "Let me")], { incomplete: [{ kind: "message", id: "m1", reason: "open" }] })`.
+ */
+export function historyOf(
+  messages: readonly Message[] = [],
+  extra: { incomplete?: readonly IncompleteItem[]; issuers?: readonly ValueIssuer[] } = {},
+): ReasoningHistory {
+  return { messages, incomplete: extra.incomplete ?? [], issuers: extra.issuers ?? [] };
 }
