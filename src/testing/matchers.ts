@@ -1,0 +1,175 @@
+import { isObservable, type Observable } from "rxjs";
+import type { ReasoningErrorCode } from "../core/errors";
+import type { ReasoningWarning } from "../core/types";
+import type { ExpectedFailure, ExpectedWarning } from "./asymmetric";
+import { runPipeline } from "./run-pipeline";
+
+declare global {
+  // Declaration merging into @types/jest's `expect`: the type parameters must be exactly its
+  // `Matchers<R, T = {}>`, or TypeScript rejects the merge.
+  namespace jest {
+    interface Matchers<R, T = {}> {
+      /**
+       * The stream fails with a `ReasoningProtocolError` of this code (and these fields). Accepts an
+       * array of events (run through the whole pipeline), a synchronous Observable (e.g.
+       * `from(events).pipe(verifyDiscipline())`), a function that throws or returns one, an error,
+       * or a `runStage`/`runPipeline` result.
+       */
+      toFailWithCode(code: ReasoningErrorCode, expected?: ExpectedFailure): R;
+      /**
+       * A warning of this code (and these fields) was reported. Accepts an array of warnings, a
+       * `collectWarnings()` collector, a `runStage`/`runPipeline` result, or an array of events (run
+       * through the whole pipeline).
+       */
+      toWarnWith(code: string, expected?: ExpectedWarning): R;
+    }
+  }
+}
+
+/** The part of jest's / vitest's matcher context these matchers use. */
+interface MatcherContext {
+  readonly isNot?: boolean;
+  equals(a: unknown, b: unknown): boolean;
+}
+
+interface MatcherResult {
+  readonly pass: boolean;
+  readonly message: () => string;
+}
+
+/** The matchers, for `expect.extend(reasoningMatchers)`; {@link installReasoningMatchers} does that for you. */
+export const reasoningMatchers = {
+  toFailWithCode(this: MatcherContext, received: unknown, code: string, expected: ExpectedFailure = {}): MatcherResult {
+    const outcome = failureOf(received);
+    if ("problem" in outcome) return { pass: false, message: () => `expected a stream failing with ${code}, but ${outcome.problem}` };
+    const error = outcome.error;
+    if (!isProtocolError(error)) {
+      return {
+        pass: false,
+        message: () => `expected a ReasoningProtocolError ${code}, but ${error === undefined ? "the stream did not fail" : `it failed with ${describeError(error)}`}`,
+      };
+    }
+    const wanted = { code, ...defined(expected) };
+    const actual = pick(error, Object.keys(wanted));
+    const pass = this.equals(actual, wanted);
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected the stream not to fail with ${show(wanted)}, but it did: ${error.message}`
+          : `expected a failure ${show(wanted)}, got ${show(actual)}: ${error.message}`,
+    };
+  },
+
+  toWarnWith(this: MatcherContext, received: unknown, code: string, expected: ExpectedWarning = {}): MatcherResult {
+    const warnings = warningsOf(received);
+    if ("problem" in warnings) {
+      const problem = warnings.problem;
+      return { pass: false, message: () => `expected warnings, but ${problem}` };
+    }
+    const wanted = { code, ...defined(expected) };
+    const pass = warnings.some((w) => this.equals(pick(w, Object.keys(wanted)), wanted));
+    const seen = warnings.length === 0 ? "no warnings" : `warnings ${warnings.map((w) => w.code).join(", ")}`;
+    return {
+      pass,
+      message: () => (pass ? `expected no warning ${show(wanted)}, but one was reported` : `expected a warning ${show(wanted)}, got ${seen}`),
+    };
+  },
+};
+
+/**
+ * Installs `toFailWithCode` and `toWarnWith` with one call (e.g. in a jest `setupFilesAfterEnv`
+ * file, or at the top of a test file). Pass vitest's `expect` when it is not global.
+ */
+export function installReasoningMatchers(target?: { extend(matchers: Record<string, unknown>): void }): void {
+  const expectFn = target ?? (globalThis as { expect?: { extend(matchers: Record<string, unknown>): void } }).expect;
+  if (typeof expectFn?.extend !== "function") {
+    throw new Error("agui-reasoning/testing: installReasoningMatchers needs jest's or vitest's `expect` (pass it when it is not global)");
+  }
+  expectFn.extend(reasoningMatchers);
+}
+
+type Outcome = { error: unknown } | { problem: string };
+
+/** The error (or `undefined` for success) of whatever the matcher received. */
+function failureOf(received: unknown): Outcome {
+  if (received instanceof Error) return { error: received };
+  if (Array.isArray(received)) return { error: runPipeline(received).error };
+  if (isObservable(received)) return errorOfObservable(received);
+  if (typeof received === "function") {
+    let value: unknown;
+    try {
+      value = (received as () => unknown)();
+    } catch (error) {
+      return { error };
+    }
+    return isObservable(value) ? errorOfObservable(value) : { error: undefined };
+  }
+  if (typeof received === "object" && received !== null && "events" in received && "warnings" in received) {
+    return { error: (received as { error?: unknown }).error };
+  }
+  if (typeof received === "object" && received !== null && "out" in received && "warnings" in received) {
+    return { error: (received as { error?: unknown }).error };
+  }
+  return { problem: `received ${describe(received)} (pass events, an Observable, a function, an error or a run result)` };
+}
+
+function errorOfObservable(source: Observable<unknown>): Outcome {
+  let outcome: Outcome | undefined;
+  const subscription = source.subscribe({
+    error: (error: unknown) => (outcome = { error }),
+    complete: () => (outcome = { error: undefined }),
+  });
+  if (outcome) return outcome;
+  subscription.unsubscribe();
+  return { problem: "the Observable did not end synchronously (use a marble test with protocolError() for time)" };
+}
+
+/** The warnings of whatever the matcher received. */
+function warningsOf(received: unknown): readonly ReasoningWarning[] | { problem: string } {
+  if (Array.isArray(received)) {
+    if (received.every(isWarning)) return received as ReasoningWarning[];
+    return runPipeline(received).warnings;
+  }
+  if (typeof received === "object" && received !== null && Array.isArray((received as { warnings?: unknown }).warnings)) {
+    return (received as { warnings: ReasoningWarning[] }).warnings;
+  }
+  return { problem: `received ${describe(received)} (pass warnings, a collector, a run result or events)` };
+}
+
+/** Duck-typed so a second copy of the package (ESM next to CJS) is still recognised. */
+function isProtocolError(e: unknown): e is Error & Record<string, unknown> {
+  return e instanceof Error && e.name === "ReasoningProtocolError" && typeof (e as { code?: unknown }).code === "string";
+}
+
+function isWarning(w: unknown): w is ReasoningWarning {
+  return typeof w === "object" && w !== null && typeof (w as ReasoningWarning).code === "string" && typeof (w as ReasoningWarning).message === "string";
+}
+
+function pick(source: object, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) out[key] = (source as Record<string, unknown>)[key];
+  return out;
+}
+
+function defined(fields: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+// Errors and warnings are already redacted (D-REDACT); the matcher prints only their fields.
+function show(fields: Record<string, unknown>): string {
+  return JSON.stringify(fields);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return describe(error);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}

@@ -1,0 +1,264 @@
+import { from, isObservable, Observable, throwError, type Subscription } from "rxjs";
+import type { Message, RunAgentInput } from "@ag-ui/core";
+import type { AguiEvent, ReasoningWarning } from "../core/types";
+import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
+import { TEST_PRODUCER } from "./run-pipeline";
+
+/** The events of one run: an array, an Observable (e.g. a marble `cold(…)`), or built from the input. */
+export type AgentTurn =
+  | readonly unknown[]
+  | Observable<unknown>
+  | ((input: RunAgentInput) => readonly unknown[] | Observable<unknown>);
+
+/** One turn per `run()` call, in order; or one function answering every call (`run` counts from 1). */
+export type AgentScript = readonly AgentTurn[] | ((input: RunAgentInput, run: number) => readonly unknown[] | Observable<unknown>);
+
+/** The agent a middleware hands the input on to (what `@ag-ui/client` passes as `next`). */
+export interface MockNextAgent {
+  run(input: RunAgentInput): Observable<AguiEvent>;
+  readonly messages: Message[];
+  readonly state: unknown;
+}
+
+/** `@ag-ui/client` middleware, in either of its two forms (a `Middleware` object or a function). */
+export type AgentMiddleware =
+  | ((input: RunAgentInput, next: MockNextAgent) => unknown)
+  | { run(input: RunAgentInput, next: MockNextAgent): unknown };
+
+/** What happened to one `run()` call. */
+export interface MockRun {
+  /** The input exactly as `run` received it (after any middleware): what would have been sent. */
+  readonly input: RunAgentInput;
+  /** `pending` until subscribed; `unsubscribed` when torn down before its scripted stream ended. */
+  readonly status: "pending" | "running" | "completed" | "errored" | "unsubscribed";
+}
+
+export interface MockAgentOptions {
+  /** Stands for the agent's endpoint; also the `producer` identity `runAgent` uses (D-ISSUER). */
+  readonly url?: string;
+  readonly agentId?: string;
+  readonly threadId?: string;
+  readonly description?: string;
+  readonly initialMessages?: readonly Message[];
+  readonly initialState?: unknown;
+  /** Extra options for the pipeline `runAgent` applies events with. */
+  readonly pipeline?: ReasoningPipelineOptions;
+}
+
+/** Parameters of `runAgent`, as for `AbstractAgent.runAgent`. */
+export interface MockRunParameters {
+  readonly runId?: string;
+  readonly tools?: RunAgentInput["tools"];
+  readonly context?: RunAgentInput["context"];
+  readonly forwardedProps?: unknown;
+}
+
+/**
+ * A scripted stand-in for an `HttpAgent` / `AbstractAgent`, in the spirit of NgRx's
+ * `provideMockActions`: hand it to code that runs an agent, and assert on what that code sent.
+ *
+ * - `run(input)` records `input` and returns the next scripted turn as a cold Observable;
+ *   a call beyond the script errors (it never hangs).
+ * - `use(...middlewares)` installs `@ag-ui/client`-style middleware (first = outermost), which
+ *   `runAgent` applies, as `AbstractAgent` does.
+ * - `runAgent(parameters)` builds the input from `threadId`, `messages` (activity messages left out)
+ *   and `state`, runs it through the middleware and this package's pipeline, and updates `messages`
+ *   from the derived history (warnings are collected in `warnings`, not printed).
+ *
+ * It is a structural look-alike (no `@ag-ui/client` dependency): where a parameter is typed as
+ * `HttpAgent`, pass `agent.as<HttpAgent>()`.
+ */
+export class MockAgent {
+  agentId: string | undefined;
+  description: string;
+  threadId: string;
+  /** Stands for the endpoint; the producer identity of `runAgent`. */
+  url: string;
+  headers: Record<string, string> = {};
+  messages: Message[];
+  state: unknown;
+  isRunning = false;
+  /** Replaced per `runAgent`, aborted by `abortRun()` (as `HttpAgent` does). */
+  abortController = new AbortController();
+  /** Every `run()` call in order. */
+  readonly runs: MockRun[] = [];
+  /** Warnings of every `runAgent` pipeline. */
+  readonly warnings: ReasoningWarning[] = [];
+
+  // Installed middleware, outermost first.
+  private readonly middlewares: AgentMiddleware[] = [];
+  // The subscription of the `runAgent` in progress (ended by `abortRun`).
+  private active: Subscription | undefined;
+
+  constructor(
+    private readonly script: AgentScript,
+    private readonly options: MockAgentOptions = {},
+  ) {
+    this.url = options.url ?? TEST_PRODUCER;
+    this.agentId = options.agentId ?? "mock-agent";
+    this.threadId = options.threadId ?? "t1";
+    this.description = options.description ?? "";
+    this.messages = [...(options.initialMessages ?? [])];
+    this.state = options.initialState ?? {};
+  }
+
+  /** Every input `run` received, in order. */
+  get inputs(): RunAgentInput[] {
+    return this.runs.map((r) => r.input);
+  }
+
+  /** The input of the latest `run` call. */
+  get lastInput(): RunAgentInput | undefined {
+    return this.runs[this.runs.length - 1]?.input;
+  }
+
+  /** This agent typed as what the code under test expects (`agent.as<HttpAgent>()`). */
+  as<T>(): T {
+    return this as unknown as T;
+  }
+
+  run(input: RunAgentInput): Observable<AguiEvent> {
+    const record: { input: RunAgentInput; status: MockRun["status"] } = { input, status: "pending" };
+    this.runs.push(record);
+    const turn = this.turnFor(input, this.runs.length);
+    return new Observable<AguiEvent>((subscriber) => {
+      record.status = "running";
+      const inner = turn.subscribe({
+        next: (event) => subscriber.next(event as AguiEvent),
+        error: (error: unknown) => {
+          record.status = "errored";
+          subscriber.error(error);
+        },
+        complete: () => {
+          record.status = "completed";
+          subscriber.complete();
+        },
+      });
+      return () => {
+        if (record.status === "running") record.status = "unsubscribed";
+        inner.unsubscribe();
+      };
+    });
+  }
+
+  use(...middlewares: AgentMiddleware[]): this {
+    this.middlewares.push(...middlewares);
+    return this;
+  }
+
+  /** Runs one turn as `AbstractAgent.runAgent` does; resolves with the new messages, rejects on a violation. */
+  runAgent(parameters: MockRunParameters = {}): Promise<{ result: unknown; newMessages: Message[] }> {
+    const input = this.prepareInput(parameters);
+    const before = new Set(this.messages.map((m) => m.id));
+    const controller = (this.abortController = new AbortController());
+    const pipeline = reasoningPipeline(from(this.chain().run(input)), {
+      producer: this.url,
+      onWarning: () => {},
+      ...this.options.pipeline,
+      initialMessages: this.messages,
+    });
+    this.isRunning = true;
+    return new Promise((resolve, reject) => {
+      let result: unknown;
+      const done = (): void => {
+        this.isRunning = false;
+        this.active = undefined;
+      };
+      const history = pipeline.history$.subscribe((h) => (this.messages = [...h.messages]));
+      const warnings = pipeline.warnings$.subscribe((w) => this.warnings.push(w));
+      const events = pipeline.events$.subscribe({
+        next: (e) => {
+          if (e.type === "RUN_FINISHED") result = e["result"];
+        },
+        error: (error: unknown) => {
+          done();
+          reject(error);
+        },
+        complete: () => {
+          done();
+          resolve({ result, newMessages: this.messages.filter((m) => !before.has(m.id)) });
+        },
+      });
+      events.add(history);
+      events.add(warnings);
+      this.active = events;
+      controller.signal.addEventListener("abort", () => {
+        if (this.active !== events) return;
+        events.unsubscribe();
+        done();
+        reject(new Error(`agui-reasoning/testing: run ${input.runId} aborted`));
+      });
+    });
+  }
+
+  /** Aborts the `runAgent` in progress (its scripted stream is unsubscribed). */
+  abortRun(): void {
+    this.abortController.abort();
+  }
+
+  addMessage(message: Message): void {
+    this.messages.push(message);
+  }
+
+  addMessages(messages: readonly Message[]): void {
+    this.messages.push(...messages);
+  }
+
+  setMessages(messages: readonly Message[]): void {
+    this.messages = [...messages];
+  }
+
+  setState(state: unknown): void {
+    this.state = state;
+  }
+
+  /** The input `runAgent` sends, as `AbstractAgent.prepareRunAgentInput` builds it (R-INPUT-2/4). */
+  private prepareInput(parameters: MockRunParameters): RunAgentInput {
+    return {
+      threadId: this.threadId,
+      runId: parameters.runId ?? `r${this.runs.length + 1}`,
+      protocolVersion: "1.0",
+      tools: parameters.tools ?? [],
+      context: parameters.context ?? [],
+      forwardedProps: parameters.forwardedProps ?? {},
+      state: this.state,
+      messages: this.messages.filter((m) => m.role !== "activity"),
+    } as RunAgentInput;
+  }
+
+  /** The middleware chain ending in this agent (first installed = outermost, as in `@ag-ui/client`). */
+  private chain(): MockNextAgent {
+    return this.middlewares.reduceRight<MockNextAgent>((next, middleware) => {
+      const run = (input: RunAgentInput): Observable<AguiEvent> =>
+        from((typeof middleware === "function" ? middleware(input, next) : middleware.run(input, next)) as Observable<AguiEvent>);
+      return {
+        run,
+        get messages() {
+          return next.messages;
+        },
+        get state() {
+          return next.state;
+        },
+      };
+    }, this);
+  }
+
+  private turnFor(input: RunAgentInput, run: number): Observable<unknown> {
+    const script = this.script;
+    if (typeof script === "function") return toObservable(script(input, run));
+    const turn = script[run - 1];
+    if (turn === undefined) {
+      return throwError(() => new Error(`agui-reasoning/testing: mockAgent has no turn for run #${run} (the script has ${script.length})`));
+    }
+    return toObservable(typeof turn === "function" ? turn(input) : turn);
+  }
+}
+
+/** A scripted agent; see {@link MockAgent}. `mockAgent([[ev.runStarted(), …, ev.runFinished()]])`. */
+export function mockAgent(script: AgentScript, options?: MockAgentOptions): MockAgent {
+  return new MockAgent(script, options);
+}
+
+function toObservable(events: readonly unknown[] | Observable<unknown>): Observable<unknown> {
+  return isObservable(events) ? events : from(events as readonly unknown[]);
+}

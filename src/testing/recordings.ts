@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The recorded example streams shipped with the kit (`examples/recorded/*.jsonl` in the repository,
+ * `dist/recorded/` in the package): name → what it shows. Hand-written in the shapes common
+ * producers emit (not captures of any vendor's traffic); see examples/recorded/README.md.
+ */
+export const RECORDINGS = {
+  "anthropic-style-thinking":
+    "chunked thinking in a span, its signature as an encrypted value on the reasoning message, a tool call and result, a redacted block on the answer",
+  "openai-style-reasoning-summary":
+    "two explicit reasoning summary messages in one span, encrypted content on the first, a chunked answer",
+  "gemini-style-thought-signatures": "chunked thought without a span, a thought signature on a chunked tool call, a chunked answer",
+  "legacy-thinking-0.0.45": "a 0.x producer's THINKING_* events (no ids, a title), upcast to REASONING_*",
+  "parallel-subagents": "two subagents streaming tagged reasoning chunks in parallel lanes, closed by their terminals",
+  "two-runs-with-snapshot": "two runs; a MESSAGES_SNAPSHOT without reasoning messages keeps the first run's reasoning and its value",
+  "broken-orphan-content": "a producer sending a reasoning delta after REASONING_MESSAGE_END: fails with ORPHAN_CONTENT at event #5",
+  "truncated-mid-reasoning": "the stream ends inside an open run: fails with RUN_TRUNCATED, history keeps the partial reasoning",
+} as const;
+
+export type RecordingName = keyof typeof RECORDINGS;
+
+/**
+ * Parses a recording: JSON Lines (one event per line, blank lines skipped) or a JSON array. A bad line throws an error naming the line number, never its content.
+ */
+export function parseRecording(text: string): unknown[] {
+  const trimmed = text.replace(/^\uFEFF/, "").trimStart();
+  if (trimmed.startsWith("[")) return JSON.parse(trimmed) as unknown[];
+  const events: unknown[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === "") continue;
+    try {
+      events.push(JSON.parse(line));
+    } catch {
+      throw new Error(`agui-reasoning/testing: recording line ${i + 1} is not JSON`);
+    }
+  }
+  return events;
+}
+
+/** The events of a shipped recording, e.g. `loadRecording("anthropic-style-thinking")`. A fresh copy per call. */
+export function loadRecording(name: RecordingName): unknown[] {
+  if (!Object.hasOwn(RECORDINGS, name)) {
+    throw new Error(`agui-reasoning/testing: no recording named ${JSON.stringify(name)} (known: ${Object.keys(RECORDINGS).join(", ")})`);
+  }
+  return parseRecording(readFileSync(join(recordingsDirectory(), `${name}.jsonl`), "utf8"));
+}
+
+/**
+ * Where the recordings are: `recorded/` beside the built bundle (the package), else the repository's
+ * `examples/recorded/` (running from source).
+ */
+export function recordingsDirectory(): string {
+  const candidates = [join(__dirname, "recorded"), join(__dirname, "..", "..", "examples", "recorded")];
+  for (const dir of candidates) if (existsSync(join(dir, "anthropic-style-thinking.jsonl"))) return dir;
+  throw new Error(`agui-reasoning/testing: recordings not found (looked in ${candidates.join(", ")})`);
+}

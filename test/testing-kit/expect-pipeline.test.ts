@@ -1,0 +1,171 @@
+import { of } from "rxjs";
+import { reasoningPipeline, ReasoningProtocolError } from "../../src";
+import {
+  alphabet,
+  createTestScheduler,
+  ev,
+  expectPipeline,
+  historyOf,
+  msg,
+  parseDiagram,
+  protocolError,
+  runPipeline,
+  sequentialIds,
+  TEST_PRODUCER,
+  warningWith,
+} from "../../src/testing";
+
+const options = () => ({ producer: TEST_PRODUCER, idFactory: sequentialIds(), onWarning: () => {} });
+/** Whether `run` failed with a jest assertion (not with some other error). */
+function assertionFailureOf(run: () => void): boolean {
+  try {
+    run();
+  } catch (e) {
+    return (e as { matcherResult?: { pass?: boolean } }).matcherResult?.pass === false;
+  }
+  return false;
+}
+const open = (id: string) => ({ kind: "message" as const, id, reason: "open" as const });
+
+describe("testing kit: expectPipeline (events$, history$ and warnings$ in one diagram)", () => {
+  it("#36 R-STREAM-12: one labelled diagram asserts all three views of a chunked reasoning message", () => {
+    createTestScheduler().run((helpers) => {
+      const p = reasoningPipeline(helpers.cold("R k--- K F--- |", alphabet), options());
+      expectPipeline(helpers, p).toBe(
+        `
+        events:   R (<c) C (>F) |
+        history:  0 1--- 2 3--- |
+        warnings: - ---- - ---- |
+        `,
+        {
+          ...alphabet,
+          0: historyOf(),
+          1: historyOf([msg.reasoning("m1", "Let me")], { incomplete: [open("m1")] }),
+          2: historyOf([msg.reasoning("m1", "Let me think.")], { incomplete: [open("m1")] }),
+          3: historyOf([msg.reasoning("m1", "Let me think.")]),
+        },
+      );
+    });
+  });
+
+  it("R-REASON-9: the events row ends in # with protocolError(); history keeps what was delivered (R-RUN-13)", () => {
+    createTestScheduler().run((helpers) => {
+      const p = reasoningPipeline(helpers.cold("R < c > C |", alphabet), options());
+      expectPipeline(helpers, p).toBe(
+        { events: "R < c > #", history: "0 1 2 3 |", warnings: "- - - - |" },
+        {
+          ...alphabet,
+          0: historyOf(),
+          1: historyOf([msg.reasoning("m1")], { incomplete: [open("m1")] }),
+          2: historyOf([msg.reasoning("m1", "Let me")], { incomplete: [open("m1")] }),
+          3: historyOf([msg.reasoning("m1", "Let me")]),
+        },
+        protocolError("ORPHAN_CONTENT", { rule: "R-REASON-9", eventIndex: 4, eventType: "REASONING_MESSAGE_CONTENT", ids: ["m1"] }),
+      );
+    });
+  });
+
+  it("R-PROC-1: warningWith() pins a warning's code and fields, not its prose", () => {
+    createTestScheduler().run((helpers) => {
+      const p = reasoningPipeline(helpers.cold("R ? F |", alphabet), options());
+      expectPipeline(helpers, p).toBe(
+        { events: "R - F |", warnings: "- w - |" },
+        { ...alphabet, w: warningWith("UNKNOWN_EVENT_TYPE", { eventIndex: 1, eventType: "REASONING_SUMMARY" }) },
+      );
+    });
+  });
+
+  it("a wrong row fails the test (the helper can fail)", () => {
+    const wrongHistory = () =>
+      createTestScheduler().run((helpers) => {
+        const p = reasoningPipeline(helpers.cold("R k F |", alphabet), options());
+        expectPipeline(helpers, p).toBe({ events: "R (<c) F |", history: "0 - - |" }, { ...alphabet, 0: historyOf() });
+      });
+    expect(assertionFailureOf(wrongHistory)).toBe(true);
+    const wrongWarnings = () =>
+      createTestScheduler().run((helpers) => {
+        const p = reasoningPipeline(helpers.cold("R ? F |", alphabet), options());
+        expectPipeline(helpers, p).toBe({ warnings: "- - - |" }, alphabet);
+      });
+    expect(assertionFailureOf(wrongWarnings)).toBe(true);
+  });
+
+  it("a pipeline whose events row is left out is still started (history and warnings are asserted)", () => {
+    createTestScheduler().run((helpers) => {
+      const p = reasoningPipeline(helpers.cold("R h F |", alphabet), options());
+      expectPipeline(helpers, p).toBe(
+        { history: "0 1 2 |" },
+        {
+          0: historyOf(),
+          1: historyOf([msg.assistant("a1", "Hello")], { incomplete: [open("a1")] }),
+          2: historyOf([msg.assistant("a1", "Hello")]),
+        },
+      );
+    });
+  });
+
+  it("parseDiagram reads labelled rows, ignores blank lines, and rejects anything else", () => {
+    expect(parseDiagram("\n  events:  a b |\n\n  warnings: - - |\n")).toEqual({ events: "  a b |", warnings: " - - |" });
+    expect(() => parseDiagram("events: a |\nevents: b |")).toThrow('row "events" appears twice');
+    expect(() => parseDiagram("output: a |")).toThrow('diagram line "output: a |" is not');
+  });
+});
+
+describe("testing kit: protocolError() and warningWith()", () => {
+  const failure = runPipeline([ev.runStarted(), ev.reasoningEnd("s9")]).error;
+
+  it("R-REASON-10: protocolError matches the code and the given fields only", () => {
+    expect(failure).toBeInstanceOf(ReasoningProtocolError);
+    expect(failure).toEqual(protocolError("ORPHAN_END"));
+    expect(failure).toEqual(protocolError("ORPHAN_END", { rule: "R-REASON-10", eventIndex: 1, ids: ["s9"] }));
+    expect(failure).not.toEqual(protocolError("ORPHAN_CONTENT"));
+    expect(failure).not.toEqual(protocolError("ORPHAN_END", { eventIndex: 0 }));
+    expect(new Error("ORPHAN_END")).not.toEqual(protocolError("ORPHAN_END"));
+  });
+
+  it("warningWith matches code and fields, ignoring the message", () => {
+    const w = { code: "UNKNOWN_ENTITY", message: "prose", ids: ["x"], lossy: true };
+    expect(w).toEqual(warningWith("UNKNOWN_ENTITY"));
+    expect(w).toEqual(warningWith("UNKNOWN_ENTITY", { ids: ["x"], lossy: true }));
+    expect(w).not.toEqual(warningWith("UNKNOWN_ENTITY", { ids: ["y"] }));
+    expect(w).not.toEqual(warningWith("STRIPPED_PROPERTY"));
+  });
+});
+
+describe("testing kit: runPipeline", () => {
+  it("R-STREAM-7: collects events, every history state and the warnings of a synchronous run", () => {
+    const run = runPipeline([ev.runStarted(), ev.reasoningChunk("m1", "Let me"), { type: "REASONING_SUMMARY" }, ev.runFinished()]);
+    expect(run.error).toBeUndefined();
+    expect(run.events.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
+    expect(run.histories).toEqual([
+      historyOf(),
+      historyOf([msg.reasoning("m1", "Let me")], { incomplete: [open("m1")] }),
+      historyOf([msg.reasoning("m1", "Let me")]),
+    ]);
+    expect(run.history).toBe(run.histories[2]);
+    expect(run.warnings.map((w) => w.code)).toEqual(["UNKNOWN_EVENT_TYPE"]);
+  });
+
+  it("D-TRUNC: a failure is returned, not thrown, with what was delivered before it", () => {
+    const run = runPipeline(of(ev.runStarted(), ev.reasoningChunk("m1", "Let")));
+    expect(run.error).toEqual(protocolError("RUN_TRUNCATED", { eventIndex: 2, ids: ["m1"] }));
+    expect(run.history).toEqual(historyOf([msg.reasoning("m1", "Let")], { incomplete: [{ kind: "message", id: "m1", reason: "truncated" }] }));
+  });
+
+  it("D-THINK-IDS: legacy ids are deterministic by default (think-1, think-2, …)", () => {
+    const run = runPipeline([ev.runStarted(), ev.thinkingTextMessageStart(), ev.thinkingTextMessageContent("hm"), ev.thinkingTextMessageEnd(), ev.runFinished()]);
+    expect(run.history.messages).toEqual([msg.reasoning("think-1", "hm")]);
+  });
+
+  it("an asynchronous source is refused with a clear error", () => {
+    createTestScheduler().run(({ cold }) => {
+      expect(() => runPipeline(cold("a |", { a: ev.runStarted() }))).toThrow("needs a source that ends synchronously");
+    });
+  });
+});

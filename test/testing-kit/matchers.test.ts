@@ -1,0 +1,97 @@
+import { from, of, Observable } from "rxjs";
+import { createVerifyStage, runStage, verifyDiscipline } from "../../src";
+import { collectWarnings, ev, installReasoningMatchers, reasoningMatchers, runPipeline } from "../../src/testing";
+
+installReasoningMatchers();
+
+/** The failure message jest would print for `run`, or undefined when it passes. */
+function failureMessage(run: () => void): string | undefined {
+  try {
+    run();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return undefined;
+}
+
+const orphan = [ev.runStarted(), ev.reasoningMessageContent("m1", "secret delta")];
+
+describe("testing kit: toFailWithCode", () => {
+  it("R-REASON-9: an array of events runs through the whole pipeline", () => {
+    expect(orphan).toFailWithCode("ORPHAN_CONTENT");
+    expect(orphan).toFailWithCode("ORPHAN_CONTENT", { rule: "R-REASON-9", eventIndex: 1, eventType: "REASONING_MESSAGE_CONTENT", ids: ["m1"] });
+    expect([ev.runStarted(), ev.runFinished()]).not.toFailWithCode("ORPHAN_CONTENT");
+  });
+
+  it("R-RUN-1: a synchronous Observable, a function, an error and run results are accepted", () => {
+    const outside = [ev.reasoningStart("s1")];
+    expect(from(outside).pipe(verifyDiscipline())).toFailWithCode("EVENT_OUTSIDE_RUN");
+    expect(() => from(outside).pipe(verifyDiscipline())).toFailWithCode("EVENT_OUTSIDE_RUN");
+    expect(runStage(createVerifyStage(), outside)).toFailWithCode("EVENT_OUTSIDE_RUN", { eventIndex: 0 });
+    expect(runPipeline(outside)).toFailWithCode("EVENT_OUTSIDE_RUN");
+    expect(runPipeline(outside).error).toFailWithCode("EVENT_OUTSIDE_RUN");
+  });
+
+  it("fails when the stream completes, fails with another code, other fields, or a non-protocol error", () => {
+    expect(failureMessage(() => expect([ev.runStarted(), ev.runFinished()]).toFailWithCode("ORPHAN_CONTENT"))).toContain(
+      "expected a ReasoningProtocolError ORPHAN_CONTENT, but the stream did not fail",
+    );
+    expect(failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_END"))).toContain('expected a failure {"code":"ORPHAN_END"}, got {"code":"ORPHAN_CONTENT"}');
+    expect(failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_CONTENT", { eventIndex: 3 }))).toContain('got {"code":"ORPHAN_CONTENT","eventIndex":1}');
+    expect(failureMessage(() => expect(new TypeError("x")).toFailWithCode("ORPHAN_CONTENT"))).toContain("it failed with TypeError: x");
+    expect(failureMessage(() => expect(orphan).not.toFailWithCode("ORPHAN_CONTENT"))).toContain("expected the stream not to fail with");
+  });
+
+  it("refuses an asynchronous Observable and values it cannot read, instead of passing", () => {
+    const never = new Observable<unknown>(() => {});
+    expect(failureMessage(() => expect(never).toFailWithCode("ORPHAN_CONTENT"))).toContain("did not end synchronously");
+    expect(failureMessage(() => expect(42).toFailWithCode("ORPHAN_CONTENT"))).toContain("received a number");
+  });
+
+  it("D-REDACT: the failure message carries codes, fields and the redacted error message, never a delta", () => {
+    const message = failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_END")) ?? "";
+    expect(message).toContain("ORPHAN_CONTENT");
+    expect(message).not.toContain("secret delta");
+  });
+});
+
+describe("testing kit: toWarnWith", () => {
+  const unknownEntity = [ev.runStarted(), ev.encryptedValue("message", "nope", "opaque-secret"), ev.runFinished()];
+
+  it("R-REASON-22: an array of events runs through the pipeline; fields narrow the match", () => {
+    expect(unknownEntity).toWarnWith("UNKNOWN_ENTITY");
+    expect(unknownEntity).toWarnWith("UNKNOWN_ENTITY", { ids: ["nope"], lossy: true, eventIndex: 1 });
+    expect(unknownEntity).not.toWarnWith("UNKNOWN_ENTITY", { ids: ["other"] });
+    expect([ev.runStarted(), ev.runFinished()]).not.toWarnWith("UNKNOWN_ENTITY");
+  });
+
+  it("R-PROC-6: warning arrays, collectors and run results are accepted", () => {
+    const run = runPipeline([ev.runStarted(), ev.reasoningStart("s1", { title: "x" }), ev.reasoningEnd("s1"), ev.runFinished()]);
+    expect(run).toWarnWith("STRIPPED_PROPERTY", { path: "/title" });
+    expect(run.warnings).toWarnWith("STRIPPED_PROPERTY");
+    const collector = collectWarnings();
+    run.warnings.forEach(collector.onWarning);
+    expect(collector).toWarnWith("STRIPPED_PROPERTY");
+    expect([]).not.toWarnWith("STRIPPED_PROPERTY");
+  });
+
+  it("D-REDACT: the failure message lists the codes seen, never the value", () => {
+    const message = failureMessage(() => expect(unknownEntity).toWarnWith("STRIPPED_PROPERTY")) ?? "";
+    expect(message).toContain('expected a warning {"code":"STRIPPED_PROPERTY"}, got warnings UNKNOWN_ENTITY');
+    expect(message).not.toContain("opaque-secret");
+    expect(failureMessage(() => expect("x").toWarnWith("UNKNOWN_ENTITY"))).toContain("received a string");
+  });
+});
+
+describe("testing kit: installReasoningMatchers", () => {
+  it("installs both matchers on the expect it is given (e.g. vitest's)", () => {
+    const installed: Record<string, unknown>[] = [];
+    installReasoningMatchers({ extend: (m) => installed.push(m) });
+    expect(installed).toEqual([reasoningMatchers]);
+    expect(Object.keys(reasoningMatchers)).toEqual(["toFailWithCode", "toWarnWith"]);
+  });
+
+  it("an Observable that completes synchronously is a success", () => {
+    expect(of(ev.runStarted())).not.toFailWithCode("RUN_TRUNCATED");
+  });
+});

@@ -1,0 +1,165 @@
+import type { RunAgentInput } from "@ag-ui/core";
+import { FilterToolCallsMiddleware, type HttpAgent } from "@ag-ui/client";
+import { map, Observable } from "rxjs";
+import { reasoningPipeline, toRunInputMessages } from "../../src";
+import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
+import {
+  alphabet,
+  createTestScheduler,
+  ev,
+  expectPipeline,
+  historyOf,
+  mockAgent,
+  msg,
+  protocolError,
+  runPipeline,
+  TEST_PRODUCER,
+  type MockNextAgent,
+} from "../../src/testing";
+
+const input = (runId = "r1", messages: RunAgentInput["messages"] = []): RunAgentInput => ({
+  threadId: "t1",
+  runId,
+  messages,
+  tools: [],
+  context: [],
+  state: {},
+  forwardedProps: {},
+});
+
+const turn1 = [
+  ev.runStarted("r1"),
+  ev.reasoningChunk("m1", "Let me"),
+  ev.encryptedValue("message", "m1", "opaque-1"),
+  ev.textChunk("a1", "Hi"),
+  ev.runFinished("r1"),
+];
+const turn2 = [ev.runStarted("r2"), ev.textChunk("a2", "Again"), ev.runFinished("r2")];
+
+describe("testing kit: mockAgent", () => {
+  it("run(input) returns the next scripted turn and records the input it received", () => {
+    const agent = mockAgent([turn1, turn2]);
+    const first = runPipeline(agent.run(input("r1")));
+    expect(first.error).toBeUndefined();
+    expect(first.history.messages.map((m) => m.id)).toEqual(["m1", "a1"]);
+    expect(runPipeline(agent.run(input("r2"))).history.messages.map((m) => m.id)).toEqual(["a2"]);
+    expect(agent.inputs.map((i) => i.runId)).toEqual(["r1", "r2"]);
+    expect(agent.lastInput).toBe(agent.inputs[1]);
+    expect(agent.runs.map((r) => r.status)).toEqual(["completed", "completed"]);
+  });
+
+  it("a run beyond the script errors with a clear message instead of hanging", () => {
+    const agent = mockAgent([turn1]);
+    runPipeline(agent.run(input()));
+    const extra = runPipeline(agent.run(input("r2")));
+    expect((extra.error as Error).message).toBe("agui-reasoning/testing: mockAgent has no turn for run #2 (the script has 1)");
+    expect(agent.runs[1]?.status).toBe("errored");
+  });
+
+  it("a turn may be built from the input, and a function may script every run", () => {
+    const echo = mockAgent([(i) => [ev.runStarted(i.runId), ev.runFinished(i.runId)]]);
+    expect(runPipeline(echo.run(input("r7"))).events).toEqual([ev.runStarted("r7"), ev.runFinished("r7")]);
+    const every = mockAgent((i, n) => [ev.runStarted(`${i.runId}-${n}`), ev.runFinished(`${i.runId}-${n}`)]);
+    runPipeline(every.run(input("x")));
+    expect(runPipeline(every.run(input("x"))).events[0]).toEqual(ev.runStarted("x-2"));
+  });
+
+  it("R-REASON-9: a marble-scripted agent drives a pipeline inside the TestScheduler; unsubscribing is recorded", () => {
+    createTestScheduler().run((helpers) => {
+      const scripted = mockAgent([helpers.cold("R < c > C |", alphabet)]);
+      const p = reasoningPipeline(scripted.run(input()), { producer: scripted.url, onWarning: () => {} });
+      expectPipeline(helpers, p).toBe({ events: "R < c > #" }, alphabet, protocolError("ORPHAN_CONTENT", { eventIndex: 4 }));
+      helpers.flush();
+      // The pipeline unsubscribed the source on failure; the turn had a completion still to come.
+      expect(scripted.runs[0]?.status).toBe("unsubscribed");
+    });
+  });
+
+  it("R-REASON-17: runAgent applies events to messages and sends every value back byte-identical next turn", async () => {
+    const agent = mockAgent([turn1, turn2], { initialMessages: [msg.user("u1", "Hello")] });
+    const first = await agent.runAgent();
+    expect(first.newMessages).toEqual([msg.reasoning("m1", "Let me", { encryptedValue: "opaque-1" }), msg.assistant("a1", "Hi")]);
+    expect(agent.messages.map((m) => m.id)).toEqual(["u1", "m1", "a1"]);
+    await agent.runAgent({ runId: "r2" });
+    const sent = agent.inputs[1]!;
+    expect(sent.runId).toBe("r2");
+    expect(sent.protocolVersion).toBe("1.0");
+    expect(sent.messages.find((m) => m.id === "m1")).toEqual(msg.reasoning("m1", "Let me", { encryptedValue: "opaque-1" }));
+    expect(agent.messages.map((m) => m.id)).toEqual(["u1", "m1", "a1", "a2"]);
+  });
+
+  it("R-INPUT-4: runAgent leaves activity messages out of the input, as AbstractAgent does", async () => {
+    const agent = mockAgent([turn2], { initialMessages: [msg.user("u1", "Hi"), msg.activity("act1")] });
+    await agent.runAgent();
+    expect(agent.lastInput?.messages.map((m) => m.id)).toEqual(["u1"]);
+  });
+
+  it("R-RUN-13: runAgent rejects with the protocol error, keeping what was delivered", async () => {
+    const agent = mockAgent([[ev.runStarted(), ev.textChunk("a1", "part"), ev.reasoningMessageContent("zz", "x")]]);
+    await expect(agent.runAgent()).rejects.toEqual(protocolError("ORPHAN_CONTENT", { ids: ["zz"] }));
+    expect(agent.messages).toEqual([msg.assistant("a1", "part")]);
+    expect(agent.isRunning).toBe(false);
+  });
+
+  it("use(): middleware runs outermost-first around run(), as in @ag-ui/client, and sees the input", async () => {
+    const order: string[] = [];
+    const tag = (name: string) => (i: RunAgentInput, next: MockNextAgent) => {
+      order.push(name);
+      return next.run({ ...i, forwardedProps: { ...(i.forwardedProps as object), [name]: true } });
+    };
+    const agent = mockAgent([turn2]).use(tag("outer"), tag("inner"));
+    await agent.runAgent();
+    expect(order).toEqual(["outer", "inner"]);
+    expect(agent.lastInput?.forwardedProps).toEqual({ outer: true, inner: true });
+  });
+
+  it("use(): a Middleware object from @ag-ui/client works on the mock (FilterToolCallsMiddleware)", async () => {
+    const turn = [ev.runStarted(), ev.toolCallStart("tc1", "rm_rf"), ev.toolCallEnd("tc1"), ev.toolCallStart("tc2", "search"), ev.toolCallEnd("tc2"), ev.runFinished()];
+    const agent = mockAgent([turn]).use(new FilterToolCallsMiddleware({ disallowedToolCalls: ["rm_rf"] }) as never);
+    await agent.runAgent();
+    expect(agent.messages).toEqual([expect.objectContaining({ toolCalls: [msg.toolCall("tc2", "search")] })]);
+  });
+
+  it("D-ISSUER: with reasoningMiddleware, a second agent receives none of the first agent's values", async () => {
+    const first = mockAgent([turn1], { url: "https://a.test/run" });
+    await first.runAgent();
+    const second = mockAgent([turn2], { url: "https://b.test/run", initialMessages: first.messages });
+    const warnings: string[] = [];
+    const history = historyOf(first.messages, { issuers: [{ subtype: "message", entityId: "m1", issuer: "https://a.test/run" }] });
+    second.use(reasoningMiddleware({ producer: second.url, initialHistory: history, onWarning: (w) => warnings.push(w.code) }));
+    await second.runAgent();
+    expect(second.lastInput?.messages.find((m) => m.id === "m1")).toEqual(msg.reasoning("m1", "Let me"));
+    expect(warnings).toContain("VALUE_WITHHELD");
+    expect(toRunInputMessages(history, { producer: "https://a.test/run" }).find((m) => m.id === "m1")).toEqual(
+      msg.reasoning("m1", "Let me", { encryptedValue: "opaque-1" }),
+    );
+  });
+
+  it("abortRun() unsubscribes the scripted stream and rejects runAgent", async () => {
+    let release!: () => void;
+    const agent = mockAgent([
+      () =>
+        new Observable<unknown>((s) => {
+          s.next(ev.runStarted());
+          release = () => s.next(ev.runFinished());
+        }),
+    ]);
+    const running = agent.runAgent();
+    expect(agent.isRunning).toBe(true);
+    agent.abortRun();
+    await expect(running).rejects.toThrow("run r1 aborted");
+    expect(agent.runs[0]?.status).toBe("unsubscribed");
+    expect(typeof release).toBe("function");
+  });
+
+  it("as<HttpAgent>() hands the mock to code typed for an HttpAgent", () => {
+    const agent = mockAgent([turn2]);
+    const answerOf = (http: HttpAgent): Observable<string> =>
+      (http.run(input()) as unknown as Observable<{ type: string }>).pipe(map((e) => e.type));
+    const types: string[] = [];
+    answerOf(agent.as<HttpAgent>()).subscribe((t) => types.push(t));
+    expect(types).toEqual(turn2.map((e) => e.type));
+    expect(agent.url).toBe(TEST_PRODUCER);
+    expect([agent.threadId, agent.agentId]).toEqual(["t1", "mock-agent"]);
+  });
+});
