@@ -1,0 +1,291 @@
+import { execFileSync, fork } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { CellMessage, CellRequest } from "./cell";
+import {
+  analyse,
+  bytesToMB,
+  finishCell,
+  render,
+  withFloorRatios,
+  type BenchResults,
+  type CellResult,
+  type Plan,
+} from "./report";
+import { streamKey, type StreamSpec } from "./streams";
+import { VARIANT_LABELS, VARIANTS, type VariantName } from "./variants";
+
+/**
+ * `npm run bench` (= `npx tsx bench/run.ts`): times the same synthetic streams through the four
+ * variants of issue 5 — (a) the RxJS floor, (b) our `reasoningPipeline` with all three streams
+ * subscribed, (c) our five stage operators without history, (d) the @ag-ui/client 1.0.0 chain —
+ * prints one table and writes the same figures to bench/results.json.
+ *
+ * Every cell runs in its own child process (bench/cell.ts). Reference cells have a 60 s cap and are
+ * killed when they overrun it; a reference cell that a smaller stream shows cannot finish in time
+ * is skipped and reported as such.
+ *
+ * Options: --quick (N ≤ 10,000, fewer runs), --only=floor,pipeline,… , --cap=<seconds>,
+ * --markdown (tables in Markdown), --strict (exit 1 when a target fails), --out=<file>.
+ */
+
+const ROOT = path.resolve(__dirname, "..");
+const args = process.argv.slice(2);
+const flag = (name: string): boolean => args.includes(`--${name}`);
+const option = (name: string): string | undefined =>
+  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+const quick = flag("quick");
+const markdown = flag("markdown");
+const strict = flag("strict");
+const referenceCapMs = Number(option("cap") ?? 60) * 1000;
+const outFile = path.resolve(ROOT, option("out") ?? "bench/results.json");
+const only = new Set((option("only")?.split(",") ?? VARIANTS) as VariantName[]);
+for (const v of only) if (!VARIANTS.includes(v)) throw new Error(`--only: unknown variant ${v} (one of ${VARIANTS.join(", ")})`);
+
+const plan: Plan = {
+  sizes: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000],
+  forms: ["chunked", "explicit"],
+  long: [
+    { kind: "long", prior: 10, n: 10_000 },
+    { kind: "long", prior: 1_000, n: 10_000 },
+  ],
+};
+const streams: StreamSpec[] = [
+  ...plan.sizes.flatMap((n) => plan.forms.map((form): StreamSpec => ({ kind: "deltas", form, n }))),
+  ...plan.long,
+];
+
+/** Our cells and the floor are fast: many runs, and a generous cap only against a hang. */
+const FAST: Omit<CellRequest, "variant" | "stream"> = {
+  warmups: quick ? 2 : 5,
+  minRuns: quick ? 5 : 9,
+  maxRuns: 400,
+  minTotalMs: quick ? 300 : 1_000,
+  budgetMs: 120_000,
+};
+/** The reference is slow: 5 runs if they fit in its cap. */
+const SLOW: Omit<CellRequest, "variant" | "stream"> = {
+  warmups: 1,
+  minRuns: 5,
+  maxRuns: 5,
+  minTotalMs: 0,
+  budgetMs: referenceCapMs,
+};
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadBefore = os.loadavg()[0]!;
+  log(`bench: ${streams.length} streams × ${only.size} variants, one child process per cell (${os.cpus().length} CPUs, node ${process.version})`);
+  const cells: CellResult[] = [];
+  for (const spec of streams) {
+    for (const variant of ["floor", "pipeline", "validated"] as const) {
+      if (only.has(variant)) cells.push(await runCell({ variant, stream: spec, ...FAST }, FAST.budgetMs));
+    }
+  }
+  if (only.has("reference")) {
+    for (const spec of referenceOrder()) {
+      const skip = skipReason(spec, cells);
+      cells.push(
+        skip
+          ? {
+              variant: "reference",
+              stream: streamKey(spec),
+              spec,
+              status: "skipped",
+              note: skip.reason,
+              samplesMs: [],
+              cpuSamplesMs: [],
+              capMs: referenceCapMs,
+              lowerBoundMs: skip.lowerBoundMs,
+            }
+          : await runCell({ variant: "reference", stream: spec, ...SLOW }, referenceCapMs),
+      );
+      if (skip) log(`  reference  ${streamKey(spec)}: skipped — ${skip.reason}`);
+    }
+  }
+
+  const ordered = streams.flatMap((spec) => VARIANTS.flatMap((v) => cells.filter((c) => c.variant === v && c.stream === streamKey(spec))));
+  const measured = withFloorRatios(ordered);
+  const results: BenchResults = {
+    meta: {
+      command: `npx tsx bench/run.ts${args.length ? ` ${args.join(" ")}` : ""}`,
+      date: new Date().toISOString(),
+      ...gitState(),
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+      cpu: os.cpus()[0]?.model,
+      cpus: os.cpus().length,
+      totalMemoryMB: Math.round(os.totalmem() / 1024 / 1024),
+      referenceCapSeconds: referenceCapMs / 1000,
+      variants: VARIANT_LABELS,
+      durationSeconds: Math.round((Date.now() - started) / 1000),
+      // 1-minute load averages: above the CPU count, other processes inflated the wall times.
+      loadAverage: { before: round2(loadBefore), after: round2(os.loadavg()[0]!) },
+    },
+    cells: measured,
+    ...analyse(measured, plan),
+  };
+  writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  const busiest = Math.max(loadBefore, os.loadavg()[0]!);
+  if (busiest > os.cpus().length) {
+    log(`bench: the machine was busy (load average up to ${busiest.toFixed(1)} on ${os.cpus().length} CPUs): wall times are inflated; compare the "cpu" column.`);
+  }
+  process.stdout.write(`\n${render(results, markdown)}\n\nwritten: ${path.relative(process.cwd(), outFile)} (${results.meta.durationSeconds} s)\n`);
+  const broken = measured.filter((c) => c.status === "failed" || c.status === "error");
+  if (broken.length > 0) {
+    process.stderr.write(`bench: ${broken.length} cell(s) failed: ${broken.map((c) => `${c.variant} ${c.stream}`).join("; ")}\n`);
+    process.exitCode = 1;
+  } else if (strict && results.targets.some((t) => !t.pass)) {
+    process.exitCode = 1;
+  }
+}
+
+/** Reference cells smallest first within each family, so a time-out can rule out the larger ones. */
+function referenceOrder(): StreamSpec[] {
+  return [...plan.forms.flatMap((form) => plan.sizes.map((n): StreamSpec => ({ kind: "deltas", form, n }))), ...plan.long];
+}
+
+/**
+ * Why a reference cell cannot finish within the cap (and a lower bound of its time), judged from a
+ * smaller cell of the same family:
+ * that one timed out, or its median scaled *linearly* to this size already exceeds the cap (the
+ * reference grows super-linearly, so linear scaling is a lower bound). For the long conversation,
+ * more prior messages can only cost more, so the few-prior time is a lower bound.
+ */
+function skipReason(spec: StreamSpec, cells: readonly CellResult[]): { reason: string; lowerBoundMs: number } | undefined {
+  const ref = cells.filter((c) => c.variant === "reference");
+  const smaller = ref.filter((c) =>
+    spec.kind === "deltas"
+      ? c.spec.kind === "deltas" && c.spec.form === spec.form && c.spec.n < spec.n
+      : c.spec.kind === "long" && c.spec.n === spec.n && c.spec.prior < spec.prior,
+  );
+  const cap = `${referenceCapMs / 1000} s cap`;
+  for (const c of smaller) {
+    if (c.status === "timeout" || c.status === "skipped") {
+      return { reason: `${c.stream} already exceeded the ${cap}`, lowerBoundMs: Math.max(referenceCapMs, c.lowerBoundMs ?? 0) };
+    }
+  }
+  for (const c of smaller) {
+    if (c.medianMs === undefined) continue;
+    const scale = spec.kind === "deltas" && c.spec.kind === "deltas" ? spec.n / c.spec.n : 1;
+    const lowerBoundMs = c.medianMs * scale;
+    if (lowerBoundMs > referenceCapMs) {
+      return {
+        reason: `${c.stream} took ${(c.medianMs / 1000).toFixed(1)} s, so this needs ≥ ${(lowerBoundMs / 1000).toFixed(0)} s even if it grew linearly (${cap})`,
+        lowerBoundMs,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Forks bench/cell.ts for one cell, enforces its cap, and turns its messages into a CellResult. */
+function runCell(request: CellRequest, capMs: number): Promise<CellResult> {
+  const key = streamKey(request.stream);
+  const label = `  ${request.variant.padEnd(9)}  ${key}`;
+  return new Promise((resolve) => {
+    const child = fork(path.join(__dirname, "cell.ts"), [JSON.stringify(request)], {
+      cwd: ROOT,
+      execArgv: ["--import", "tsx", "--expose-gc"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    // What the child has reported so far.
+    const samples: number[] = [];
+    const cpuSamples: number[] = [];
+    let events: number | undefined;
+    let deltas: number | undefined;
+    let checked: Extract<CellMessage, { kind: "checked" }> | undefined;
+    let firstRunCounted = false;
+    let maxRssBytes: number | undefined;
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+
+    child.on("message", (message: CellMessage) => {
+      switch (message.kind) {
+        case "ready":
+          events = message.events;
+          deltas = message.deltas;
+          timer = setTimeout(() => {
+            timedOut = true;
+            child.kill("SIGKILL");
+          }, capMs);
+          break;
+        case "checked":
+          checked = message;
+          break;
+        case "sample":
+          samples.push(message.ms);
+          cpuSamples.push(message.cpuMs);
+          if (message.counted === "first-run") firstRunCounted = true;
+          break;
+        case "done":
+          maxRssBytes = message.maxRssBytes;
+          break;
+      }
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      const base = {
+        variant: request.variant,
+        stream: key,
+        spec: request.stream,
+        events,
+        deltas,
+        samplesMs: samples,
+        cpuSamplesMs: cpuSamples,
+        capMs,
+        peakHeapMB: checked?.ok ? bytesToMB(checked.peakHeapBytes) : undefined,
+        maxRssMB: maxRssBytes !== undefined ? bytesToMB(maxRssBytes) : undefined,
+      };
+      let result: CellResult;
+      if (checked && !checked.ok) {
+        result = { ...base, status: "failed", note: checked.failure };
+      } else if (samples.length > 0) {
+        const notes: string[] = [];
+        if (firstRunCounted) notes.push("first run counted (no warm-up)");
+        if (samples.length < request.minRuns) notes.push(`${samples.length} of ${request.minRuns} runs fit in the ${capMs / 1000} s cap`);
+        result = finishCell({ ...base, status: "ok", note: notes.join("; ") || undefined });
+      } else if (timedOut) {
+        result = {
+          ...base,
+          status: "timeout",
+          note: checked ? `one run took ${(checked.firstRunMs / 1000).toFixed(1)} s; the next did not fit in the ${capMs / 1000} s cap` : `no run finished within the ${capMs / 1000} s cap`,
+        };
+      } else {
+        result = { ...base, status: "error", note: `child exited (${signal ?? `code ${code}`}) without a sample` };
+      }
+      log(`${label}: ${summary(result)}`);
+      resolve(result);
+    });
+  });
+}
+
+/** The commit measured, and whether the working tree differed from it (read-only git). */
+function gitState(): { commit?: string; uncommittedChanges?: boolean } {
+  try {
+    const git = (...a: string[]): string => execFileSync("git", a, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return { commit: git("rev-parse", "--short", "HEAD"), uncommittedChanges: git("status", "--porcelain", "--", "src").length > 0 };
+  } catch {
+    return {};
+  }
+}
+
+function summary(c: CellResult): string {
+  if (c.medianMs === undefined) return `${c.status.toUpperCase()}${c.note ? ` — ${c.note}` : ""}`;
+  const rate = c.eventsPerSec !== undefined ? `, ${(c.eventsPerSec / 1e6).toFixed(2)}M events/s` : "";
+  const cpu = c.medianCpuMs !== undefined ? ` (cpu ${c.medianCpuMs.toFixed(c.medianCpuMs < 10 ? 3 : 1)} ms)` : "";
+  return `median ${c.medianMs.toFixed(c.medianMs < 10 ? 3 : 1)} ms${cpu} of ${c.samplesMs.length} runs${rate}, peak heap ${c.peakHeapMB ?? "?"} MB${c.note ? ` (${c.note})` : ""}`;
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
