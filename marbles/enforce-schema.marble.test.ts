@@ -701,3 +701,13 @@ describe("enforceSchema — older declarations", () => {
     expect(marbles("a |", { a: started }, "a |", { a: started })).toEqual([]);
   });
 });
+
+describe("unknown subtype beside a malformed known field", () => {
+  it("#73 R-REASON-23: an unknown string subtype does not conceal a malformed entityId — the run fails", () => {
+    const malformedEntity = { type: "REASONING_ENCRYPTED_VALUE", subtype: "artifact", entityId: null, encryptedValue: "" };
+    const run = runStage(createEnforceStage(), [malformedEntity]);
+    expect(run.error).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", rule: "R-REASON-23", eventIndex: 0 }));
+    expect((run.error as Error).message).toContain("/entityId");
+    expect((run.error as Error).message).not.toContain("/subtype");
+  });
+});

@@ -16,7 +16,8 @@ import { protocolVersionWarning, stripWarnings, unknownTypeWarning } from "./enf
 import { idsOf } from "./event-ids";
 import { eventEntry, type EventEntry } from "./event-schemas";
 import { compareProtocolVersion } from "./protocol-version";
-import { REMOVED, stripUnknown } from "./strip-unknown";
+import { REMOVED, stripUnknown, type StripNote } from "./strip-unknown";
+import { toPointer } from "./json-pointer";
 
 /** Enforcement keeps nothing between events: every verdict depends on the event alone. */
 export type EnforceState = null;
@@ -67,7 +68,12 @@ function validate(state: EnforceState, input: unknown, entry: EventEntry, ctx: S
   const stripped = stripUnknown(input, entry.plan());
   if (stripped !== undefined) {
     warnings = stripWarnings(stripped.notes, input, ctx);
-    if (stripped.value === REMOVED) return result(state, NONE, warnings);
+    if (stripped.value === REMOVED) {
+      // The event goes because of an unrecognised member, but its described fields are still judged:
+      // a malformed known field is fatal even beside an unknown subtype (R-PROC-4, R-REASON-23, #73).
+      assertSchemaOutside(input, entry, stripped.notes, ctx);
+      return result(state, NONE, warnings);
+    }
     event = stripped.value;
   }
   assertSchema(input, event, entry, ctx);
@@ -85,6 +91,20 @@ function assertSchema(input: unknown, event: unknown, entry: EventEntry, ctx: St
   if (verdict.success) return;
   const rule = entry.type.startsWith("REASONING_") ? "R-REASON-23" : "R-PROC-4";
   throw malformed(input, ctx, describeIssues(verdict.error?.issues ?? [], event), rule);
+}
+
+/** Like `assertSchema`, ignoring the issues at (or below) the unrecognised members that removed the event. */
+function assertSchemaOutside(input: unknown, entry: EventEntry, notes: readonly StripNote[], ctx: StepContext): void {
+  const verdict = entry.schema.safeParse(input) as { success: boolean; error?: { issues: readonly IssueLike[] } };
+  if (verdict.success) return;
+  const members = notes.filter((n) => n.kind === "unknown-member").map((n) => n.path);
+  const judged = (verdict.error?.issues ?? []).filter((issue) => {
+    const at = toPointer(issue.path.map((k) => (typeof k === "symbol" ? String(k) : k)));
+    return !members.some((m) => at === m || at.startsWith(`${m}/`));
+  });
+  if (judged.length === 0) return;
+  const rule = entry.type.startsWith("REASONING_") ? "R-REASON-23" : "R-PROC-4";
+  throw malformed(input, ctx, describeIssues(judged, input), rule);
 }
 
 /** The event's `type`, or FAIL: an event that is not an object, or has no string `type`, is malformed (R-PROC-4). */
