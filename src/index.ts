@@ -26,3 +26,40 @@ export {
   type ReasoningMiddlewareOptions,
   type NextAgent,
 } from "./integration/http-agent-middleware";
+
+// Resilience (docs/resilience.md): resume, repair, downgrade, storage.
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type PipelineSnapshot } from "./resume/pipeline-snapshot";
+export { resumedStage } from "./resume/resumed-stage";
+export { upcastStateToJSON, upcastStateFromJSON, type UpcastStateJSON } from "./resume/upcast-codec";
+export { expandStateToJSON, expandStateFromJSON, type ExpandStateJSON, type OpenStreamJSON } from "./resume/chunk-codec";
+export { verifyStateToJSON, verifyStateFromJSON, type VerifyStateJSON, type RunItemJSON } from "./resume/discipline-codec";
+export { historyStateToJSON, historyStateFromJSON, type HistoryStateJSON, type HistoryOpenSetsJSON } from "./resume/history-codec";
+export {
+  repairStream,
+  createRepairStage,
+  REPAIR_WARNING_CODES,
+  REPAIRED_TRUNCATION,
+  type RepairOptions,
+  type RepairState,
+  type RepairWarningCode,
+} from "./repair/repair-stream";
+export {
+  downcastToThinking,
+  createDowncastStage,
+  DowncastError,
+  DOWNCAST_WARNING_CODES,
+  type DowncastOptions,
+  type DowncastState,
+  type DowncastWarningCode,
+} from "./downcast/downcast-thinking";
+export {
+  serializeHistory,
+  parseHistory,
+  historyToJSON,
+  HISTORY_FORMAT,
+  HISTORY_FORMAT_VERSION,
+  type StoredHistory,
+  type StoredIssuer,
+} from "./storage/history-format";
+export { saveHistory, type HistoryStore, type HistoryStoreCapabilities, type SaveHistoryOptions } from "./storage/history-store";
+export { InMemoryHistoryStore, type InMemoryHistoryStoreOptions } from "./storage/in-memory-store";

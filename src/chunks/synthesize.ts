@@ -21,7 +21,7 @@ function carryChunkFields(target: Fields, owner: string | undefined, chunk: Agui
 /** `*_START` for a stream the chunk opens: its id, the established opener fields, the family's fixed fields. */
 export function startEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
   const { family } = stream;
-  const start: Fields = { type: family.startType, [family.idField]: stream.id };
+  const start = idLiteral(family.startType, family.idField, stream.id);
   for (let i = 0; i < family.openerFields.length; i++) {
     const value = stream.opener[i];
     if (value !== undefined) start[family.openerFields[i]!.name] = value;
@@ -38,7 +38,12 @@ export function startEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
 export function contentEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
   const { family } = stream;
   const delta = chunk[family.contentField];
-  const content: Fields = { type: family.contentType, [family.idField]: stream.id, delta: delta === undefined ? "" : delta };
+  const text = delta === undefined ? "" : delta;
+  // Static keys, for the reasons given at `idLiteral`; one chunk in a stream is one of these.
+  const content: Fields =
+    family.idField === "toolCallId"
+      ? { type: family.contentType, toolCallId: stream.id, delta: text }
+      : { type: family.contentType, messageId: stream.id, delta: text };
   return carryChunkFields(content, stream.owner, chunk);
 }
 
@@ -47,7 +52,16 @@ export function contentEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
  * chunk's metadata (the trigger is another event, or a chunk of another item).
  */
 export function endEvent(stream: OpenStream): AguiEvent {
-  const end: Fields = { type: stream.family.endType, [stream.family.idField]: stream.id };
+  const end = idLiteral(stream.family.endType, stream.family.idField, stream.id);
   if (stream.owner !== undefined) end.subagentRunId = stream.owner;
   return end as AguiEvent;
+}
+
+/**
+ * `{ type, messageId | toolCallId }` with static keys. A computed key (`[family.idField]`) defeats
+ * V8's literal boilerplate (a runtime call per event) and gives synthesized events hidden classes
+ * other than those of the same events off the wire, which makes later stages' reads polymorphic.
+ */
+function idLiteral(type: string, idField: "messageId" | "toolCallId", id: string): Fields {
+  return idField === "toolCallId" ? { type, toolCallId: id } : { type, messageId: id };
 }

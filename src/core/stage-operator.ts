@@ -1,4 +1,5 @@
 import { Observable, type OperatorFunction } from "rxjs";
+import { subscribeWithin } from "./subscribe-within";
 import type { ReasoningWarning, Stage, StepResult, WarningOptions } from "./types";
 import { warningSink } from "./warnings";
 
@@ -30,7 +31,7 @@ export function stageOperator<S, I, O>(
           if (subscriber.closed) return;
         }
       };
-      return source.subscribe({
+      return subscribeWithin<I>(subscriber, source, {
         next(value) {
           let r: StepResult<S, O>;
           try {

@@ -90,6 +90,21 @@ export function result<S, O>(
   return { state, out, warnings };
 }
 
+/**
+ * A reusable result for the commonest step of all, "this event passes on unchanged, no warning":
+ * one per stage instance, it overwrites its `state` and its one-element `out` and returns itself,
+ * so a pass-through step allocates nothing. Valid until the stage's next `step` (see `StepResult`).
+ */
+export function passThrough<S, O>(): (state: S, event: O) => StepResult<S, O> {
+  const out: O[] = [];
+  const reused: { state: S | undefined; out: readonly O[]; warnings: readonly ReasoningWarning[] } = { state: undefined, out, warnings: NONE };
+  return (state, event) => {
+    reused.state = state;
+    out[0] = event;
+    return reused as StepResult<S, O>;
+  };
+}
+
 /** Options every operator accepts. */
 export interface WarningOptions {
   /**

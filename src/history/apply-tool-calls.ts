@@ -93,12 +93,13 @@ export function appendArguments(conversation: Conversation, event: AguiEvent, ct
   const slot = slotOf(calls, id);
   const call = calls[slot]!;
   const held = call.function?.arguments;
-  const updated: ToolCall = {
-    ...call,
-    function: { ...call.function, arguments: typeof held === "string" ? held + delta : delta },
-  };
+  // Clone, then assign: a spread with an overriding key takes V8's slow path (see withContent).
+  const fn = { ...call.function };
+  fn.arguments = typeof held === "string" ? held + delta : delta;
+  const updated: ToolCall = { ...call };
+  updated.function = fn;
   if (metadata !== undefined) updated.metadata = mergeMetadata(call.metadata, metadata);
-  return result(conversation.replaceAt(position, withCall(holder, slot, updated)), [event]);
+  return conversation.replaceAt(position, withCall(holder, slot, updated)).passing(event);
 }
 
 export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
@@ -183,7 +184,9 @@ export function slotOf(calls: readonly ToolCall[], id: string): number {
 export function withCall(holder: AssistantMessage, slot: number, call: ToolCall): Message {
   const calls = holder.toolCalls!.slice();
   calls[slot] = call;
-  return { ...holder, toolCalls: calls };
+  const copy: AssistantMessage = { ...holder };
+  copy.toolCalls = calls;
+  return copy;
 }
 
 function updateCall(conversation: Conversation, position: number, id: string, update: (call: ToolCall) => ToolCall): Conversation {

@@ -31,23 +31,23 @@ function applyOperation(document: unknown, op: Record<string, unknown>): Edited 
   if (path === undefined) return FAIL;
   switch (op.op) {
     case "add":
-      return Object.hasOwn(op, "value") ? edit(document, path, 0, "add", op.value) : FAIL;
+      return Object.hasOwn(op, "value") ? edit(document, path, "add", op.value) : FAIL;
     case "remove":
-      return path.length === 0 ? FAIL : edit(document, path, 0, "remove", undefined);
+      return path.length === 0 ? FAIL : edit(document, path, "remove", undefined);
     case "replace":
-      return Object.hasOwn(op, "value") ? edit(document, path, 0, "replace", op.value) : FAIL;
+      return Object.hasOwn(op, "value") ? edit(document, path, "replace", op.value) : FAIL;
     case "move": {
       const from = parsePointer(op.from);
       if (from === undefined || from.length === 0 || isProperPrefix(from, path)) return FAIL;
       const moved = read(document, from);
       if (moved === FAIL) return FAIL;
-      const removed = edit(document, from, 0, "remove", undefined);
-      return removed === FAIL ? FAIL : edit(removed, path, 0, "add", moved);
+      const removed = edit(document, from, "remove", undefined);
+      return removed === FAIL ? FAIL : edit(removed, path, "add", moved);
     }
     case "copy": {
       const from = parsePointer(op.from);
       const copied = from === undefined ? FAIL : read(document, from);
-      return copied === FAIL ? FAIL : edit(document, path, 0, "add", copied);
+      return copied === FAIL ? FAIL : edit(document, path, "add", copied);
     }
     case "test": {
       const found = read(document, path);
@@ -58,48 +58,75 @@ function applyOperation(document: unknown, op: Record<string, unknown>): Edited 
   }
 }
 
-/** A copy of `node` with the operation applied at `path[at…]`, sharing everything off the path. */
-function edit(node: unknown, path: readonly string[], at: number, op: "add" | "remove" | "replace", value: unknown): Edited {
-  if (at === path.length) return value; // add/replace of the whole document
-  const token = path[at]!;
-  const last = at === path.length - 1;
+/**
+ * A copy of `document` with the operation applied at `path`, sharing everything off the path.
+ * Iterative: a pointer may be as deep as the document (hostile input nests thousands of levels), so
+ * the walk keeps the containers on the path in an array instead of on the call stack.
+ */
+function edit(document: unknown, path: readonly string[], op: "add" | "remove" | "replace", value: unknown): Edited {
+  if (path.length === 0) return value; // add/replace of the whole document
+  const last = path.length - 1;
+  // The containers from the document down to the target's parent (containers[k] holds path[k]).
+  const containers: unknown[] = [];
+  let node = document;
+  for (let at = 0; at < last; at++) {
+    containers.push(node);
+    node = member(node, path[at]!);
+    if (node === FAIL) return FAIL;
+  }
+  let edited = applyAt(node, path[last]!, op, value);
+  for (let at = last - 1; at >= 0 && edited !== FAIL; at--) edited = withChild(containers[at], path[at]!, edited);
+  return edited;
+}
+
+/** A copy of the container `node` with the operation applied to its member `token`. */
+function applyAt(node: unknown, token: string, op: "add" | "remove" | "replace", value: unknown): Edited {
   if (Array.isArray(node)) {
-    const i = token === "-" && last && op === "add" ? node.length : arrayIndex(token, last && op === "add" ? node.length : node.length - 1);
+    const i = token === "-" && op === "add" ? node.length : arrayIndex(token, op === "add" ? node.length : node.length - 1);
     if (i < 0) return FAIL;
     const copy = node.slice();
-    if (!last) {
-      const child = edit(node[i], path, at + 1, op, value);
-      if (child === FAIL) return FAIL;
-      copy[i] = child;
-    } else if (op === "add") copy.splice(i, 0, value);
+    if (op === "add") copy.splice(i, 0, value);
     else if (op === "remove") copy.splice(i, 1);
     else copy[i] = value;
     return copy;
   }
   if (isPlainObject(node)) {
-    const has = Object.hasOwn(node, token);
-    if (!has && !(last && op === "add")) return FAIL;
+    if (!Object.hasOwn(node, token) && op !== "add") return FAIL;
     const copy = { ...node };
-    if (!last) {
-      const child = edit(node[token], path, at + 1, op, value);
-      if (child === FAIL) return FAIL;
-      define(copy, token, child);
-    } else if (op === "remove") delete copy[token];
+    if (op === "remove") delete copy[token];
     else define(copy, token, value);
     return copy;
   }
   return FAIL;
 }
 
+/** A copy of the container `node` whose member `token` (read from it on the way down) is `child`. */
+function withChild(node: unknown, token: string, child: unknown): unknown {
+  if (Array.isArray(node)) {
+    const copy = node.slice();
+    copy[Number(token)] = child;
+    return copy;
+  }
+  const copy = { ...(node as Record<string, unknown>) };
+  define(copy, token, child);
+  return copy;
+}
+
+/** The member `token` of `node`, or FAIL when it has none. */
+function member(node: unknown, token: string): Edited {
+  if (Array.isArray(node)) {
+    const i = arrayIndex(token, node.length - 1);
+    return i < 0 ? FAIL : node[i];
+  }
+  return isPlainObject(node) && Object.hasOwn(node, token) ? node[token] : FAIL;
+}
+
+/** The value at `path`, or FAIL. */
 function read(node: unknown, path: readonly string[]): Edited {
   let current = node;
   for (const token of path) {
-    if (Array.isArray(current)) {
-      const i = arrayIndex(token, current.length - 1);
-      if (i < 0) return FAIL;
-      current = current[i];
-    } else if (isPlainObject(current) && Object.hasOwn(current, token)) current = current[token];
-    else return FAIL;
+    current = member(current, token);
+    if (current === FAIL) return FAIL;
   }
   return current;
 }
@@ -131,14 +158,27 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
+/** Deep JSON equality, iterative for the same reason as `edit`. */
 function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  // Pairs still to compare, flattened: [a0, b0, a1, b1, …].
+  const pending: unknown[] = [a, b];
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i]);
+    } else if (isPlainObject(x) && isPlainObject(y)) {
+      const keys = Object.keys(x);
+      if (keys.length !== Object.keys(y).length) return false;
+      for (const k of keys) {
+        if (!Object.hasOwn(y, k)) return false;
+        pending.push(x[k], y[k]);
+      }
+    } else return false;
   }
-  return false;
+  return true;
 }
 
 function describe(op: unknown): string {

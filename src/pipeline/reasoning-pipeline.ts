@@ -1,15 +1,38 @@
-import { Observable, ReplaySubject, Subject, Subscription, type Subscribable, type Unsubscribable } from "rxjs";
+import { Observable, Subscription, type Subscribable, type Unsubscribable } from "rxjs";
+import { isReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
+import { subscribeWithin } from "../core/subscribe-within";
 import { createUpcastStage, type UpcastOptions } from "../upcast/upcast-thinking";
 import { createEnforceStage } from "../schema/enforce-schema";
 import { createExpandStage } from "../chunks/expand-chunks";
 import { createVerifyStage, type VerifyOptions } from "../discipline/verify-discipline";
 import { createHistoryStage, type HistoryOptions, type HistoryState } from "../history/history-stage";
 import type { ReasoningHistory } from "../history/types";
+import { copyOpenSets, openSetsOf } from "../resume/history-codec";
+import {
+  exportPipelineState,
+  readPipelineSnapshot,
+  type FacadeStages,
+  type FacadeStates,
+  type PipelineSnapshot,
+  type ResumePoint,
+} from "../resume/pipeline-snapshot";
+import type { UpcastState } from "../upcast/upcast-thinking";
+import type { ExpandState } from "../chunks/lanes";
+import type { VerifyState } from "../discipline/verify-state";
+import { Fanout } from "./fanout";
 import { StageChain } from "./run-stages";
 
-export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, HistoryOptions {}
+export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, HistoryOptions {
+  /**
+   * Continue where another pipeline stopped (its `exportState()`, possibly through JSON): every
+   * stage starts from that state and source indexes continue from its `index`. Checked at creation
+   * (a broken snapshot is a `TypeError`); it must have been exported for the same `producer`, and
+   * it already holds the history, so `initialHistory`/`initialMessages` cannot be given with it.
+   */
+  resumeFrom?: PipelineSnapshot;
+}
 
 /**
  * The three views of one run of the pipeline over one subscription of the source.
@@ -37,6 +60,14 @@ export interface ReasoningPipeline {
   readonly history: ReasoningHistory;
   /** Starts the source without subscribing `events$`; unsubscribe to stop it. */
   connect(): Subscription;
+  /**
+   * Where the pipeline stands, as a plain JSON snapshot for `resumeFrom`: before start, between two
+   * source events (e.g. from a `history$` subscriber), after the source failed or was unsubscribed,
+   * or after it completed — then the state from before the end of the source, so that a stream cut
+   * mid-run (RUN_TRUNCATED) can be continued. Throws while an event is being processed (from an
+   * `events$` or `warnings$` subscriber) and after the stream was rejected by a protocol error.
+   */
+  exportState(): PipelineSnapshot;
 }
 
 /**
@@ -44,14 +75,19 @@ export interface ReasoningPipeline {
  * → deriveHistory, run as pure steps in one subscriber of `source`.
  */
 export function reasoningPipeline(source: Subscribable<unknown>, options: ReasoningPipelineOptions = {}): ReasoningPipeline {
-  const events = new Subject<AguiEvent>();
-  const warnings = new Subject<ReasoningWarning>();
-  const histories = new ReplaySubject<ReasoningHistory>(1);
+  // Fanouts rather than Subjects, for the per-value cost (fanout.ts). `history$` replays `published`
+  // itself on subscribe (see `historyView`) rather than through a ReplaySubject(1), which pushes and
+  // splices its buffer on every value, i.e. on every delta.
+  const events = new Fanout<AguiEvent>();
+  const warnings = new Fanout<ReasoningWarning>();
+  const histories = new Fanout<ReasoningHistory>();
   const sink = warningSink(options);
 
+  const resume = resumePointOf(options);
   const historyStage = createHistoryStage(options);
+  const stages: FacadeStages = [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }), historyStage];
   const chain = new StageChain(
-    [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }), historyStage],
+    resume === undefined ? stages : resume.resume(stages),
     {
       emit: (e) => events.next(e as AguiEvent),
       warn: (w) => {
@@ -63,7 +99,6 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
   const historyIndex = chain.stages.length - 1;
   // The last history published on `history$` (identity decides "changed").
   let published = (chain.states[historyIndex] as HistoryState).history;
-  histories.next(published);
   const publishHistory = (): void => {
     const current = (chain.states[historyIndex] as HistoryState).history;
     if (current !== published) {
@@ -74,6 +109,20 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
 
   // Lifecycle: "idle" until started, then "running" until the source ends or is torn down.
   let phase: "idle" | "running" | "done" = "idle";
+  // Index of the next source event (continues a resumed pipeline's count).
+  let index = resume?.index ?? 0;
+  // The chain is inside a source event (or the end of the source): its states are half-updated.
+  let busy = false;
+  // Set when the stream was rejected mid-event: its states cannot be exported any more.
+  let rejection: { error: unknown } | undefined;
+  // The states as they were when the source completed, before the stages' `finish` changed them.
+  let beforeFinish: FacadeStates | undefined;
+  const states = (): FacadeStates => ({
+    upcast: chain.states[0] as UpcastState,
+    expand: chain.states[2] as ExpandState,
+    verify: chain.states[3] as VerifyState,
+    history: chain.states[historyIndex] as HistoryState,
+  });
   // The one subscription of the source.
   let upstream: Unsubscribable | undefined;
   // Subscribers of events$/history$/warnings$ plus open connect() handles, after start.
@@ -93,18 +142,24 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
   const start = (): void => {
     if (phase !== "idle") return;
     phase = "running";
-    let index = 0;
-    upstream = source.subscribe({
+    // Linked before the source starts, so an unsubscribe during a synchronous emission stops it at once.
+    const linked = new Subscription();
+    upstream = linked;
+    subscribeWithin(linked, source, {
       next(value) {
         if (phase !== "running") return;
+        busy = true;
         try {
           chain.push(value, index++);
         } catch (error) {
+          busy = false;
+          rejection = { error };
           publishHistory();
           end({ error });
           upstream?.unsubscribe();
           return;
         }
+        busy = false;
         publishHistory();
       },
       error(error) {
@@ -112,12 +167,18 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
       },
       complete() {
         if (phase !== "running") return;
+        // The history's finish clears its open sets in place; the other stages' finish changes nothing.
+        const current = states();
+        beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
+        busy = true;
         try {
           chain.finish(index);
         } catch (error) {
+          busy = false;
           end({ error });
           return;
         }
+        busy = false;
         end();
       },
     });
@@ -133,20 +194,37 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
     }
   };
 
-  const view = <T>(subject: Subject<T>, starts: boolean): Observable<T> =>
+  const view = <T>(subject: Fanout<T>, starts: boolean): Observable<T> =>
     new Observable<T>((subscriber) => {
       refCount++;
       const inner = subject.subscribe(subscriber);
-      if (starts) start();
-      return () => {
+      // Registered before start(): a consumer that unsubscribes during a synchronous emission releases the source at once.
+      subscriber.add(() => {
         inner.unsubscribe();
         release();
-      };
+      });
+      if (starts) start();
     });
+
+  // history$: what a ReplaySubject(1) fed with every `published` would do. The subscriber joins the
+  // subject first and then gets `published` (a history published during that replay still reaches
+  // it, after the replayed one); once the pipeline is done it gets `published` and completes.
+  const historyView = new Observable<ReasoningHistory>((subscriber) => {
+    refCount++;
+    // Once history$ has completed, a late subscriber gets `published` and then the completion.
+    const ended = histories.ended;
+    const inner = ended ? undefined : histories.subscribe(subscriber);
+    subscriber.add(() => {
+      inner?.unsubscribe();
+      release();
+    });
+    subscriber.next(published);
+    if (ended) subscriber.complete();
+  });
 
   return {
     events$: view(events, true),
-    history$: view(histories, false),
+    history$: historyView,
     warnings$: view(warnings, false),
     get history() {
       return published;
@@ -156,5 +234,30 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
       start();
       return new Subscription(release);
     },
+    exportState() {
+      if (busy) {
+        throw new Error(
+          "agui-reasoning: exportState() was called while the pipeline was processing a source event (or the end of the source); " +
+            "call it between events, e.g. from a history$ subscriber",
+        );
+      }
+      if (rejection !== undefined) {
+        throw new Error(`agui-reasoning: exportState(): the stream was rejected (${describeRejection(rejection.error)}); a rejected stream cannot be resumed`);
+      }
+      return exportPipelineState(beforeFinish ?? states(), index, options.producer);
+    },
   };
+}
+
+function resumePointOf(options: ReasoningPipelineOptions): ResumePoint | undefined {
+  if (options.resumeFrom === undefined) return undefined;
+  if (options.initialHistory !== undefined || options.initialMessages !== undefined) {
+    throw new TypeError("agui-reasoning: resumeFrom already holds the history; do not also give initialHistory or initialMessages");
+  }
+  return readPipelineSnapshot(options.resumeFrom, options.producer);
+}
+
+function describeRejection(error: unknown): string {
+  if (isReasoningProtocolError(error)) return `${error.code} at event #${error.eventIndex}`;
+  return error instanceof Error ? error.name : "a non-Error value was thrown";
 }

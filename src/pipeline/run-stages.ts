@@ -1,4 +1,4 @@
-import type { ReasoningWarning, Stage, StepContext } from "../core/types";
+import type { ReasoningWarning, Stage } from "../core/types";
 
 // Stages of different state/input/output types run in one chain; the chain itself is untyped.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,9 +30,14 @@ export class StageChain {
     this.states = stages.map((s) => s.init());
   }
 
+  // The one context every step of this chain sees, updated per source event: a fresh `{ index }`
+  // per event would be an allocation per event, and no step keeps its ctx beyond the call.
+  private readonly ctx: { index: number } = { index: 0 };
+
   /** Feeds one source event (index = its position in the source). */
   push(event: unknown, index: number): void {
-    this.feed(0, event, { index });
+    this.ctx.index = index;
+    this.feed(0, event);
   }
 
   /**
@@ -41,7 +46,8 @@ export class StageChain {
    * the truncation, and then the first error is rethrown.
    */
   finish(index: number): void {
-    const ctx: StepContext = { index };
+    const ctx = this.ctx;
+    ctx.index = index;
     let failure: { error: unknown } | undefined;
     for (let i = 0; i < this.stages.length; i++) {
       const stage = this.stages[i]!;
@@ -50,7 +56,7 @@ export class StageChain {
         const r = stage.finish(this.states[i], ctx);
         this.states[i] = r.state;
         for (const w of r.warnings) this.sink.warn(w);
-        if (failure === undefined) for (const o of r.out) this.feed(i + 1, o, ctx);
+        if (failure === undefined) for (const o of r.out) this.feed(i + 1, o);
       } catch (error) {
         failure ??= { error };
       }
@@ -58,15 +64,26 @@ export class StageChain {
     if (failure) throw failure.error;
   }
 
-  private feed(i: number, event: unknown, ctx: StepContext): void {
-    if (i === this.stages.length) {
-      this.sink.emit(event);
+  /**
+   * Runs `event` through stages `from`…n. Nearly every step passes one event on and warns nothing,
+   * so that case is a loop (`event = out[0]`, next stage); only fan-out (chunk expansion, closing
+   * events) or a warning takes the general path, which recurses once per output. A result is read
+   * completely before its stage steps again, so stages may reuse one result object.
+   */
+  private feed(from: number, event: unknown): void {
+    const { stages, states, ctx } = this;
+    for (let i = from; i < stages.length; i++) {
+      const r = stages[i]!.step(states[i], event, ctx);
+      states[i] = r.state;
+      const { warnings, out } = r;
+      if (warnings.length === 0 && out.length === 1) {
+        event = out[0];
+        continue;
+      }
+      for (let w = 0; w < warnings.length; w++) this.sink.warn(warnings[w]!);
+      for (let o = 0; o < out.length; o++) this.feed(i + 1, out[o]);
       return;
     }
-    const r = this.stages[i]!.step(this.states[i], event, ctx);
-    this.states[i] = r.state;
-    const { warnings, out } = r;
-    for (let w = 0; w < warnings.length; w++) this.sink.warn(warnings[w]!);
-    for (let o = 0; o < out.length; o++) this.feed(i + 1, out[o], ctx);
+    this.sink.emit(event);
   }
 }

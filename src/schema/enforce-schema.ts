@@ -3,6 +3,7 @@ import { ReasoningProtocolError, typeOf } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
 import {
   NONE,
+  passThrough,
   result,
   type AguiEvent,
   type ReasoningWarning,
@@ -15,6 +16,7 @@ import { describeIssues, type IssueLike } from "./describe-issues";
 import { protocolVersionWarning, stripWarnings, unknownTypeWarning } from "./enforce-warnings";
 import { idsOf } from "./event-ids";
 import { eventEntry, type EventEntry } from "./event-schemas";
+import { isCleanHotEvent } from "./fast-path";
 import { compareProtocolVersion } from "./protocol-version";
 import { REMOVED, stripUnknown, type StripNote } from "./strip-unknown";
 import { toPointer } from "./json-pointer";
@@ -41,7 +43,9 @@ export type EnforceState = null;
 export function createEnforceStage(options?: WarningOptions): Stage<EnforceState, unknown, AguiEvent> {
   // Warnings are routed by the operator (stageOperator/the facade); the stage itself needs no options.
   void options;
-  return { name: "enforceSchema", init: () => null, step: enforceStep };
+  // One reusable result per stage instance for the fast path.
+  const pass = passThrough<EnforceState, AguiEvent>();
+  return { name: "enforceSchema", init: () => null, step: (state, input, ctx) => enforceStep(state, input, ctx, pass) };
 }
 
 /** The enforcement stage as an RxJS operator: `unknown` in (anything may arrive), validated events out. */
@@ -49,9 +53,17 @@ export function enforceSchema(options?: WarningOptions): OperatorFunction<unknow
   return stageOperator(createEnforceStage(options), options);
 }
 
-function enforceStep(state: EnforceState, input: unknown, ctx: StepContext): StepResult<EnforceState, AguiEvent> {
+function enforceStep(
+  state: EnforceState,
+  input: unknown,
+  ctx: StepContext,
+  pass: (state: EnforceState, event: AguiEvent) => StepResult<EnforceState, AguiEvent>,
+): StepResult<EnforceState, AguiEvent> {
   try {
     const type = requireType(input, ctx);
+    // Content deltas and chunks, nearly every event: a hand-written check with exactly zod's verdict
+    // on a clean event (fast-path.ts); anything else, or any doubt, takes the full path below.
+    if (isCleanHotEvent(input as Record<string, unknown>, type)) return pass(state, input as AguiEvent);
     const entry = eventEntry(type);
     if (entry === undefined) return result(state, NONE, [unknownTypeWarning(input, ctx)]);
     return validate(state, input, entry, ctx);

@@ -55,3 +55,15 @@ export function malformedTitle(title: unknown, event: unknown, ctx: StepContext)
     event,
   });
 }
+
+/** A legacy event whose fields cannot be read (a throwing getter, a proxy): not JSON data (R-PROC-4). */
+export function unreadableLegacy(legacyType: string, event: unknown, ctx: StepContext): ReasoningProtocolError {
+  return new ReasoningProtocolError({
+    code: "MALFORMED_EVENT",
+    rule: "R-PROC-4",
+    eventIndex: ctx.index,
+    eventType: legacyType,
+    detail: "the event could not be read as JSON data",
+    event,
+  });
+}

@@ -13,7 +13,7 @@ import { LEGACY_THINKING, type LegacyItem, type LegacyShape } from "./legacy-thi
 import { expiryTime, isExpired } from "./thinking-expiry";
 import { placeTitle } from "./thinking-title";
 import { translatedEvent } from "./translated-event";
-import { legacyDuplicateOpen, legacyOrphan, malformedTitle } from "./upcast-errors";
+import { legacyDuplicateOpen, legacyOrphan, malformedTitle, unreadableLegacy } from "./upcast-errors";
 import { titleDroppedWarning, titleMovedWarning, upcastWarning } from "./upcast-warnings";
 
 export { DEFAULT_THINKING_EXPIRY } from "./thinking-expiry";
@@ -82,7 +82,7 @@ export function upcastThinking(options?: UpcastOptions): OperatorFunction<unknow
 function upcastStep(state: UpcastState, event: unknown, ctx: StepContext, mint: () => string): StepResult<UpcastState, AguiEvent> {
   // Raw input: not yet validated, so every read is guarded; whatever is not ours passes untouched.
   if (typeof event !== "object" || event === null) return result(state, [event as AguiEvent]);
-  const type = (event as { type?: unknown }).type;
+  const type = rawType(event);
   if (typeof type !== "string") return result(state, [event as AguiEvent]);
   const shape = LEGACY_THINKING.get(type);
   if (shape === undefined) {
@@ -92,33 +92,67 @@ function upcastStep(state: UpcastState, event: unknown, ctx: StepContext, mint: 
     return result(state, [event as AguiEvent]);
   }
   if (state.expired || Array.isArray(event)) return result(state, [event as AguiEvent]);
-  return translate(state, shape, event as Obj, ctx, mint);
+  const fields = readFields(event);
+  if (fields === undefined) throw unreadableLegacy(type, event, ctx);
+  return translate(state, shape, fields, event, ctx, mint);
 }
 
-function translate(state: UpcastState, shape: LegacyShape, event: Obj, ctx: StepContext, mint: () => string): StepResult<UpcastState, AguiEvent> {
+/**
+ * The `type` of raw input, or `undefined` when it cannot be read (a throwing getter, a revoked
+ * proxy): such input is not JSON data, and enforcement rejects it with MALFORMED_EVENT.
+ */
+function rawType(event: object): unknown {
+  try {
+    return (event as { type?: unknown }).type;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A legacy event's own fields as plain data, each read exactly once, or `undefined` when one cannot
+ * be read. Translation then never touches a getter or proxy trap again (no TypeError mid-way).
+ */
+function readFields(event: object): Obj | undefined {
+  try {
+    return { ...event } as Obj;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Translates the legacy event's `fields` (read once from `raw`, which errors carry as their `event`). */
+function translate(
+  state: UpcastState,
+  shape: LegacyShape,
+  event: Obj,
+  raw: unknown,
+  ctx: StepContext,
+  mint: () => string,
+): StepResult<UpcastState, AguiEvent> {
   const carried = carriedId(event);
   const open = state[shape.item];
   if (shape.action === "open") {
-    if (open !== undefined) throw legacyDuplicateOpen(shape, open, carried, event, ctx);
+    if (open !== undefined) throw legacyDuplicateOpen(shape, open, carried, raw, ctx);
     const id = carried ?? mint();
     const next = withOpen(state, shape.item, id);
-    return shape.item === "span" ? openSpan(next, shape, event, id, ctx) : openMessage(next, shape, event, id, ctx);
+    return shape.item === "span" ? openSpan(next, shape, event, raw, id, ctx) : openMessage(next, shape, event, id, ctx);
   }
   // D-THINK-ORPHAN: checked before any id is chosen, so none is minted for an orphan.
-  if (open === undefined) throw legacyOrphan(shape, carried, event, ctx);
+  if (open === undefined) throw legacyOrphan(shape, carried, raw, ctx);
   const id = carried ?? open;
   const next = shape.action === "close" ? withOpen(state, shape.item, undefined) : state;
   return result(next, [translatedEvent(event, { type: shape.target, messageId: id })], [upcastWarning(shape, id, ctx)]);
 }
 
 /** THINKING_START → REASONING_START; the title moves into metadata (D-THINK-TITLE). */
-function openSpan(state: UpcastState, shape: LegacyShape, event: Obj, id: string, ctx: StepContext): StepResult<UpcastState, AguiEvent> {
+function openSpan(state: UpcastState, shape: LegacyShape, event: Obj, raw: unknown, id: string, ctx: StepContext): StepResult<UpcastState, AguiEvent> {
   const upcast = upcastWarning(shape, id, ctx);
   const title = event.title;
   if (title === undefined) {
     return result(state, [translatedEvent(event, { type: shape.target, messageId: id }, "title")], [upcast]);
   }
-  if (typeof title !== "string") throw malformedTitle(title, event, ctx);
+  if (typeof title !== "string") throw malformedTitle(title, raw, ctx);
   const placement = placeTitle(event.metadata, title);
   switch (placement.kind) {
     case "left":

@@ -23,12 +23,8 @@ export const OUT_OF_SCOPE: Readonly<Record<string, string>> = {
   // §7 Versioning
   "R-VER-1": "Protocol design rule (additions must be safe for older parties).",
   "R-VER-2": "Producer obligation (nothing with a described place goes into an addition alone).",
-  "R-VER-3": "The package performs no version-selected downgrades.",
-  "R-VER-4": "The package performs no version-selected downgrades.",
-  "R-VER-5": "The package performs no version-selected downgrades.",
   "R-VER-9": "Registry duty of the spec authors (the THINKING_* rows exist in DEPRECATIONS.md).",
   "R-VER-19": "Transport-level mirroring of the version; the operators read only the in-band field (R-VER-16/17).",
-  "R-VER-21": "The package performs no version-selected downgrades.",
   "R-VER-22": "Summary of the producer and consumer duties listed as R-VER-*, R-PROC-*; each is pinned or listed on its own.",
   // §8 Schema reference
   "R-SCHEMA-14": "RunAgentInput is built by the application or HttpAgent; the package returns its `messages` only (R-INPUT-3/4).",
@@ -74,7 +70,6 @@ export const RESTATED: Readonly<Record<string, { readonly by: readonly string[];
   "R-PROC-14": { by: ["R-STREAM-7"], why: "verifyDiscipline rejects unexpanded chunks, so it must be placed after expandChunks." },
   "R-PROC-17": { by: ["R-STREAM-7", "R-PROC-12"], why: "Verification runs after expansion in the canonical order." },
   "R-PROC-18": { by: ["R-PROC-13"], why: "The boundary sees THINKING_* before enforcement would drop them." },
-  "R-VER-6": { by: ["R-REASON-19", "R-VER-12"], why: "Every content loss warns (lossy warnings)." },
   "R-VER-8": { by: ["R-VER-10"], why: "Retired shapes are translated, not dropped." },
   "R-VER-14": { by: ["R-VER-16", "R-VER-17"], why: "The producer's in-band RUN_STARTED.protocolVersion is read." },
   "R-DEP-1": { by: ["R-DEP-2", "R-VER-10"], why: "THINKING_* are translated at the compatibility boundary." },
@@ -84,7 +79,6 @@ export const RESTATED: Readonly<Record<string, { readonly by: readonly string[];
   "R-SCHEMA-11": { by: ["R-REASON-18"], why: "An activity message carries no encryptedValue, so it is no storage target." },
   "R-SCHEMA-12": { by: ["R-PROC-11"], why: "The closed role set: an unknown role inside a snapshot drops the element." },
   "R-SCHEMA-13": { by: ["R-EVT-6"], why: "MESSAGES_SNAPSHOT carries no subagentRunId (stripped as undescribed)." },
-  "R-STATE-3": { by: ["R-STATE-4", "R-STATE-5"], why: "A snapshot is reconciled, never a plain overwrite." },
   "R-RUN-2": { by: ["R-RUN-1", "R-RUN-9"], why: "RUN_STARTED opens a run." },
   "R-RUN-3": { by: ["R-RUN-4", "R-PROC-3"], why: "Known outcomes are accepted; an unknown outcome is stripped." },
   "R-RUN-6": { by: ["R-RUN-11", "R-RUN-13", "D-RUN-ERROR"], why: "RUN_ERROR is forwarded as an event, not a rejection." },

@@ -1,0 +1,30 @@
+import { AGUIError } from "@ag-ui/core";
+import { truncateId } from "../core/errors";
+import type { StepContext } from "../core/types";
+
+/**
+ * A valid 1.0 stream that the 0.x `THINKING_*` shapes cannot express. Not a protocol violation
+ * (that is `ReasoningProtocolError`): the *older peer* lacks the means. Same fields, so it is
+ * handled the same way.
+ */
+export class DowncastError extends AGUIError {
+  readonly code = "NOT_REPRESENTABLE" as const;
+  readonly rule: string;
+  readonly eventIndex: number;
+  readonly eventType: string;
+  readonly ids: readonly string[];
+  /** The event that could not be translated. Not enumerable, so logging the error does not print its content. */
+  declare readonly event: unknown;
+
+  constructor(rule: string, ctx: StepContext, eventType: string, ids: readonly string[], detail: string, event: unknown) {
+    const idText = ids.length > 0 ? ` [${ids.map((id) => JSON.stringify(truncateId(id))).join(", ")}]` : "";
+    super(`NOT_REPRESENTABLE (${rule}) at event #${ctx.index} ${eventType}${idText}: ${detail}`);
+    this.name = "DowncastError";
+    this.rule = rule;
+    this.eventIndex = ctx.index;
+    this.eventType = eventType;
+    this.ids = Object.freeze([...ids]);
+    Object.defineProperty(this, "event", { value: event, enumerable: false });
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+}

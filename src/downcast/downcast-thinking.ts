@@ -1,0 +1,178 @@
+import { EventType } from "@ag-ui/core";
+import type { OperatorFunction } from "rxjs";
+import { ReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../core/errors";
+import { stageOperator } from "../core/stage-operator";
+import { NONE, result, type AguiEvent, type ReasoningWarning, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import { byteLength } from "../history/read-event";
+import type { LegacyShape } from "../upcast/legacy-thinking";
+import { DowncastError } from "./downcast-error";
+import { downcastWarning } from "./downcast-warnings";
+import { droppedMetadata, recoverTitle } from "./thinking-title";
+import { THINKING_BY_REASONING } from "./thinking-shapes";
+
+export { DowncastError } from "./downcast-error";
+export { DOWNCAST_WARNING_CODES, type DowncastWarningCode } from "./downcast-warnings";
+
+export type DowncastOptions = WarningOptions;
+
+/**
+ * What the downgraded stream has open. 0.x had one thinking span and one thinking message at a
+ * time, identified by nothing (R-DEP-5); the 1.0 ids are kept to check that the events arriving
+ * belong to them.
+ */
+export interface DowncastState {
+  readonly span: string | undefined;
+  readonly message: string | undefined;
+}
+
+type Obj = Record<string, unknown>;
+
+const NOTHING_OPEN: DowncastState = Object.freeze({ span: undefined, message: undefined });
+
+/**
+ * `REASONING_*` → retired `THINKING_*` for consumers that predate 1.0: the upcast mapping read
+ * backwards (R-DEP-2). It removes and reshapes, never invents (R-VER-3), and every loss is a lossy
+ * warning (R-VER-6/7, R-REASON-19):
+ *
+ * - REASONING_START/END → THINKING_START/END; REASONING_MESSAGE_START/CONTENT/END →
+ *   THINKING_TEXT_MESSAGE_START/CONTENT/END. The 0.x shapes have no ids: `DOWNCAST_ID_DROPPED` once
+ *   per span or message (at its START). `role` (fixed) and `subagentRunId` go silently (R-VER-5).
+ * - `metadata["agui-reasoning"].thinkingTitle` goes back to `title` (D-THINK-TITLE); any other
+ *   metadata is dropped (`DOWNCAST_METADATA_DROPPED`). `timestamp` and `rawEvent` are kept.
+ * - REASONING_ENCRYPTED_VALUE is dropped (`DOWNCAST_VALUE_DROPPED`, R-REASON-19).
+ * - A second span or message opened while one is open cannot be expressed (0.x had one at a
+ *   time): the stream fails with a `DowncastError` (`NOT_REPRESENTABLE`). Serializing them would
+ *   reorder events (R-VER-21) and buffer without bound; merging them would invent text.
+ * - Chunks must be expanded first (place it after `expandChunks`, or after the facade's `events$`).
+ *
+ * Every other event passes unchanged.
+ */
+export function createDowncastStage(_options?: DowncastOptions): Stage<DowncastState, AguiEvent, AguiEvent> {
+  return { name: "downcastToThinking", init: () => NOTHING_OPEN, step: downcastStep };
+}
+
+/** The `downcastToThinking` operator: `createDowncastStage` through the generic adapter. */
+export function downcastToThinking(options?: DowncastOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  return stageOperator(createDowncastStage(options), options);
+}
+
+function downcastStep(state: DowncastState, event: AguiEvent, ctx: StepContext): StepResult<DowncastState, AguiEvent> {
+  if (typeof event !== "object" || event === null || Array.isArray(event)) return result(state, [event]);
+  const type = event.type;
+  const shape = typeof type === "string" ? THINKING_BY_REASONING.get(type) : undefined;
+  if (shape !== undefined) return translate(state, shape, event, ctx);
+  switch (type) {
+    case EventType.REASONING_ENCRYPTED_VALUE:
+      return result(state, NONE, [valueDropped(event, ctx)]);
+    case EventType.REASONING_MESSAGE_CHUNK:
+      throw rejected("MALFORMED_EVENT", "R-STREAM-7", event, ctx, [], "chunks must be expanded before downcastToThinking (place it after expandChunks): 0.x had no chunk form.");
+    case EventType.RUN_STARTED:
+    case EventType.RUN_FINISHED:
+    case EventType.RUN_ERROR:
+      // A run boundary ends whatever was open (R-RUN-11); nothing carries into the next run.
+      return result(NOTHING_OPEN, [event]);
+    default:
+      return result(state, [event]);
+  }
+}
+
+function translate(state: DowncastState, shape: LegacyShape, event: AguiEvent, ctx: StepContext): StepResult<DowncastState, AguiEvent> {
+  const id = event.messageId;
+  if (typeof id !== "string") throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [], "/messageId must be a string.");
+  const open = shape.item === "span" ? state.span : state.message;
+  const out: Obj = { type: shape.legacyType };
+  const warnings: ReasoningWarning[] = [];
+  let next = state;
+  if (shape.action === "open") {
+    if (open !== undefined) throw notRepresentable(shape, open, id, event, ctx);
+    next = shape.item === "span" ? { span: id, message: state.message } : { span: state.span, message: id };
+    warnings.push(idDropped(shape, id, ctx));
+  } else {
+    if (open !== id) throw notOpen(shape, id, event, ctx);
+    if (shape.action === "close") next = shape.item === "span" ? { span: undefined, message: state.message } : { span: state.span, message: undefined };
+    else {
+      const delta = event.delta;
+      if (typeof delta !== "string") throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [id], "/delta must be a string.");
+      out.delta = delta;
+    }
+  }
+  const dropped = metadataOf(shape, event, out);
+  if (dropped.length > 0) warnings.push(metadataDropped(shape, id, dropped, ctx));
+  if (event.timestamp !== undefined) out.timestamp = event.timestamp;
+  if (event.rawEvent !== undefined) out.rawEvent = event.rawEvent;
+  return result(next, [out as AguiEvent], warnings);
+}
+
+/** Puts the recovered title on a THINKING_START; returns the pointers of the metadata that is lost. */
+function metadataOf(shape: LegacyShape, event: AguiEvent, out: Obj): readonly string[] {
+  if (event.metadata === undefined) return NONE;
+  if (shape.legacyType !== "THINKING_START") return droppedMetadata(event.metadata);
+  const recovered = recoverTitle(event.metadata);
+  if (recovered.title !== undefined) out.title = recovered.title;
+  return recovered.dropped;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warnings and errors
+
+function idDropped(shape: LegacyShape, id: string, ctx: StepContext): ReasoningWarning {
+  return downcastWarning(
+    "DOWNCAST_ID_DROPPED",
+    "R-VER-6",
+    shape.target,
+    ctx,
+    [id],
+    "/messageId",
+    `${shape.target} became ${shape.legacyType}, which has no id (0.x, R-DEP-5): the ${shape.item}'s identity is lost; upgrade the consumer to AG-UI 1.0 to keep it`,
+  );
+}
+
+function metadataDropped(shape: LegacyShape, id: string, paths: readonly string[], ctx: StepContext): ReasoningWarning {
+  const listed = paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` (+${paths.length - 5} more)` : "");
+  return downcastWarning(
+    "DOWNCAST_METADATA_DROPPED",
+    "R-VER-6",
+    shape.target,
+    ctx,
+    [id],
+    "/metadata",
+    `${shape.legacyType} has no metadata (0.x): ${listed} dropped; upgrade the consumer to AG-UI 1.0 to keep it`,
+  );
+}
+
+function valueDropped(event: AguiEvent, ctx: StepContext): ReasoningWarning {
+  const entityId = typeof event.entityId === "string" ? event.entityId : undefined;
+  const value = event.encryptedValue;
+  const size = typeof value === "string" ? ` (${byteLength(value)} bytes)` : "";
+  return downcastWarning(
+    "DOWNCAST_VALUE_DROPPED",
+    "R-REASON-19",
+    EventType.REASONING_ENCRYPTED_VALUE,
+    ctx,
+    entityId === undefined ? [] : [entityId],
+    "/encryptedValue",
+    `REASONING_ENCRYPTED_VALUE has no 0.x form: the encrypted value${size} was dropped and the producer cannot restore that reasoning context (R-VER-6); upgrade the consumer to AG-UI 1.0 to keep it`,
+  );
+}
+
+function notRepresentable(shape: LegacyShape, open: string, id: string, event: AguiEvent, ctx: StepContext): DowncastError {
+  return new DowncastError(
+    "R-DEP-5",
+    ctx,
+    shape.target,
+    [open, id],
+    `a second ${shape.item} opened while one is open: ${shape.legacyType} has no id, so a 0.x consumer can follow one ${shape.item} at a time; ` +
+      "the stream is not translated further (serializing would reorder events, R-VER-21).",
+    event,
+  );
+}
+
+function notOpen(shape: LegacyShape, id: string, event: AguiEvent, ctx: StepContext): ReasoningProtocolError {
+  const code = shape.action === "close" ? "ORPHAN_END" : "ORPHAN_CONTENT";
+  const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-9";
+  return rejected(code, rule, event, ctx, [id], `no ${shape.item === "span" ? "reasoning span" : "reasoning message"} with this id is open; downcastToThinking expects verified events.`);
+}
+
+function rejected(code: ReasoningErrorCode, rule: string, event: AguiEvent, ctx: StepContext, ids: readonly string[], detail: string): ReasoningProtocolError {
+  return new ReasoningProtocolError({ code, rule, eventIndex: ctx.index, eventType: typeOf(event), ids, detail, event });
+}

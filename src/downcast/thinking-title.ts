@@ -1,0 +1,42 @@
+import { toPointer } from "../schema/json-pointer";
+import { METADATA_KEY } from "../upcast/thinking-title";
+
+type Obj = Record<string, unknown>;
+
+/** What a REASONING_START's metadata becomes on a THINKING_START. */
+export interface TitleRecovery {
+  /** The title D-THINK-TITLE moved into `metadata["agui-reasoning"].thinkingTitle`, if it is there. */
+  readonly title: string | undefined;
+  /** JSON pointers of the metadata that has no place in the 0.x shape (dropped). */
+  readonly dropped: readonly string[];
+}
+
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Reverses D-THINK-TITLE: `metadata["agui-reasoning"].thinkingTitle` (a string) goes back to
+ * `title`; every other key is dropped and named. A `thinkingTitle` that is not a string is not a
+ * title (nothing is coerced, R-VER-4): it is dropped like any other key.
+ */
+export function recoverTitle(metadata: unknown): TitleRecovery {
+  if (!isObject(metadata)) return { title: undefined, dropped: droppedMetadata(metadata) };
+  const dropped: string[] = [];
+  let title: string | undefined;
+  for (const key of Object.keys(metadata)) {
+    const own = metadata[key];
+    if (key !== METADATA_KEY || !isObject(own) || typeof own.thinkingTitle !== "string") {
+      dropped.push(toPointer(["metadata", key]));
+      continue;
+    }
+    title = own.thinkingTitle;
+    for (const inner of Object.keys(own)) if (inner !== "thinkingTitle") dropped.push(toPointer(["metadata", key, inner]));
+  }
+  return { title, dropped };
+}
+
+/** Pointers of metadata dropped whole (events without a title). */
+export function droppedMetadata(metadata: unknown): string[] {
+  if (metadata === undefined) return [];
+  if (!isObject(metadata)) return ["/metadata"];
+  return Object.keys(metadata).map((key) => toPointer(["metadata", key]));
+}

@@ -1,0 +1,275 @@
+import type { OperatorFunction } from "rxjs";
+import { truncateId } from "../core/errors";
+import { stageOperator } from "../core/stage-operator";
+import { NONE, result, type AguiEvent, type ReasoningWarning, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import type { Family } from "../discipline/families";
+import { byteLength } from "../history/read-event";
+import type { LegacyShape } from "../upcast/legacy-thinking";
+import { closingEvent, idsOf, repairedRunError } from "./closing-events";
+import { REPAIR_ROUTES } from "./repair-routes";
+import { RepairState } from "./repair-state";
+import { repairWarning } from "./repair-warnings";
+
+export { RepairState } from "./repair-state";
+export { REPAIR_WARNING_CODES, type RepairWarningCode } from "./repair-warnings";
+export { REPAIRED_TRUNCATION } from "./closing-events";
+
+export type RepairOptions = WarningOptions;
+
+type Obj = Record<string, unknown>;
+type Step = StepResult<RepairState, unknown>;
+
+/**
+ * Opt-in repair for UIs that prefer a degraded display to a failed run. Never part of the strict
+ * pipeline: place it in front of it (`reasoningPipeline(source.pipe(repairStream()))`) or after it,
+ * on validated events. It fixes the *sequence* of a stream, never the shape of an event: a
+ * malformed event passes untouched and strict validation still rejects it (R-PROC-16, R-VER-4).
+ *
+ * - CONTENT/END (or a legacy continuation) for an item that is not open: dropped (R-REASON-9/10/14).
+ * - START (or a chunk, or a legacy opener) for an item already open: dropped (R-REASON-10/11).
+ * - Items open at RUN_FINISHED: closed by synthesized ENDs just before it (R-REASON-13).
+ * - The source ends inside a run, or RUN_STARTED arrives inside one: the open items are closed and
+ *   a RUN_ERROR with code `REPAIRED_TRUNCATION` ends the run — never a RUN_FINISHED (D-TRUNC).
+ * - Events outside a run: dropped (R-RUN-1/8).
+ *
+ * Every repair is a `REPAIRED_*` warning naming the ids involved; those that lose content are lossy.
+ * Chunk streams need no repair of their own: the run-level events that end a run close them
+ * (R-STREAM-15c). An id-less chunk continuation is not judged (repair keeps no chunk lanes).
+ */
+export function createRepairStage(_options?: RepairOptions): Stage<RepairState, unknown, unknown> {
+  return { name: "repairStream", init: () => new RepairState(), step: repairStep, finish: repairFinish };
+}
+
+/** The `repairStream` operator: `createRepairStage` through the generic adapter. Opt-in, never default. */
+export function repairStream<T = unknown>(options?: RepairOptions): OperatorFunction<T, T | AguiEvent> {
+  return stageOperator(createRepairStage(options), options) as OperatorFunction<T, T | AguiEvent>;
+}
+
+function repairStep(state: RepairState, event: unknown, ctx: StepContext): Step {
+  // Judged by the strict stages downstream, never reshaped here: non-objects, unknown types, bad fields.
+  if (typeof event !== "object" || event === null || Array.isArray(event)) return pass(state, event);
+  const type = (event as { type?: unknown }).type;
+  const route = typeof type === "string" ? REPAIR_ROUTES.get(type) : undefined;
+  if (route === undefined) return pass(state, event);
+  const e = event as Obj;
+  switch (route.kind) {
+    case "run-started":
+      return startRun(state, e, ctx);
+    case "run-finished":
+      return finishRun(state, e, ctx);
+    case "run-error":
+      return errorRun(state, e, ctx);
+  }
+  if (state.phase !== "active") return outsideRun(state, e, ctx);
+  switch (route.kind) {
+    case "open":
+      return openItem(state, route.family, e, ctx);
+    case "continue":
+    case "close":
+      return continueItem(state, route.family, route.kind === "close", e, ctx);
+    case "chunk":
+      return chunk(state, route.family, route.idField, e, ctx);
+    case "legacy":
+      return legacy(state, route.shape, e, ctx);
+    case "in-run":
+      return pass(state, e);
+  }
+}
+
+/** The source completed: a run still open is closed and reported failed (D-TRUNC), never finished. */
+function repairFinish(state: RepairState, ctx: StepContext): Step {
+  if (state.phase !== "active") return result(state);
+  const { out, warning } = abandonRun(state, undefined, ctx, "REPAIRED_TRUNCATED_RUN", "the source ended");
+  return result(state, out, [warning]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run lifecycle
+
+function startRun(state: RepairState, event: Obj, ctx: StepContext): Step {
+  if (state.phase !== "active") {
+    state.phase = "active";
+    state.runId = typeof event.runId === "string" ? event.runId : undefined;
+    state.forgetRun();
+    return pass(state, event);
+  }
+  const { out, warning } = abandonRun(state, event, ctx, "REPAIRED_NESTED_RUN", "RUN_STARTED arrived");
+  state.phase = "active";
+  state.runId = typeof event.runId === "string" ? event.runId : undefined;
+  out.push(event);
+  return result(state, out, [warning]);
+}
+
+/** Closes every open item, then a RUN_ERROR: the run ends failed (shared by truncation and a nested RUN_STARTED). */
+function abandonRun(
+  state: RepairState,
+  event: Obj | undefined,
+  ctx: StepContext,
+  code: "REPAIRED_TRUNCATED_RUN" | "REPAIRED_NESTED_RUN",
+  cause: string,
+): { out: unknown[]; warning: ReasoningWarning } {
+  const items = state.openItems();
+  const out: unknown[] = items.map(closingEvent);
+  const what = `${cause} while ${state.runId === undefined ? "a run" : `run ${quote(state.runId)}`} was open`;
+  out.push(repairedRunError(`${what}; ${items.length} open item(s) were closed and the run is reported failed`));
+  const warning = repairWarning(
+    code,
+    code === "REPAIRED_TRUNCATED_RUN" ? "D-TRUNC" : "R-RUN-9",
+    event,
+    ctx,
+    idsOf(items),
+    `${what}: synthesized ${items.length} END event(s) and a RUN_ERROR (code REPAIRED_TRUNCATION); whatever the run would still have sent is lost`,
+    true,
+  );
+  state.forgetRun();
+  state.phase = "errored";
+  return { out, warning };
+}
+
+function finishRun(state: RepairState, event: Obj, ctx: StepContext): Step {
+  if (state.phase !== "active") return outsideRun(state, event, ctx);
+  state.phase = "finished";
+  if (state.count === 0) {
+    state.forgetRun();
+    return pass(state, event);
+  }
+  const items = state.openItems();
+  const out: unknown[] = items.map(closingEvent);
+  out.push(event);
+  const w = repairWarning(
+    "REPAIRED_CLOSED_AT_FINISH",
+    "R-REASON-13",
+    event,
+    ctx,
+    idsOf(items),
+    `${items.length} item(s) still open at RUN_FINISHED were closed by END events synthesized before it`,
+    false,
+  );
+  state.forgetRun();
+  return result(state, out, [w]);
+}
+
+/** RUN_ERROR ends the run and whatever was open (R-RUN-11); after another RUN_ERROR only RUN_STARTED may follow (R-RUN-8). */
+function errorRun(state: RepairState, event: Obj, ctx: StepContext): Step {
+  if (state.phase === "errored") return outsideRun(state, event, ctx);
+  state.phase = "errored";
+  state.forgetRun();
+  return pass(state, event);
+}
+
+function outsideRun(state: RepairState, event: Obj, ctx: StepContext): Step {
+  const where = state.phase === "none" ? "before the first RUN_STARTED" : `after the run ended (${state.phase})`;
+  const w = repairWarning(
+    "REPAIRED_OUTSIDE_RUN_DROPPED",
+    state.phase === "none" ? "R-RUN-1" : "R-RUN-8",
+    event,
+    ctx,
+    NONE,
+    `${String(event.type)} ${where} was dropped${lostText(event)}`,
+    true,
+  );
+  return result(state, NONE, [w]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Items
+
+function openItem(state: RepairState, family: Family, event: Obj, ctx: StepContext): Step {
+  const id = event[family.key];
+  const owner = event.subagentRunId;
+  if (typeof id !== "string" || (owner !== undefined && typeof owner !== "string")) return pass(state, event);
+  const itemOwner = family.attributed ? owner : undefined;
+  const ended = !family.reopenable && state.endedSubagents.has(id);
+  if (state.find(family, id, itemOwner) === undefined && !ended) {
+    state.add(family, id, itemOwner);
+    return pass(state, event);
+  }
+  const why = ended ? "has already ended in this run and cannot be used again" : "is already open";
+  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], `${event.type} for the ${family.noun} ${quote(id)}, which ${why}, was dropped${lostText(event)}`);
+}
+
+function continueItem(state: RepairState, family: Family, closes: boolean, event: Obj, ctx: StepContext): Step {
+  const id = event[family.key];
+  const owner = event.subagentRunId;
+  if (typeof id !== "string" || (owner !== undefined && typeof owner !== "string")) return pass(state, event);
+  const itemOwner = family.perOwner ? owner : undefined;
+  if (state.find(family, id, itemOwner) !== undefined) {
+    if (closes) {
+      state.remove(family, id, itemOwner);
+      if (!family.reopenable) state.endedSubagents.add(id);
+    }
+    return pass(state, event);
+  }
+  const rule = closes ? family.rules.orphanEnd : family.rules.orphanContent;
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id], `${event.type} for the ${family.noun} ${quote(id)}, which is not open, was dropped${lostText(event)}`);
+}
+
+/** A chunk naming an item open in explicit form would open it a second time (#49): dropped. Anything else is expansion's business. */
+function chunk(state: RepairState, family: Family, idField: string, event: Obj, ctx: StepContext): Step {
+  const id = event[idField];
+  if (typeof id !== "string" || state.find(family, id, undefined) === undefined) return pass(state, event);
+  return dropped(
+    state,
+    "REPAIRED_DUPLICATE_OPEN_DROPPED",
+    family.rules.duplicateOpen,
+    event,
+    ctx,
+    [id],
+    `${event.type} naming the ${family.noun} ${quote(id)}, which is open in explicit form (a chunk would open it again), was dropped${lostText(event)}`,
+  );
+}
+
+/** Legacy items, one of each kind at a time, as upcastThinking tracks them (D-THINK-ORPHAN, R-REASON-10/11). */
+function legacy(state: RepairState, shape: LegacyShape, event: Obj, ctx: StepContext): Step {
+  const open = state.legacy(shape.item) !== undefined;
+  if (shape.action === "open") {
+    if (!open) {
+      state.setLegacy(shape.item, true);
+      return pass(state, event);
+    }
+    const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-11";
+    return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", rule, event, ctx, NONE, `${shape.legacyType} while the legacy ${shape.item} is open was dropped${lostText(event)}`);
+  }
+  if (open) {
+    if (shape.action === "close") state.setLegacy(shape.item, false);
+    return pass(state, event);
+  }
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", "D-THINK-ORPHAN", event, ctx, NONE, `${shape.legacyType} without an open legacy ${shape.item} was dropped${lostText(event)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function pass(state: RepairState, event: unknown): Step {
+  state.pass.out[0] = event;
+  return state.pass;
+}
+
+function dropped(
+  state: RepairState,
+  code: "REPAIRED_ORPHAN_DROPPED" | "REPAIRED_DUPLICATE_OPEN_DROPPED",
+  rule: string,
+  event: Obj,
+  ctx: StepContext,
+  ids: readonly string[],
+  message: string,
+): Step {
+  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, carriesContent(event))]);
+}
+
+/** Content a dropped event takes with it: a non-empty delta, a title, metadata (lossy, R-VER-6). */
+function carriesContent(event: Obj): boolean {
+  return (typeof event.delta === "string" && event.delta !== "") || event.title !== undefined || event.metadata !== undefined;
+}
+
+/** ", losing N bytes of content" for a message; sizes only, never the content (D-REDACT). */
+function lostText(event: Obj): string {
+  const parts: string[] = [];
+  if (typeof event.delta === "string" && event.delta !== "") parts.push(`${byteLength(event.delta)} bytes of content`);
+  if (event.title !== undefined) parts.push("its title");
+  if (event.metadata !== undefined) parts.push("its metadata");
+  return parts.length === 0 ? "" : ` with ${parts.join(" and ")}`;
+}
+
+function quote(id: string): string {
+  return JSON.stringify(truncateId(id));
+}

@@ -1,0 +1,90 @@
+import { EventType } from "@ag-ui/core";
+
+/**
+ * A hand-written check for the events that make up nearly all of a stream: the content deltas
+ * (`REASONING_MESSAGE_CONTENT`, `TEXT_MESSAGE_CONTENT`, `TOOL_CALL_ARGS`) and the three `*_CHUNK`s.
+ *
+ * Why it exists: running the strip pre-check and zod's `safeParse` on every delta was about an
+ * eighth of the whole pipeline's time. zod stays the authority: `isCleanHotEvent` answers `true`
+ * exactly when enforcement would forward the event untouched — nothing to strip and the schema
+ * accepts it — and `false` otherwise, in which case the caller runs the full path (strip, zod,
+ * warnings, errors), which decides. test/schema/fast-path.property.test.ts proves with fast-check
+ * that the answer equals `stripUnknown(e) === undefined && schema.safeParse(e).success` for
+ * generated events of these types (right and wrong value types, `null`s, missing and extra keys).
+ */
+
+// How a hot event type's own fields are checked.
+/** A string, present. */
+const REQUIRED_STRING = 0;
+/** Absent (`undefined`) or a string. */
+const OPTIONAL_STRING = 1;
+/** Absent, or one of the text roles (another string is an unrecognised member, which is stripped). */
+const OPTIONAL_TEXT_ROLE = 2;
+type Kind = typeof REQUIRED_STRING | typeof OPTIONAL_STRING | typeof OPTIONAL_TEXT_ROLE;
+
+/** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
+const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);
+
+/** A hot type's own fields (besides the base ones): a set for the key check, parallel arrays for the value checks (no iterator per event). */
+interface Shape {
+  /** Every key the type describes, base fields included (one lookup per key of the event). */
+  readonly described: ReadonlySet<string>;
+  readonly names: readonly string[];
+  readonly kinds: readonly Kind[];
+}
+
+function shape(...fields: ReadonlyArray<readonly [string, Kind]>): Shape {
+  const names = fields.map(([name]) => name);
+  return { described: new Set([...BASE_FIELDS, ...names]), names, kinds: fields.map(([, kind]) => kind) };
+}
+
+const TEXT_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
+
+const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
+  [EventType.REASONING_MESSAGE_CONTENT, shape(["messageId", REQUIRED_STRING], ["delta", REQUIRED_STRING])],
+  [EventType.TEXT_MESSAGE_CONTENT, shape(["messageId", REQUIRED_STRING], ["delta", REQUIRED_STRING])],
+  [EventType.TOOL_CALL_ARGS, shape(["toolCallId", REQUIRED_STRING], ["delta", REQUIRED_STRING])],
+  [EventType.REASONING_MESSAGE_CHUNK, shape(["messageId", OPTIONAL_STRING], ["delta", OPTIONAL_STRING])],
+  [
+    EventType.TEXT_MESSAGE_CHUNK,
+    shape(["messageId", OPTIONAL_STRING], ["role", OPTIONAL_TEXT_ROLE], ["delta", OPTIONAL_STRING], ["name", OPTIONAL_STRING]),
+  ],
+  [
+    EventType.TOOL_CALL_CHUNK,
+    // `parentMessageId: null` is registry-tolerated (R-DEP-6): not clean, the full path converts it with a warning.
+    shape(["toolCallId", OPTIONAL_STRING], ["toolCallName", OPTIONAL_STRING], ["parentMessageId", OPTIONAL_STRING], ["delta", OPTIONAL_STRING]),
+  ],
+]);
+
+/**
+ * Whether `event` (an object whose `type` is the string `type`) is one of the hot types and would
+ * pass enforcement unchanged and without a warning. `false` means "take the full path", not "reject".
+ */
+export function isCleanHotEvent(event: Record<string, unknown>, type: string): boolean {
+  const shape = HOT_SHAPES.get(type);
+  if (shape === undefined) return false;
+  // The key set: every enumerable key (own or inherited, as the strip walk sees them) is described.
+  for (const key in event) {
+    if (!shape.described.has(key)) return false;
+  }
+  if (!baseFieldsClean(event)) return false;
+  const { names, kinds } = shape;
+  for (let i = 0; i < names.length; i++) {
+    const value = event[names[i]!];
+    const kind = kinds[i];
+    if (kind === REQUIRED_STRING ? typeof value !== "string" : value !== undefined && typeof value !== "string") return false;
+    if (kind === OPTIONAL_TEXT_ROLE && value !== undefined && !TEXT_ROLES.has(value as string)) return false;
+  }
+  return true;
+}
+
+/** `timestamp` a safe integer, `rawEvent` not `null` (a tolerated null is converted, so not clean), `metadata` an object, `subagentRunId` a string; each optional. */
+function baseFieldsClean(event: Record<string, unknown>): boolean {
+  const timestamp = event.timestamp;
+  if (timestamp !== undefined && !(typeof timestamp === "number" && Number.isSafeInteger(timestamp))) return false;
+  if (event.rawEvent === null) return false;
+  const metadata = event.metadata;
+  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))) return false;
+  const subagentRunId = event.subagentRunId;
+  return subagentRunId === undefined || typeof subagentRunId === "string";
+}

@@ -1,0 +1,120 @@
+import type { Message } from "@ag-ui/core";
+import { MessageSchema } from "@ag-ui/core/schemas";
+import { truncateId } from "../core/errors";
+import { describeIssues, type IssueLike } from "../schema/describe-issues";
+import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
+import { JsonShape } from "./json-shape";
+
+/** The format tag of a stored history. */
+export const HISTORY_FORMAT = "agui-reasoning/history";
+/** The version this package writes and reads. A newer version is refused, never guessed at. */
+export const HISTORY_FORMAT_VERSION = 1;
+
+/** A `ValueIssuer` in JSON: "no configured producer" is `null`, since JSON has no `undefined`. */
+export interface StoredIssuer {
+  readonly subtype: ValueIssuer["subtype"];
+  readonly entityId: string;
+  readonly issuer: string | null;
+}
+
+/**
+ * The stored form of a `ReasoningHistory`: the same three lists, tagged and versioned. Lossless:
+ * messages keep every field, reasoning messages and `encryptedValue`s included (R-REASON-17);
+ * issuers stay beside the messages (D-ISSUER); the incomplete list keeps why each item is open.
+ */
+export interface StoredHistory {
+  readonly format: typeof HISTORY_FORMAT;
+  readonly version: typeof HISTORY_FORMAT_VERSION;
+  readonly messages: readonly Message[];
+  readonly incomplete: readonly IncompleteItem[];
+  readonly issuers: readonly StoredIssuer[];
+}
+
+/**
+ * The stored form of `history`, as a JSON value (embed it in a document of your own, or use
+ * `serializeHistory` for text). Message objects are shared, not copied: histories are immutable.
+ */
+export function historyToJSON(history: ReasoningHistory): StoredHistory {
+  const shape = new JsonShape("historyToJSON");
+  const h = shape.object(history, "");
+  const issuers = shape.array(h.issuers, "/issuers") as readonly ValueIssuer[];
+  return {
+    format: HISTORY_FORMAT,
+    version: HISTORY_FORMAT_VERSION,
+    messages: shape.array(h.messages, "/messages").slice() as Message[],
+    incomplete: shape.array(h.incomplete, "/incomplete").slice() as IncompleteItem[],
+    issuers: issuers.map((r) => ({ subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null })),
+  };
+}
+
+/** `history` as JSON text: `{"format":"agui-reasoning/history","version":1,…}`. */
+export function serializeHistory(history: ReasoningHistory): string {
+  return JSON.stringify(historyToJSON(history));
+}
+
+/**
+ * The history stored by `serializeHistory` (JSON text) or `historyToJSON` (a JSON value), checked:
+ * the format tag and version, every message against the AG-UI 1.0 `MessageSchema`, message ids
+ * unique (R-EVT-8), the incomplete list and the issuer records (one per entity, D-ISSUER). Anything
+ * else is a `TypeError` naming the JSON pointer at fault, never the content found there (D-REDACT).
+ */
+export function parseHistory(json: string | unknown): ReasoningHistory {
+  return readStoredHistory(json, new JsonShape("parseHistory"), "");
+}
+
+/** `parseHistory` for a stored history nested at `path` of a larger document read by `shape`. */
+export function readStoredHistory(json: unknown, shape: JsonShape, path: string): ReasoningHistory {
+  const nested = shape.at(path);
+  const doc = nested.object(nested.parsed(json), "");
+  nested.header(doc, HISTORY_FORMAT, HISTORY_FORMAT_VERSION);
+  return {
+    messages: readMessages(nested, doc.messages),
+    incomplete: readIncomplete(nested, doc.incomplete),
+    issuers: readIssuers(nested, doc.issuers),
+  };
+}
+
+function readMessages(shape: JsonShape, value: unknown): Message[] {
+  const messages = shape.array(value, "/messages");
+  const seen = new Set<string>();
+  return messages.map((message, i) => {
+    const checked = MessageSchema.safeParse(message);
+    if (!checked.success) {
+      shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues as readonly IssueLike[], message)}`);
+    }
+    const id = (message as Message).id;
+    if (seen.has(id)) shape.fail(`/messages/${i}/id`, `repeats the id ${JSON.stringify(truncateId(id))}: a history holds each message once (R-EVT-8)`);
+    seen.add(id);
+    // The value itself, not zod's copy: the schema is loose, and storage must not drop a field.
+    return message as Message;
+  });
+}
+
+const KINDS = ["message", "tool-call"] as const;
+const REASONS = ["open", "abandoned", "truncated"] as const;
+
+function readIncomplete(shape: JsonShape, value: unknown): IncompleteItem[] {
+  return shape.array(value, "/incomplete").map((entry, i) => {
+    const item = shape.object(entry, `/incomplete/${i}`);
+    return {
+      kind: shape.oneOf(item.kind, KINDS, `/incomplete/${i}/kind`),
+      id: shape.string(item.id, `/incomplete/${i}/id`),
+      reason: shape.oneOf(item.reason, REASONS, `/incomplete/${i}/reason`),
+    };
+  });
+}
+
+function readIssuers(shape: JsonShape, value: unknown): ValueIssuer[] {
+  // "subtype\0entityId" of every record read: one record per entity (D-ISSUER, D-REPEAT).
+  const seen = new Set<string>();
+  return shape.array(value, "/issuers").map((entry, i) => {
+    const record = shape.object(entry, `/issuers/${i}`);
+    const subtype = shape.oneOf(record.subtype, KINDS, `/issuers/${i}/subtype`);
+    const entityId = shape.string(record.entityId, `/issuers/${i}/entityId`);
+    const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
+    const key = `${subtype}\u0000${entityId}`;
+    if (seen.has(key)) shape.fail(`/issuers/${i}`, `is a second record for ${subtype} ${JSON.stringify(truncateId(entityId))}: one issuer per stored value (D-ISSUER)`);
+    seen.add(key);
+    return { subtype, entityId, issuer };
+  });
+}

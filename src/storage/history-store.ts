@@ -1,0 +1,57 @@
+import type { WarningOptions } from "../core/types";
+import { warningSink } from "../core/warnings";
+import type { ReasoningHistory } from "../history/types";
+import { stripValues } from "./strip-values";
+
+/** What a store can keep. */
+export interface HistoryStoreCapabilities {
+  /**
+   * The store keeps `encryptedValue`s (and their issuers). A store that cannot — a schema without
+   * the column, a store shared with parties that must not see them (R-REASON-26) — says `false`,
+   * and `saveHistory` strips the values with a warning (R-REASON-19).
+   */
+  readonly encryptedValues: boolean;
+}
+
+/**
+ * Where conversation histories live between sessions, one per thread. `save` replaces what the
+ * thread held; `load` gives it back (`undefined` for a thread never saved). Without `capabilities`
+ * a store is taken to keep everything it is given.
+ */
+export interface HistoryStore {
+  save(threadId: string, history: ReasoningHistory): Promise<void>;
+  load(threadId: string): Promise<ReasoningHistory | undefined>;
+  readonly capabilities?: HistoryStoreCapabilities;
+}
+
+/** Options of `saveHistory`: where the `VALUE_NOT_STORED` warning goes (lossy: never silenced, R-VER-7). */
+export type SaveHistoryOptions = WarningOptions;
+
+/**
+ * Saves `history` for `threadId`. When the store cannot carry encrypted values, they are stripped
+ * (with their issuer records) before the store sees them, and one lossy `VALUE_NOT_STORED` warning
+ * names the message and tool-call ids whose values were lost (R-REASON-19, R-VER-6, #85): the
+ * producer will not be able to restore that reasoning context. Never the values themselves (D-REDACT).
+ */
+export async function saveHistory(
+  store: HistoryStore,
+  threadId: string,
+  history: ReasoningHistory,
+  options?: SaveHistoryOptions,
+): Promise<void> {
+  if (typeof threadId !== "string" || threadId === "") throw new TypeError("agui-reasoning: saveHistory needs a non-empty threadId string");
+  if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
+  const stripped = stripValues(history);
+  if (stripped.lost.length > 0) {
+    warningSink(options)({
+      code: "VALUE_NOT_STORED",
+      rule: "R-REASON-19",
+      message:
+        `${stripped.lost.length} encrypted value(s) not stored: the history store cannot carry encrypted values, ` +
+        "so the producer cannot restore that reasoning context in a later run (R-VER-6); use a store that keeps them",
+      ids: stripped.lost,
+      lossy: true,
+    });
+  }
+  return store.save(threadId, stripped.history);
+}

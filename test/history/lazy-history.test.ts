@@ -1,0 +1,84 @@
+import { from } from "rxjs";
+import type { Message } from "@ag-ui/core";
+import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
+import { createHistoryStage } from "../../src/history/history-stage";
+import type { ReasoningHistory } from "../../src/history/types";
+import { ev } from "../../src/testing/builders";
+
+/**
+ * Histories of long conversations build their `messages` array when it is read (conversation.ts,
+ * `LazyHistory`), so that a delta does not copy the whole conversation. These tests pin that such a
+ * history is indistinguishable from a plain one for every way a consumer looks at it.
+ */
+
+const prior = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ id: `u${i}`, role: "user", content: `q${i}` }) as Message);
+
+const stream = [
+  ev.runStarted(),
+  ev.reasoningMessageStart("m1"),
+  ev.reasoningMessageContent("m1", "ab"),
+  ev.reasoningMessageContent("m1", "cd"),
+  ev.reasoningMessageEnd("m1"),
+  ev.runFinished(),
+];
+
+function histories(n: number): ReasoningHistory[] {
+  const seen: ReasoningHistory[] = [];
+  const p = reasoningPipeline(from(stream), { initialMessages: prior(n), onWarning: () => {} });
+  p.history$.subscribe((h) => seen.push(h));
+  p.events$.subscribe();
+  return seen;
+}
+
+describe("histories of long conversations (lazy messages)", () => {
+  it("R-STATE-3: each published history of a 200-message conversation equals the plain one, key for key", () => {
+    const seen = histories(200);
+    // initial, START, two deltas, END (RUN_FINISHED changes nothing).
+    expect(seen).toHaveLength(5);
+    const third = seen[3]!;
+    expect(Object.keys(third)).toEqual(["messages", "incomplete", "issuers"]);
+    expect(third).toEqual({
+      messages: [...prior(200), { id: "m1", role: "reasoning", content: "abcd" }],
+      incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+      issuers: [],
+    });
+    // An earlier history still shows its own version, read after later ones were published.
+    expect(seen[2]!.messages[200]).toEqual({ id: "m1", role: "reasoning", content: "ab" });
+    expect(seen[1]!.messages[200]).toEqual({ id: "m1", role: "reasoning", content: "" });
+    expect(seen[4]!.incomplete).toEqual([]);
+  });
+
+  it("R-STATE-3: a lazy history reads the same through JSON, spread and structuredClone, and keeps one array", () => {
+    const h = histories(200)[3]!;
+    const plain = { messages: h.messages, incomplete: h.incomplete, issuers: h.issuers };
+    expect(h.messages).toBe(h.messages);
+    expect(JSON.stringify(h)).toBe(JSON.stringify(plain));
+    expect({ ...h }).toEqual(plain);
+    expect(structuredClone(h)).toEqual(plain);
+    expect(h.messages).toHaveLength(201);
+    expect(h.constructor).not.toBe(Object);
+  });
+
+  it("R-STATE-3: short and long conversations give equal histories for the same events", () => {
+    const short = histories(3).map((h) => ({ ...h, messages: h.messages.slice(3) }));
+    const long = histories(300).map((h) => ({ ...h, messages: h.messages.slice(300) }));
+    expect(long).toEqual(short);
+  });
+
+  it("R-STATE-3: unchanged messages keep their identity across lazy histories (structural sharing)", () => {
+    const seen = histories(150);
+    expect(seen[3]!.messages[17]).toBe(seen[1]!.messages[17]);
+    expect(seen[3]!.messages[150]).not.toBe(seen[2]!.messages[150]);
+  });
+
+  it("R-STATE-3: the history stage alone, stepped past the eager size, still publishes equal histories", () => {
+    const stage = createHistoryStage({ initialMessages: prior(170) });
+    let state = stage.init();
+    const events = [ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "x")];
+    events.forEach((e, index) => {
+      state = stage.step(state, e, { index }).state;
+    });
+    expect(state.history.messages).toHaveLength(171);
+    expect(state.history.messages[170]).toEqual({ id: "m1", role: "reasoning", content: "x" });
+  });
+});

@@ -1,0 +1,145 @@
+import fc from "fast-check";
+import { EventType } from "@ag-ui/core";
+import { createEnforceStage } from "../../src/schema/enforce-schema";
+import { eventEntry } from "../../src/schema/event-schemas";
+import { isCleanHotEvent } from "../../src/schema/fast-path";
+import { stripUnknown } from "../../src/schema/strip-unknown";
+
+/**
+ * The enforcement fast path (src/schema/fast-path.ts) must agree with zod exactly: for every event
+ * of a hot type, `isCleanHotEvent` is true if and only if the full path would forward the event
+ * untouched — nothing to strip (`stripUnknown` returns undefined) and the `@ag-ui/core` schema
+ * accepts it. Generated events mix right and wrong value types, `null`s, missing fields, extra
+ * keys, unknown roles, non-integer and unsafe timestamps.
+ */
+
+const HOT_TYPES = [
+  EventType.REASONING_MESSAGE_CONTENT,
+  EventType.TEXT_MESSAGE_CONTENT,
+  EventType.TOOL_CALL_ARGS,
+  EventType.REASONING_MESSAGE_CHUNK,
+  EventType.TEXT_MESSAGE_CHUNK,
+  EventType.TOOL_CALL_CHUNK,
+] as const;
+
+/** What the full path says: forwarded unchanged and quietly. */
+function fullPathClean(event: Record<string, unknown>): boolean {
+  const entry = eventEntry(event.type as string)!;
+  return stripUnknown(event, entry.plan()) === undefined && entry.schema.safeParse(event).success;
+}
+
+const anyValue = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.constantFrom("assistant", "user", "system", "developer", "tool", "reasoning", "m1", ""),
+  fc.integer(),
+  fc.constantFrom(0, -0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, -Number.MAX_SAFE_INTEGER - 1, 1e21),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.constant([]),
+  fc.constant({}),
+  fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+);
+
+/** Every field any hot type describes, plus a few undescribed ones. */
+const FIELDS = [
+  "timestamp",
+  "rawEvent",
+  "metadata",
+  "subagentRunId",
+  "messageId",
+  "toolCallId",
+  "delta",
+  "role",
+  "name",
+  "toolCallName",
+  "parentMessageId",
+  "extra",
+  "content",
+] as const;
+
+/** Mostly well-typed values, so that many generated events are clean and the `true` side is exercised too. */
+const plausible: Record<(typeof FIELDS)[number], fc.Arbitrary<unknown>> = {
+  timestamp: fc.integer(),
+  rawEvent: fc.oneof(fc.constant({ raw: 1 }), fc.string({ maxLength: 3 })),
+  metadata: fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+  subagentRunId: fc.string({ maxLength: 3 }),
+  messageId: fc.string({ maxLength: 3 }),
+  toolCallId: fc.string({ maxLength: 3 }),
+  delta: fc.string({ maxLength: 5 }),
+  role: fc.constantFrom("assistant", "user", "system", "developer", "tool", "critic"),
+  name: fc.string({ maxLength: 3 }),
+  toolCallName: fc.string({ maxLength: 3 }),
+  parentMessageId: fc.string({ maxLength: 3 }),
+  extra: fc.string({ maxLength: 3 }),
+  content: fc.string({ maxLength: 3 }),
+};
+
+/** A field left out of the event. */
+const absent = Symbol("absent");
+
+const hotEvent = fc
+  .record({
+    type: fc.constantFrom(...HOT_TYPES),
+    // Per field: absent, a plausible value, or anything at all.
+    fields: fc.tuple(...FIELDS.map((f) => fc.oneof({ weight: 3, arbitrary: fc.constant(absent) }, { weight: 3, arbitrary: plausible[f] }, { weight: 1, arbitrary: anyValue }))),
+    // Only the fields this type describes, most of the time (extra keys are rarer).
+    describedOnly: fc.boolean(),
+  })
+  .map(({ type, fields, describedOnly }) => {
+    const entry = eventEntry(type)!;
+    const described = new Set(entry.plan().fields.keys());
+    const event: Record<string, unknown> = { type };
+    FIELDS.forEach((field, i) => {
+      const value = fields[i];
+      if (value === absent) return;
+      if (describedOnly && !described.has(field)) return;
+      event[field] = value;
+    });
+    return event;
+  });
+
+describe("enforcement fast path", () => {
+  it("R-PROC-6 R-PROC-4: isCleanHotEvent agrees with stripUnknown + zod safeParse on generated hot events", () => {
+    let clean = 0;
+    fc.assert(
+      fc.property(hotEvent, (event) => {
+        const verdict = isCleanHotEvent(event, event.type as string);
+        if (verdict) clean++;
+        expect(verdict).toBe(fullPathClean(event));
+      }),
+      { numRuns: 20_000 },
+    );
+    // Both sides of the equivalence were exercised.
+    expect(clean).toBeGreaterThan(1_000);
+    expect(clean).toBeLessThan(19_000);
+  });
+
+  it("R-PROC-6: every event type that is not hot is never answered by the fast path", () => {
+    const e = { type: EventType.REASONING_MESSAGE_START, messageId: "m1", role: "reasoning" };
+    expect(isCleanHotEvent(e, e.type)).toBe(false);
+    expect(isCleanHotEvent({ type: "TEXT_MESSAGE_CONTENTX", messageId: "m", delta: "d" }, "TEXT_MESSAGE_CONTENTX")).toBe(false);
+  });
+
+  it("R-PROC-2 R-DEP-6: a stripped key, a tolerated null and an unknown role all leave the fast path", () => {
+    const base = { type: EventType.TOOL_CALL_CHUNK, toolCallId: "t1", delta: "{" };
+    expect(isCleanHotEvent(base, base.type)).toBe(true);
+    expect(isCleanHotEvent({ ...base, parentMessageId: null }, base.type)).toBe(false);
+    expect(isCleanHotEvent({ ...base, rawEvent: null }, base.type)).toBe(false);
+    expect(isCleanHotEvent({ ...base, surprise: 1 }, base.type)).toBe(false);
+    const chunk = { type: EventType.TEXT_MESSAGE_CHUNK, messageId: "m1", role: "critic" };
+    expect(isCleanHotEvent(chunk, chunk.type)).toBe(false);
+    expect(isCleanHotEvent({ ...chunk, role: "user" }, chunk.type)).toBe(true);
+  });
+
+  it("R-PROC-6: the stage forwards a clean hot event as the very object, and still fails a malformed one", () => {
+    const stage = createEnforceStage();
+    const event = { type: EventType.REASONING_MESSAGE_CONTENT, messageId: "m1", delta: "x", timestamp: 5 };
+    const r = stage.step(null, event, { index: 3 });
+    expect(r.out).toHaveLength(1);
+    expect(r.out[0]).toBe(event);
+    expect(r.warnings).toHaveLength(0);
+    expect(() => stage.step(null, { ...event, timestamp: 1.5 }, { index: 4 })).toThrow(expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: 4 }));
+  });
+});
