@@ -1,4 +1,4 @@
-import { ReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../core/errors";
+import { protocolError, type ReasoningErrorCode, type ReasoningProtocolError } from "../core/errors";
 import type { StepContext } from "../core/types";
 
 /**
@@ -13,13 +13,5 @@ export function rejectEvent(
   detail: string,
   ids: readonly (string | undefined)[] = [],
 ): ReasoningProtocolError {
-  return new ReasoningProtocolError({
-    code,
-    rule,
-    eventIndex: ctx.index,
-    eventType: typeOf(event),
-    ids: ids.filter((id): id is string => id !== undefined),
-    detail,
-    event,
-  });
+  return protocolError(code, rule, event, ctx, ids.filter((id): id is string => id !== undefined), detail);
 }

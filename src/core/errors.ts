@@ -100,3 +100,18 @@ export function typeOf(event: unknown): string {
 export function isReasoningProtocolError(e: unknown): e is ReasoningProtocolError {
   return e instanceof ReasoningProtocolError;
 }
+
+/**
+ * The error about `event`, raised while processing the source event at `ctx.index`. Every stage
+ * builds its errors with this. `detail` holds types, ids, fields and counts only (D-REDACT).
+ */
+export function protocolError(
+  code: ReasoningErrorCode,
+  rule: string,
+  event: unknown,
+  ctx: { readonly index: number },
+  ids: readonly string[],
+  detail: string,
+): ReasoningProtocolError {
+  return new ReasoningProtocolError({ code, rule, eventIndex: ctx.index, eventType: typeOf(event), ids, detail, event });
+}

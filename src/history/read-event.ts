@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { ReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../core/errors";
+import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 
 /**
@@ -11,17 +11,7 @@ import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 
 type Metadata = Record<string, unknown>;
 
-/** A protocol error about `event`, at the current source index. */
-export function protocolError(
-  code: ReasoningErrorCode,
-  rule: string,
-  event: unknown,
-  ctx: StepContext,
-  ids: readonly string[],
-  detail: string,
-): ReasoningProtocolError {
-  return new ReasoningProtocolError({ code, rule, eventIndex: ctx.index, eventType: typeOf(event), ids, detail, event });
-}
+export { protocolError };
 
 /** A malformed known field (R-PROC-4). */
 export function malformed(event: unknown, ctx: StepContext, detail: string, ids: readonly string[] = []): ReasoningProtocolError {
