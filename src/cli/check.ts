@@ -13,6 +13,7 @@ import { ReportBuilder } from "./run-report";
 import { renderReport } from "./render";
 import { redactValues } from "./redact";
 import { Progress } from "./progress";
+import { DeepestEvent } from "./nesting";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -65,11 +66,14 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   // Validated events, kept only for --json (a long recording would otherwise sit in memory).
   const events: AguiEvent[] = [];
   let read = 0;
+  // Only the printing modes stringify whole events and messages, which hostile nesting can overflow.
+  const deepest = args.json || args.history ? new DeepestEvent() : undefined;
   const pipeline = reasoningPipeline(
     source.events$.pipe(
       tap((raw) => {
         read++;
         report.onSourceEvent(raw);
+        deepest?.observe(raw, read - 1);
         if (args.url !== undefined) progress.update(read, undefined);
       }),
     ),
@@ -100,19 +104,10 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   if (error) report.onFailure(error.code);
   const history = pipeline.history;
 
-  if (args.json) {
-    const shown = <T>(x: T): T => (args.showValues ? x : redactValues(x));
-    const result = {
-      outcome: error ? "failed" : "completed",
-      error: error ? { code: error.code, rule: error.rule, eventIndex: error.eventIndex, message: error.message } : null,
-      warnings,
-      events: shown(events),
-      history: { messages: shown(history.messages), incomplete: history.incomplete },
-    };
-    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  } else {
-    io.stdout.write(
-      renderReport({
+  const shown = <T>(x: T): T => (args.showValues ? x : redactValues(x));
+  const output = printable(source, deepest, () => {
+    if (!args.json) {
+      return renderReport({
         label: source.label,
         format: source.format(),
         events: read,
@@ -122,10 +117,37 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
         history,
         showHistory: args.history,
         showValues: args.showValues,
-      }),
+      });
+    }
+    const result = {
+      outcome: error ? "failed" : "completed",
+      error: error ? { code: error.code, rule: error.rule, eventIndex: error.eventIndex, message: error.message } : null,
+      warnings,
+      events: shown(events),
+      history: { messages: shown(history.messages), incomplete: history.incomplete },
+    };
+    return `${JSON.stringify(result, null, 2)}\n`;
+  });
+  io.stdout.write(output);
+  return error ? EXIT.violation : EXIT.valid;
+}
+
+/**
+ * The report `render` builds, or — when printing it overflows the call stack (JSON.stringify
+ * recurses into every level of an event or message) — an `InputError` naming the most deeply nested
+ * event, so the user learns which event cannot be printed rather than seeing an internal error.
+ */
+function printable(source: Source, deepest: DeepestEvent | undefined, render: () => string): string {
+  try {
+    return render();
+  } catch (error) {
+    if (!(error instanceof RangeError) || deepest?.index === undefined) throw error;
+    const line = source.lineOf(deepest.index);
+    throw new InputError(
+      `event #${deepest.index}${line !== undefined ? ` (line ${line})` : ""} of ${source.label} is nested ${deepest.depth.toLocaleString("en-US")} levels deep, ` +
+        "too deep to print with --json or --history; check it without them",
     );
   }
-  return error ? EXIT.violation : EXIT.valid;
 }
 
 function fileSource(file: string, io: CliIo, progress: Progress): Source {

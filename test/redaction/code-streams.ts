@@ -124,3 +124,96 @@ export function warningStreams(): CodeStream[] {
     ]),
   ].map((s) => (s.code === "PROTOCOL_VERSION" ? { ...s, events: [ev.runStarted("r1", { protocolVersion: "2.0" }), ...s.events.slice(1)] } : s));
 }
+
+/** The opt-in stages, run where users place them (docs/resilience.md). */
+export type OptInStage = "repairStream" | "downcastToThinking" | "saveHistory";
+
+/** A stream for an opt-in stage: its events are whole (the run lifecycle included, or broken on purpose). */
+export interface OptInStream extends Omit<CodeStream, "options"> {
+  readonly stage: OptInStage;
+}
+
+/**
+ * One stream per warning and error code of the opt-in stages — `repairStream` in front of the
+ * pipeline, `downcastToThinking` after it, `saveHistory` into a store that cannot keep values —
+ * each carrying content on the events the warning is about.
+ */
+export function optInStreams(): OptInStream[] {
+  const s = (stage: OptInStage, kind: "error" | "warning", code: string, events: unknown[]): OptInStream => ({ stage, kind, code, events });
+  const repair = (code: string, events: unknown[]) => s("repairStream", "warning", code, events);
+  const downcast = (code: string, events: unknown[]) => s("downcastToThinking", "warning", code, events);
+  const message = (id: string): unknown[] => [ev.reasoningMessageStart(id), ev.reasoningMessageContent(id, secret("delta")), ev.reasoningMessageEnd(id)];
+  return [
+    repair("REPAIRED_ORPHAN_DROPPED", [ev.runStarted(), ev.reasoningMessageContent("ghost", secret("delta"), { metadata: meta() }), ev.runFinished()]),
+    repair("REPAIRED_ORPHAN_DROPPED", [ev.runStarted(), ev.toolCallArgs("ghost", secret("args")), ev.reasoningEnd("ghost", { metadata: meta() }), ev.runFinished()]),
+    repair("REPAIRED_ORPHAN_DROPPED", [ev.runStarted(), ev.thinkingTextMessageContent(secret("delta")), ev.thinkingEnd({ title: secret("title") }), ev.runFinished()]),
+    repair("REPAIRED_DUPLICATE_OPEN_DROPPED", [
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", secret("delta")),
+      ev.reasoningMessageStart("m1", { metadata: meta() }),
+      ev.reasoningChunk("m1", secret("delta"), { metadata: meta() }),
+      ev.reasoningMessageEnd("m1"),
+      ev.runFinished(),
+    ]),
+    repair("REPAIRED_DUPLICATE_OPEN_DROPPED", [ev.runStarted(), ev.thinkingStart({ title: secret("title") }), ev.thinkingStart({ title: secret("title") }), ev.thinkingEnd(), ev.runFinished()]),
+    repair("REPAIRED_CLOSED_AT_FINISH", [
+      ev.runStarted(),
+      ev.reasoningStart("s1", { metadata: meta() }),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", secret("delta")),
+      ev.toolCallStart("tc1"),
+      ev.toolCallArgs("tc1", secret("args")),
+      ev.runFinished("r1", { result: secret("result") }),
+    ]),
+    repair("REPAIRED_TRUNCATED_RUN", [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", secret("delta")), ev.encryptedValue("message", "m1", secret("value"))]),
+    repair("REPAIRED_NESTED_RUN", [
+      ev.runStarted(),
+      ev.thinkingStart({ title: secret("title") }),
+      ev.thinkingTextMessageStart(),
+      ev.thinkingTextMessageContent(secret("delta")),
+      ev.runStarted("r2"),
+      ev.runFinished("r2"),
+    ]),
+    repair("REPAIRED_OUTSIDE_RUN_DROPPED", [
+      ev.reasoningMessageContent("m1", secret("delta"), { metadata: meta() }),
+      ev.runStarted(),
+      ev.runFinished(),
+      ev.encryptedValue("message", "m1", secret("value")),
+      ev.textChunk("a1", secret("answer")),
+    ]),
+    downcast("DOWNCAST_ID_DROPPED", [ev.runStarted(), ev.reasoningStart("s1"), ...message("m1"), ev.reasoningEnd("s1"), ev.runFinished()]),
+    downcast("DOWNCAST_METADATA_DROPPED", [
+      ev.runStarted(),
+      ev.thinkingStart({ title: secret("title"), metadata: { note: secret("meta") } }),
+      ev.thinkingTextMessageStart(),
+      ev.thinkingTextMessageContent(secret("delta")),
+      ev.thinkingTextMessageEnd(),
+      ev.thinkingEnd(),
+      ev.reasoningMessageStart("m2", { metadata: meta() }),
+      ev.reasoningMessageContent("m2", secret("delta"), { metadata: meta() }),
+      // Keys are named: D-REDACT allows JSON paths. Their values are not.
+      ev.reasoningMessageEnd("m2", { metadata: { vendorNote: secret("meta"), nested: { deeper: [secret("meta")] } } }),
+      ev.runFinished(),
+    ]),
+    downcast("DOWNCAST_VALUE_DROPPED", [ev.runStarted(), ...message("m1"), ev.encryptedValue("message", "m1", secret("value"), { metadata: meta() }), ev.runFinished()]),
+    s("downcastToThinking", "error", "NOT_REPRESENTABLE", [
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", secret("delta")),
+      ev.reasoningMessageStart("m2", { metadata: meta() }),
+      ev.reasoningMessageContent("m2", secret("delta")),
+    ]),
+    s("downcastToThinking", "error", "NOT_REPRESENTABLE", [ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningStart("s2", { metadata: meta() }), ev.runFinished()]),
+    s("saveHistory", "warning", "VALUE_NOT_STORED", [
+      ev.runStarted(),
+      ...message("m1"),
+      ev.encryptedValue("message", "m1", secret("value")),
+      ev.toolCallStart("tc1"),
+      ev.toolCallArgs("tc1", secret("args")),
+      ev.toolCallEnd("tc1"),
+      ev.encryptedValue("tool-call", "tc1", secret("value")),
+      ev.runFinished("r1", { result: secret("result") }),
+    ]),
+  ];
+}

@@ -13,10 +13,14 @@ import { ERROR_CODES, ReasoningProtocolError } from "../../src/core/errors";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
 import { ev } from "../../src/testing/builders";
 import { deepStream, HOSTILE_IDS, NON_OBJECTS, UNREADABLE, chunkStreamWithId, reasoningStreamWithId, SECRETS, toolStreamWithId, violationsWithId } from "../hostile/support/streams";
-import { errorStreams, warningStreams } from "./code-streams";
+import { errorStreams, optInStreams, warningStreams } from "./code-streams";
 import { generatedCase } from "./generated";
-import { errorTexts, leaksIn, MARK, scanStream, secretsOf, warningTexts, withMarkers, type Leak, type ScanResult } from "./scan";
+import { errorTexts, leaksIn, MARK, scanOptInStream, scanStream, secretsOf, warningTexts, withMarkers, type Leak, type ScanResult } from "./scan";
 import { from } from "rxjs";
+import { DOWNCAST_WARNING_CODES, downcastToThinking } from "../../src/downcast/downcast-thinking";
+import { REPAIR_WARNING_CODES, repairStream } from "../../src/repair/repair-stream";
+import { saveHistory } from "../../src/storage/history-store";
+import { InMemoryHistoryStore } from "../../src/storage/in-memory-store";
 
 const ROOT = resolve(__dirname, "../..");
 /** In CI the repository is cloned elsewhere and `shared/` is copied beside it. */
@@ -28,11 +32,18 @@ const REGRESSIONS = join(ROOT, "test/regressions");
 const seen = { errors: new Set<string>(), warnings: new Set<string>(), streams: 0 };
 
 function scan(name: string, ...args: Parameters<typeof scanStream> extends [string, ...infer Rest] ? Rest : never): ScanResult {
-  const result = scanStream(name, ...args);
+  return record(scanStream(name, ...args));
+}
+
+function record(result: ScanResult): ScanResult {
   seen.streams++;
   if (result.errorCode !== undefined) seen.errors.add(result.errorCode);
   for (const code of result.warningCodes) seen.warnings.add(code);
   return result;
+}
+
+async function scanOptIn(...args: Parameters<typeof scanOptInStream>): Promise<ScanResult> {
+  return record(await scanOptInStream(...args));
 }
 
 /** Leaks, and anything thrown that is not a ReasoningProtocolError, named by stream. */
@@ -172,6 +183,39 @@ describe("D-REDACT: one stream per error and warning code", () => {
   });
 });
 
+describe("D-REDACT: the opt-in stages (repairStream, downcastToThinking, saveHistory)", () => {
+  it.each(optInStreams().map((s, i) => ({ ...s, name: `${s.stage} ${s.code} #${i}` })))(
+    "D-REDACT R-VER-6: $name produces its code and shows none of its content",
+    async ({ name, stage, kind, code, events }) => {
+      const result = await scanOptIn(name, stage, events);
+      if (kind === "error") expect(result.errorCode).toBe(code);
+      else expect({ error: result.errorCode, warned: result.warningCodes.includes(code) }).toEqual({ error: undefined, warned: true });
+      expect(problems([result])).toEqual([]);
+    },
+  );
+
+  it("R-VER-7 D-REDACT: their lossy warnings reach the default sink even under quiet, printed without content", async () => {
+    const lines: string[] = [];
+    const spy = jest.spyOn(console, "warn").mockImplementation((line: string) => void lines.push(line));
+    const codes = new Set<string>();
+    try {
+      for (const { stage, events } of optInStreams()) {
+        const source = stage === "repairStream" ? from(events).pipe(repairStream({ quiet: true })) : from(events);
+        const pipeline = reasoningPipeline(source, { onWarning: () => {} });
+        const output = stage === "downcastToThinking" ? pipeline.events$.pipe(downcastToThinking({ quiet: true })) : pipeline.events$;
+        output.subscribe({ error: () => {} });
+        if (stage === "saveHistory") await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", pipeline.history, { quiet: true });
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    for (const line of lines) codes.add(/^\[agui-reasoning\] ([A-Z_]+)/.exec(line)?.[1] ?? line);
+    // REPAIRED_CLOSED_AT_FINISH loses nothing (only ENDs are added): quiet silences it. Every other one is lossy.
+    expect([...codes].sort()).toEqual([...Object.keys(REPAIR_WARNING_CODES).filter((c) => c !== "REPAIRED_CLOSED_AT_FINISH"), ...Object.keys(DOWNCAST_WARNING_CODES), "VALUE_NOT_STORED"].sort());
+    expect(lines.filter((line) => line.includes(MARK))).toEqual([]);
+  });
+});
+
 describe("D-REDACT: hostile streams", () => {
   it("D-REDACT: streams under hostile ids, their violations, non-objects, unreadable and deep events leak nothing", () => {
     const results: ScanResult[] = [];
@@ -228,17 +272,22 @@ describe("D-REDACT: coverage of the scan", () => {
     expect([...ERROR_CODES].filter((code) => !seen.errors.has(code))).toEqual([]);
   });
 
-  it("D-REDACT: every warning code the pipeline's sources name was produced and scanned", () => {
+  it("D-REDACT: every warning and error code the sources name, the opt-in stages' included, was produced and scanned", () => {
     const named = new Set<string>();
-    for (const dir of ["upcast", "schema", "chunks", "discipline", "history", "pipeline", "core"]) {
+    for (const dir of ["upcast", "schema", "chunks", "discipline", "history", "pipeline", "core", "repair", "downcast", "storage"]) {
       for (const file of readdirSync(join(ROOT, "src", dir)).filter((f) => f.endsWith(".ts"))) {
         const source = readFileSync(join(ROOT, "src", dir, file), "utf8");
-        for (const m of source.matchAll(/(?:code:\s*|warning\(\s*)"([A-Z][A-Z_]+)"|\b([A-Z][A-Z_]+): "\2"/g)) named.add((m[1] ?? m[2])!);
+        for (const m of source.matchAll(/(?:code:\s*|warning\(\s*)"([A-Z][A-Z_]+)"|\b([A-Z][A-Z_]+): "\2"|\bcode = "([A-Z][A-Z_]+)"/g)) named.add((m[1] ?? m[2] ?? m[3])!);
       }
     }
-    const warningCodes = [...named].filter((code) => !(ERROR_CODES as readonly string[]).includes(code));
-    expect(warningCodes.length).toBeGreaterThanOrEqual(15);
+    // Errors: the pipeline's, and DowncastError's (`readonly code = "NOT_REPRESENTABLE"`).
+    const errorCodes = new Set<string>([...ERROR_CODES, "NOT_REPRESENTABLE"]);
+    const warningCodes = [...named].filter((code) => !errorCodes.has(code));
+    expect(warningCodes.length).toBeGreaterThanOrEqual(25);
+    expect(warningCodes).toEqual(expect.arrayContaining([...Object.keys(REPAIR_WARNING_CODES), ...Object.keys(DOWNCAST_WARNING_CODES), "VALUE_NOT_STORED"]));
     expect(warningCodes.filter((code) => !seen.warnings.has(code))).toEqual([]);
+    expect([...named].filter((code) => errorCodes.has(code) && !seen.errors.has(code))).toEqual([]);
+    expect(named.has("NOT_REPRESENTABLE")).toBe(true);
     expect(seen.streams).toBeGreaterThan(3_000);
   });
 });

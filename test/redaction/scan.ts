@@ -6,6 +6,11 @@ import { formatWarning } from "../../src/core/warnings";
 import { toRunInputMessages } from "../../src/history/run-input";
 import type { ReasoningHistory } from "../../src/history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../../src/pipeline/reasoning-pipeline";
+import { DowncastError, downcastToThinking } from "../../src/downcast/downcast-thinking";
+import { repairStream } from "../../src/repair/repair-stream";
+import { saveHistory } from "../../src/storage/history-store";
+import { InMemoryHistoryStore } from "../../src/storage/in-memory-store";
+import type { OptInStage } from "./code-streams";
 
 /**
  * The redaction scan (D-REDACT, R-REASON-25/26): runs streams through the facade, renders every
@@ -43,9 +48,12 @@ export interface ScanResult {
   readonly leaks: readonly Leak[];
 }
 
+/** The errors the package throws at a stream: a protocol violation, or a downgrade the older shapes cannot express. */
+const isPackageError = (error: unknown): error is ReasoningProtocolError | DowncastError => error instanceof ReasoningProtocolError || error instanceof DowncastError;
+
 /** The renderings of an error that logs and programs see. `event` is meant for programs and is excluded. */
 export function errorTexts(error: unknown): { where: string; text: string }[] {
-  if (!(error instanceof ReasoningProtocolError)) return [];
+  if (!isPackageError(error)) return [];
   const own: Record<string, unknown> = {};
   for (const key of Object.keys(error)) if (key !== "event") own[key] = (error as unknown as Record<string, unknown>)[key];
   return [
@@ -126,17 +134,46 @@ export function scanStream(
   const history = pipeline.history;
   toRunInputMessages(history, { producer: "someone-else", onWarning: (w) => warnings.push(w) });
 
+  return scanned(stream, warnings, failure, history, secrets);
+}
+
+/** Renders and searches what one run produced. */
+function scanned(stream: string, warnings: readonly ReasoningWarning[], failure: { error: unknown } | undefined, history: ReasoningHistory, secrets: ReadonlySet<string>): ScanResult {
   const texts = warnings.flatMap(warningTexts);
   const error = failure?.error;
   texts.push(...errorTexts(error));
   const leaks = leaksIn(stream, texts, secrets);
-  if (error instanceof ReasoningProtocolError && Object.getOwnPropertyDescriptor(error, "event")?.enumerable !== false) {
+  if (isPackageError(error) && Object.getOwnPropertyDescriptor(error, "event")?.enumerable !== false) {
     leaks.push({ stream, where: "error.event is enumerable", secret: "" });
   }
-  const scanned: ScanResult = { warningCodes: warnings.map((w) => w.code), history, texts, leaks };
-  if (error === undefined) return scanned;
-  if (error instanceof ReasoningProtocolError) return { ...scanned, errorCode: error.code };
-  return { ...scanned, foreignError: error };
+  const result: ScanResult = { warningCodes: warnings.map((w) => w.code), history, texts, leaks };
+  if (error === undefined) return result;
+  if (isPackageError(error)) return { ...result, errorCode: error.code };
+  return { ...result, foreignError: error };
+}
+
+/**
+ * Runs `events` through an opt-in stage placed as users place it, together with the strict
+ * pipeline, and scans the errors and warnings of both: `repairStream` in front of the pipeline,
+ * `downcastToThinking` after it, `saveHistory` of its history into a store that cannot keep values.
+ */
+export async function scanOptInStream(stream: string, stage: OptInStage, events: readonly unknown[], secrets: ReadonlySet<string> = secretsOf(events)): Promise<ScanResult> {
+  const warnings: ReasoningWarning[] = [];
+  const options = { producer: "scanned", onWarning: (w: ReasoningWarning) => warnings.push(w) };
+  const source = stage === "repairStream" ? from(events).pipe(repairStream(options)) : from(events);
+  const pipeline = reasoningPipeline(source, options);
+  let failure: { error: unknown } | undefined;
+  const output = stage === "downcastToThinking" ? pipeline.events$.pipe(downcastToThinking(options)) : pipeline.events$;
+  output.subscribe({ error: (error: unknown) => (failure = { error }) });
+  const history = pipeline.history;
+  if (stage === "saveHistory") {
+    try {
+      await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", history, options);
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  return scanned(stream, warnings, failure, history, secrets);
 }
 
 /**
