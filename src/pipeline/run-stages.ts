@@ -36,8 +36,16 @@ export class StageChain {
 
   /** Feeds one source event (index = its position in the source). */
   push(event: unknown, index: number): void {
-    this.ctx.index = index;
-    this.feed(0, event);
+    const ctx = this.ctx;
+    // A subscriber may push the next source event from inside this one (a re-entrant source): the
+    // rest of this event's outputs must still be attributed to this event's index.
+    const outer = ctx.index;
+    ctx.index = index;
+    try {
+      this.feed(0, event);
+    } finally {
+      ctx.index = outer;
+    }
   }
 
   /**
