@@ -8,20 +8,11 @@ import type { AssistantMessage, Message } from "@ag-ui/core";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningWarning } from "../../src";
 import { agentEvents } from "../../src/integration/agent-events";
 import { ev, sequentialIds } from "../../src/testing/builders";
-import { startAgentServer, type AgentServer } from "../support/sse-server";
+import { useAgentServers } from "../support/sse-server";
 import { runInput, runOverHttp } from "../support/http-run";
 import { ANSWER, THOUGHTS, VALUES, turnOne, turnTwo } from "../support/turns";
 
-let servers: AgentServer[] = [];
-async function serve(...args: Parameters<typeof startAgentServer>): Promise<AgentServer> {
-  const server = await startAgentServer(...args);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = useAgentServers();
 
 /** The message with this id in a parsed request body. */
 function sentMessage(body: unknown, id: string): Record<string, unknown> | undefined {

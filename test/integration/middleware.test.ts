@@ -9,20 +9,11 @@ import type { ReasoningHistory, ReasoningWarning } from "../../src";
 import { ReasoningProtocolError } from "../../src";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import { ev } from "../../src/testing/builders";
-import { startAgentServer, type AgentServer } from "../support/sse-server";
+import { useAgentServers } from "../support/sse-server";
 import { ANSWER, THOUGHTS, VALUES, turnOne, turnTwo } from "../support/turns";
 import { runInput } from "../support/http-run";
 
-let servers: AgentServer[] = [];
-async function serve(...args: Parameters<typeof startAgentServer>): Promise<AgentServer> {
-  const server = await startAgentServer(...args);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const serve = useAgentServers();
 
 function sent(body: unknown): Array<Record<string, unknown>> {
   return (body as { messages?: Array<Record<string, unknown>> }).messages ?? [];
