@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import type { OperatorFunction } from "rxjs";
 import { stageOperator } from "../core/stage-operator";
-import { result, type AguiEvent, type Stage, type StepContext, type WarningOptions } from "../core/types";
+import { result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
 import { ROUTES, type Family } from "./families";
 import { checkRoleConflict, declareMessage, recordMessages, type KnownRoles } from "./known-roles";
 import { checkOpen, checkParent, closeItem, commitOpen, continueItem, keyOf, tagOf } from "./open-items";
@@ -51,7 +51,7 @@ export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<Agui
   return stageOperator(createVerifyStage(options), options);
 }
 
-function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenItems: number): VerifyState["pass"] {
+function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenItems: number): StepResult<VerifyState, AguiEvent> {
   if (typeof event !== "object" || event === null || typeof event.type !== "string") throw notAnEvent(event, ctx);
   const route = ROUTES.get(event.type);
   if (route === undefined) {
@@ -99,8 +99,7 @@ function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenI
         break;
     }
   }
-  state.pass.out[0] = event;
-  return state.pass;
+  return state.pass(state, event);
 }
 
 /** A START: every check first, then the open set changes (a failed step leaves it as it was). */

@@ -1,5 +1,5 @@
-import type { AguiEvent, ReasoningWarning } from "../core/types";
-import { NONE } from "../core/types";
+import type { AguiEvent } from "../core/types";
+import { passThrough } from "../core/types";
 import type { KnownRoles } from "./known-roles";
 import { createOpenSets, type OpenSets } from "./open-items";
 
@@ -20,14 +20,11 @@ export class VerifyState {
   /** Per-family open sets of the current run. */
   readonly sets: OpenSets = createOpenSets();
   /**
-   * The result every step returns: the verifier only ever forwards the one event it was given.
-   * Reused so the hot path allocates nothing; `out[0]` is overwritten by the next step, so a
-   * caller reads `out` before stepping again (stageOperator, runStage and the facade all do).
+   * The result every step returns: the verifier only ever forwards the one event it was given, so
+   * one reused result (core `passThrough`) keeps the hot path free of allocations.
    */
-  readonly pass: { readonly state: VerifyState; readonly out: AguiEvent[]; readonly warnings: readonly ReasoningWarning[] };
+  readonly pass = passThrough<VerifyState, AguiEvent>();
 
   /** @param roles roles of every message known so far, across runs (D-ROLE-CONFLICT). */
-  constructor(readonly roles: KnownRoles) {
-    this.pass = { state: this, out: [], warnings: NONE };
-  }
+  constructor(readonly roles: KnownRoles) {}
 }
