@@ -1,4 +1,5 @@
 import { AGUIError } from "@ag-ui/core";
+import { isPlainObject } from "./json";
 
 /**
  * Every way this package rejects a stream. Stable: users match on `code`. Documented in
@@ -89,7 +90,7 @@ export function truncateId(id: string): string {
 
 /** The type of an event for error messages, safe on any input. */
 export function typeOf(event: unknown): string {
-  if (typeof event === "object" && event !== null && !Array.isArray(event)) {
+  if (isPlainObject(event)) {
     const t = (event as { type?: unknown }).type;
     if (typeof t === "string") return t.length > 80 ? `${t.slice(0, 77)}…` : t;
     return "<no type>";

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/json";
 import { toPointer } from "../schema/json-pointer";
 import { METADATA_KEY } from "../upcast/thinking-title";
 
@@ -11,7 +12,6 @@ export interface TitleRecovery {
   readonly dropped: readonly string[];
 }
 
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Reverses D-THINK-TITLE: `metadata["agui-reasoning"].thinkingTitle` (a string) goes back to
@@ -19,12 +19,12 @@ const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null &
  * title (nothing is coerced, R-VER-4): it is dropped like any other key.
  */
 export function recoverTitle(metadata: unknown): TitleRecovery {
-  if (!isObject(metadata)) return { title: undefined, dropped: droppedMetadata(metadata) };
+  if (!isPlainObject(metadata)) return { title: undefined, dropped: droppedMetadata(metadata) };
   const dropped: string[] = [];
   let title: string | undefined;
   for (const key of Object.keys(metadata)) {
     const own = metadata[key];
-    if (key !== METADATA_KEY || !isObject(own) || typeof own.thinkingTitle !== "string") {
+    if (key !== METADATA_KEY || !isPlainObject(own) || typeof own.thinkingTitle !== "string") {
       dropped.push(toPointer(["metadata", key]));
       continue;
     }
@@ -37,6 +37,6 @@ export function recoverTitle(metadata: unknown): TitleRecovery {
 /** Pointers of metadata dropped whole (events without a title). */
 export function droppedMetadata(metadata: unknown): string[] {
   if (metadata === undefined) return [];
-  if (!isObject(metadata)) return ["/metadata"];
+  if (!isPlainObject(metadata)) return ["/metadata"];
   return Object.keys(metadata).map((key) => toPointer(["metadata", key]));
 }

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/json";
 import type { Message } from "@ag-ui/core";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
@@ -107,9 +108,7 @@ export function warning(
   return w;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isPlainObject };
 
 const ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user", "tool", "activity", "reasoning"]);
 

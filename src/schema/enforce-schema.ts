@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/json";
 import type { OperatorFunction } from "rxjs";
 import { ReasoningProtocolError, typeOf } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
@@ -121,7 +122,7 @@ function assertSchemaOutside(input: unknown, entry: EventEntry, notes: readonly 
 
 /** The event's `type`, or FAIL: an event that is not an object, or has no string `type`, is malformed (R-PROC-4). */
 function requireType(input: unknown, ctx: StepContext): string {
-  if (typeof input === "object" && input !== null && !Array.isArray(input)) {
+  if (isPlainObject(input)) {
     const type = (input as { type?: unknown }).type;
     if (typeof type === "string") return type;
     throw malformed(input, ctx, "/type (required field is missing or not a string)", "R-PROC-4");

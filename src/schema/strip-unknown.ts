@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/json";
 import { toPointer } from "./json-pointer";
 import type { ArrayPlan, ChoicePlan, EnumPlan, ObjectPlan, Plan, RecordPlan, VariantPlan } from "./schema-plan";
 
@@ -40,13 +41,13 @@ export function stripUnknown(value: unknown, plan: Plan): Stripped | undefined {
 function hasStrippable(value: unknown, plan: Plan): boolean {
   switch (plan.kind) {
     case "object":
-      return isObject(value) && objectHasStrippable(value, plan);
+      return isPlainObject(value) && objectHasStrippable(value, plan);
     case "array":
       return Array.isArray(value) && arrayHasStrippable(value, plan.element);
     case "record":
-      return isObject(value) && arrayHasStrippable(Object.values(value), plan.value);
+      return isPlainObject(value) && arrayHasStrippable(Object.values(value), plan.value);
     case "variant": {
-      if (!isObject(value)) return false;
+      if (!isPlainObject(value)) return false;
       const tag = value[plan.discriminator];
       if (typeof tag !== "string") return false;
       if (!plan.options.has(tag)) return true;
@@ -119,7 +120,7 @@ class Walk {
   }
 
   private object(value: unknown, plan: ObjectPlan): unknown {
-    if (!isObject(value)) return value;
+    if (!isPlainObject(value)) return value;
     // Copy-on-write: created at the first key that changes.
     let out: Record<string, unknown> | undefined;
     for (const key in value) {
@@ -176,7 +177,7 @@ class Walk {
   }
 
   private record(value: unknown, plan: RecordPlan): unknown {
-    if (!isObject(value)) return value;
+    if (!isPlainObject(value)) return value;
     let out: Record<string, unknown> | undefined;
     for (const key of Object.keys(value)) {
       const v = value[key];
@@ -192,7 +193,7 @@ class Walk {
   }
 
   private variant(value: unknown, plan: VariantPlan): unknown {
-    if (!isObject(value)) return value;
+    if (!isPlainObject(value)) return value;
     const tag = value[plan.discriminator];
     // Missing or non-string: a malformed value, not a newer member — zod rejects it (R-REASON-23).
     if (typeof tag !== "string") return value;
@@ -220,11 +221,7 @@ class Walk {
 /** The branch of a plain union that matches the value's JSON kind, if any. */
 function choose(value: unknown, plan: ChoicePlan): Plan | null {
   if (Array.isArray(value)) return plan.array;
-  return isObject(value) ? plan.object : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isPlainObject(value) ? plan.object : null;
 }
 
 /** A new object with the keys that precede `stop` (all kept unchanged so far). */

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/json";
 /** This package's key inside an event's open metadata (D-THINK-TITLE); `ag-ui` is reserved for the protocol. */
 export const METADATA_KEY = "agui-reasoning";
 
@@ -12,7 +13,6 @@ export type TitlePlacement =
   /** Left on the event: `metadata` is malformed, so enforcement rejects the event and nothing may be repaired here. */
   | { readonly kind: "left" };
 
-const isPlainObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Puts a legacy span title into the translated event's metadata, merged with what the event carries
