@@ -2,7 +2,7 @@ import type { Message, ToolCall } from "@ag-ui/core";
 import type { WarningOptions } from "../core/types";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
-import { hasValue } from "./issuers";
+import { dropValues } from "./drop-values";
 import type { ReasoningHistory } from "./types";
 
 export interface RunInputOptions extends WarningOptions {
@@ -31,29 +31,15 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
   }
   // Ids whose value was left out, in history order.
   const withheld: string[] = [];
-  const issuedHere = (issuers: Map<string, string | undefined>, id: string): boolean =>
-    issuers.has(id) && issuers.get(id) === producer;
+  const notIssuedHere = (subtype: "message" | "tool-call", id: string): boolean => {
+    const issuers = subtype === "message" ? messageIssuer : toolCallIssuer;
+    return !(issuers.has(id) && issuers.get(id) === producer);
+  };
 
   const messages: Message[] = [];
   for (const message of history.messages) {
     if (message.role === "activity") continue;
-    const copy = { ...message } as Message & { encryptedValue?: string; toolCalls?: ToolCall[] };
-    if (hasValue(message) && !issuedHere(messageIssuer, message.id)) {
-      delete copy.encryptedValue;
-      withheld.push(message.id);
-    }
-    const calls = toolCallsOf(message);
-    if (calls !== undefined) {
-      copy.toolCalls = calls.map((call) => {
-        const callCopy: ToolCall = { ...call, function: { ...call.function } };
-        if (hasValue(call) && !issuedHere(toolCallIssuer, call.id)) {
-          delete callCopy.encryptedValue;
-          withheld.push(call.id);
-        }
-        return callCopy;
-      });
-    }
-    messages.push(copy);
+    messages.push(freshCopy(dropValues(message, notIssuedHere, withheld)));
   }
 
   if (withheld.length > 0) {
@@ -66,4 +52,12 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
     });
   }
   return messages;
+}
+
+/** New message, tool-call and function objects: what is sent can be changed without touching the history. */
+function freshCopy(message: Message): Message {
+  const copy = { ...message } as Message & { toolCalls?: ToolCall[] };
+  const calls = toolCallsOf(message);
+  if (calls !== undefined) copy.toolCalls = calls.map((call) => ({ ...call, function: { ...call.function } }));
+  return copy;
 }

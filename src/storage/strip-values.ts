@@ -1,6 +1,4 @@
-import type { Message, ToolCall } from "@ag-ui/core";
-import { toolCallsOf } from "../history/conversation";
-import { hasValue } from "../history/issuers";
+import { dropValues } from "../history/drop-values";
 import type { ReasoningHistory } from "../history/types";
 
 /** A history without its encrypted values, and the ids of the messages and tool calls that held one. */
@@ -17,29 +15,9 @@ export interface StrippedHistory {
  */
 export function stripValues(history: ReasoningHistory): StrippedHistory {
   const lost: string[] = [];
-  const messages = history.messages.map((message) => withoutValues(message, lost));
+  const messages = history.messages.map((message) => dropValues(message, dropEvery, lost));
   if (lost.length === 0) return { history, lost };
   return { history: { messages, incomplete: history.incomplete, issuers: [] }, lost };
 }
 
-function withoutValues(message: Message, lost: string[]): Message {
-  const own = hasValue(message);
-  const calls = toolCallsOf(message);
-  const onCalls = calls !== undefined && calls.some(hasValue);
-  if (!own && !onCalls) return message;
-  const copy: Record<string, unknown> = { ...message };
-  if (own) {
-    delete copy.encryptedValue;
-    lost.push(message.id);
-  }
-  if (onCalls) copy.toolCalls = calls!.map((call) => withoutCallValue(call, lost));
-  return copy as unknown as Message;
-}
-
-function withoutCallValue(call: ToolCall, lost: string[]): ToolCall {
-  if (!hasValue(call)) return call;
-  lost.push(call.id);
-  const copy: ToolCall = { ...call };
-  delete copy.encryptedValue;
-  return copy;
-}
+const dropEvery = (): boolean => true;
