@@ -1,6 +1,6 @@
 import type { OperatorFunction } from "rxjs";
 import { stageOperator } from "../core/stage-operator";
-import { NONE, result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import { NONE, passThrough, result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
 import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "./chunk-families";
 import { rejectEvent } from "./chunk-errors";
 import { checkChunk } from "./check-chunk";
@@ -22,10 +22,12 @@ export type { ExpandState, OpenStream } from "./lanes";
  * The stage emits no warnings; everything it rejects is a `ReasoningProtocolError`.
  */
 export function createExpandStage(_options?: WarningOptions): Stage<ExpandState, AguiEvent, AguiEvent> {
+  // Most events are not chunks and close nothing: one reused result passes them on without allocating.
+  const pass = passThrough<ExpandState, AguiEvent>();
   return {
     name: "expandChunks",
     init: createExpandState,
-    step: expandStep,
+    step: (state, event, ctx) => expandStep(state, event, ctx, pass),
     // D-TRUNC: end of source is not a close trigger; open streams stay open.
     finish: (state) => result(state),
   };
@@ -36,28 +38,30 @@ export function expandChunks(options?: WarningOptions): OperatorFunction<AguiEve
   return stageOperator(createExpandStage(options), options);
 }
 
-function expandStep(state: ExpandState, event: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+type Pass = (state: ExpandState, event: AguiEvent) => StepResult<ExpandState, AguiEvent>;
+
+function expandStep(state: ExpandState, event: AguiEvent, ctx: StepContext, pass: Pass): StepResult<ExpandState, AguiEvent> {
   if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.type !== "string") {
     throw rejectEvent("MALFORMED_EVENT", "R-PROC-4", ctx, event, "an event must be an object with a string type.");
   }
   const family = FAMILY_BY_CHUNK_TYPE.get(event.type);
   if (family !== undefined) return expandChunk(state, family, event, ctx);
   const trigger = CLOSE_TRIGGERS.get(event.type);
-  if (trigger === undefined) return result(state, [event]);
-  return closeBefore(state, trigger, event, ctx);
+  if (trigger === undefined) return pass(state, event);
+  return closeBefore(state, trigger, event, ctx, pass);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Non-chunk events
 
 /** Synthesizes the ENDs `event` triggers (R-STREAM-9/15/17), then forwards `event` itself. */
-function closeBefore(state: ExpandState, trigger: CloseTrigger, event: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+function closeBefore(state: ExpandState, trigger: CloseTrigger, event: AguiEvent, ctx: StepContext, pass: Pass): StepResult<ExpandState, AguiEvent> {
   const tag = event.subagentRunId;
   if (trigger.scope === "owner" ? typeof tag !== "string" : tag !== undefined && typeof tag !== "string") {
     // The tag decides which lane closes; guessing it would conceal a value enforcement rejects.
     throw rejectEvent("MALFORMED_EVENT", "R-PROC-4", ctx, event, "/subagentRunId must be a string.");
   }
-  if (state.lanes.size === 0) return result(state, [event]);
+  if (state.lanes.size === 0) return pass(state, event);
   const out: AguiEvent[] = [];
   if (trigger.scope === "all") {
     closeAllLanes(state, out);

@@ -122,7 +122,7 @@ function reduce(
       return result(endOpenItems(conversation, "abandoned"), [event]);
     default:
       // Spans (R-REASON-6), steps, state, custom, raw, subagent events: nothing in history.
-      return result(conversation, [event]);
+      return conversation.passing(event);
   }
 }
 

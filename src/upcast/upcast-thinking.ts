@@ -2,6 +2,7 @@ import { EventType } from "@ag-ui/core";
 import type { OperatorFunction } from "rxjs";
 import { stageOperator } from "../core/stage-operator";
 import {
+  passThrough,
   result,
   type AguiEvent,
   type Stage,
@@ -65,12 +66,14 @@ type Obj = Record<string, unknown>;
  */
 export function createUpcastStage(options: UpcastOptions = {}): Stage<UpcastState, unknown, AguiEvent> {
   const mint = idMinter(options.idFactory);
+  // Nearly every event is not legacy and passes untouched: one reused result, no allocation.
+  const pass = passThrough<UpcastState, AguiEvent>();
   const expiry = expiryTime(options.expiresAt);
   const clock = options.now ?? (() => new Date());
   return {
     name: "upcastThinking",
     init: () => ({ span: undefined, message: undefined, expired: isExpired(expiry, clock()) }),
-    step: (state, event, ctx) => upcastStep(state, event, ctx, mint),
+    step: (state, event, ctx) => upcastStep(state, event, ctx, mint, pass),
   };
 }
 
@@ -79,19 +82,25 @@ export function upcastThinking(options?: UpcastOptions): OperatorFunction<unknow
   return stageOperator(createUpcastStage(options), options);
 }
 
-function upcastStep(state: UpcastState, event: unknown, ctx: StepContext, mint: () => string): StepResult<UpcastState, AguiEvent> {
+function upcastStep(
+  state: UpcastState,
+  event: unknown,
+  ctx: StepContext,
+  mint: () => string,
+  pass: (state: UpcastState, event: AguiEvent) => StepResult<UpcastState, AguiEvent>,
+): StepResult<UpcastState, AguiEvent> {
   // Raw input: not yet validated, so every read is guarded; whatever is not ours passes untouched.
-  if (typeof event !== "object" || event === null) return result(state, [event as AguiEvent]);
+  if (typeof event !== "object" || event === null) return pass(state, event as AguiEvent);
   const type = rawType(event);
-  if (typeof type !== "string") return result(state, [event as AguiEvent]);
+  if (typeof type !== "string") return pass(state, event as AguiEvent);
   const shape = LEGACY_THINKING.get(type);
   if (shape === undefined) {
     if ((type === EventType.RUN_STARTED || type === EventType.RUN_ERROR) && isAnyOpen(state)) {
       return result(nothingOpen(state), [event as AguiEvent]);
     }
-    return result(state, [event as AguiEvent]);
+    return pass(state, event as AguiEvent);
   }
-  if (state.expired || Array.isArray(event)) return result(state, [event as AguiEvent]);
+  if (state.expired || Array.isArray(event)) return pass(state, event as AguiEvent);
   const fields = readFields(event);
   if (fields === undefined) throw unreadableLegacy(type, event, ctx);
   return translate(state, shape, fields, event, ctx, mint);
