@@ -1,9 +1,11 @@
 /**
- * An immutable list with structural sharing: a 32-way trie (Clojure's persistent vector without the
- * tail buffer). `set` and `push` copy one root-to-leaf path of at most ⌈log32 n⌉ nodes of 32 slots,
- * so an edit costs the same for a 10-message and a 10,000-message conversation (two levels up to
- * 1,024 items, three up to 32,768). `toArray`, `insert` and `from` are O(n); they serve snapshots,
- * out-of-order tool results and publication, not the per-delta path.
+ * An immutable list with structural sharing: Clojure's persistent vector, a 32-way trie plus a
+ * *tail*, the last 1–32 items kept in their own leaf outside the trie. `set` in the trie and `push`
+ * copy one root-to-leaf path of at most ⌈log32 n⌉ nodes of 32 slots, so an edit costs the same for a
+ * 10-message and a 10,000-message conversation. The tail makes the commonest edits cheaper still:
+ * the message that is streaming is nearly always one of the last, and a `set` or `push` there copies
+ * the tail alone. `toArray`, `insert` and `from` are O(n); they serve snapshots, out-of-order tool
+ * results and publication, not the per-delta path.
  */
 
 const BITS = 5;
@@ -13,16 +15,21 @@ const MASK = WIDTH - 1;
 /** A leaf holds items; a branch holds child nodes. Nodes are never mutated once shared. */
 type Node = readonly unknown[];
 
+const EMPTY_NODE: Node = [];
+
 export class PersistentList<T> {
   private constructor(
     /** Number of items. */
     readonly size: number,
-    /** Bit shift of the root's level: 0 when the root is a leaf. */
+    /** Bit shift of the root's level (≥ BITS: the root is a branch whose children at level BITS are leaves). */
     private readonly shift: number,
+    /** The trie: items 0 … tailOffset − 1. */
     private readonly root: Node,
+    /** Items tailOffset … size − 1 (1 to 32 of them, none when the list is empty). */
+    private readonly tail: Node,
   ) {}
 
-  private static readonly EMPTY = new PersistentList<never>(0, 0, []);
+  private static readonly EMPTY = new PersistentList<never>(0, BITS, EMPTY_NODE, EMPTY_NODE);
 
   static empty<T>(): PersistentList<T> {
     return PersistentList.EMPTY;
@@ -30,38 +37,52 @@ export class PersistentList<T> {
 
   /** Builds a list from an array, bottom-up (O(n)). The array is not retained. */
   static from<T>(items: readonly T[]): PersistentList<T> {
-    if (items.length === 0) return PersistentList.EMPTY;
-    let nodes: unknown[][] = chunk(items);
-    let shift = 0;
-    while (nodes.length > 1) {
-      nodes = chunk(nodes);
+    const size = items.length;
+    if (size === 0) return PersistentList.EMPTY;
+    const offset = tailOffset(size);
+    let nodes: Node[] = chunk(items, offset);
+    let shift = BITS;
+    while (nodes.length > WIDTH) {
+      nodes = chunk(nodes, nodes.length);
       shift += BITS;
     }
-    return new PersistentList<T>(items.length, shift, nodes[0]!);
+    return new PersistentList<T>(size, shift, nodes, items.slice(offset));
   }
 
   get(index: number): T | undefined {
     if (index < 0 || index >= this.size) return undefined;
-    let node: Node = this.root;
-    for (let level = this.shift; level > 0; level -= BITS) node = node[(index >>> level) & MASK] as Node;
-    return node[index & MASK] as T;
+    return this.leafFor(index)[index & MASK] as T;
   }
 
   /** A list with `item` at `index` (0 ≤ index < size). */
   set(index: number, item: T): PersistentList<T> {
     if (index < 0 || index >= this.size) throw new RangeError(`index ${index} outside 0..${this.size - 1}`);
-    return new PersistentList<T>(this.size, this.shift, setIn(this.root, this.shift, index, item));
+    if (index >= tailOffset(this.size)) {
+      const tail = this.tail.slice();
+      tail[index & MASK] = item;
+      return new PersistentList<T>(this.size, this.shift, this.root, tail);
+    }
+    return new PersistentList<T>(this.size, this.shift, setIn(this.root, this.shift, index, item), this.tail);
   }
 
   /** A list with `item` appended. */
   push(item: T): PersistentList<T> {
-    const index = this.size;
-    if (index === WIDTH << this.shift) {
-      // The trie is full: grow one level, the old root becomes the first child.
-      const root = [this.root, pathTo(this.shift, item)];
-      return new PersistentList<T>(index + 1, this.shift + BITS, root);
+    const size = this.size;
+    if (size - tailOffset(size) < WIDTH) {
+      const tail = this.tail.slice();
+      tail.push(item);
+      return new PersistentList<T>(size + 1, this.shift, this.root, tail);
     }
-    return new PersistentList<T>(index + 1, this.shift, pushIn(this.root, this.shift, index, item));
+    // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
+    let root: Node;
+    let shift = this.shift;
+    if (size >>> BITS > 1 << shift) {
+      root = [this.root, pathTo(shift, this.tail)];
+      shift += BITS;
+    } else {
+      root = pushLeaf(this.root, shift, size - 1, this.tail);
+    }
+    return new PersistentList<T>(size + 1, shift, root, [item]);
   }
 
   /** A list with `item` inserted before position `index` (O(n)). */
@@ -76,13 +97,29 @@ export class PersistentList<T> {
   toArray(): T[] {
     const out: T[] = [];
     collect(this.root, this.shift, out);
+    const tail = this.tail;
+    for (let i = 0; i < tail.length; i++) out.push(tail[i] as T);
     return out;
+  }
+
+  /** The leaf holding `index` (0 ≤ index < size). */
+  private leafFor(index: number): Node {
+    if (index >= tailOffset(this.size)) return this.tail;
+    let node: Node = this.root;
+    for (let level = this.shift; level > 0; level -= BITS) node = node[(index >>> level) & MASK] as Node;
+    return node;
   }
 }
 
-function chunk(items: readonly unknown[]): unknown[][] {
-  const nodes: unknown[][] = [];
-  for (let i = 0; i < items.length; i += WIDTH) nodes.push(items.slice(i, i + WIDTH));
+/** Index of the first item in the tail: the trie holds whole leaves only. */
+function tailOffset(size: number): number {
+  return size < WIDTH ? 0 : ((size - 1) >>> BITS) << BITS;
+}
+
+/** The first `count` items in nodes of 32. */
+function chunk(items: readonly unknown[], count: number): Node[] {
+  const nodes: Node[] = [];
+  for (let i = 0; i < count; i += WIDTH) nodes.push(items.slice(i, Math.min(i + WIDTH, count)));
   return nodes;
 }
 
@@ -96,20 +133,21 @@ function setIn<T>(node: Node, level: number, index: number, item: T): Node {
   return copy;
 }
 
-function pushIn<T>(node: Node, level: number, index: number, item: T): Node {
+/** `node` (a branch at `level`) with `leaf` added as the leaf holding item `last`. */
+function pushLeaf(node: Node, level: number, last: number, leaf: Node): Node {
   const copy = node.slice();
-  if (level === 0) copy.push(item);
+  const slot = (last >>> level) & MASK;
+  if (level === BITS) copy[slot] = leaf;
   else {
-    const slot = (index >>> level) & MASK;
     const child = node[slot] as Node | undefined;
-    copy[slot] = child === undefined ? pathTo(level - BITS, item) : pushIn(child, level - BITS, index, item);
+    copy[slot] = child === undefined ? pathTo(level - BITS, leaf) : pushLeaf(child, level - BITS, last, leaf);
   }
   return copy;
 }
 
-/** A fresh chain of nodes from `level` down to a leaf holding `item`. */
-function pathTo<T>(level: number, item: T): Node {
-  return level === 0 ? [item] : [pathTo(level - BITS, item)];
+/** A fresh chain of branches from `level` down to `leaf` (level 0 is the leaf itself). */
+function pathTo(level: number, leaf: Node): Node {
+  return level === 0 ? leaf : [pathTo(level - BITS, leaf)];
 }
 
 function collect<T>(node: Node, level: number, out: T[]): void {

@@ -73,4 +73,40 @@ describe("PersistentList (structural sharing for the history)", () => {
       }),
     );
   });
+
+  it("R-STATE-4: a list built by from() at any depth and tail length keeps behaving like an array (push, set, old versions)", () => {
+    const sizes = [0, 1, 31, 32, 33, 63, 64, 65, 1023, 1024, 1025, 1055, 1056, 1057, 1088, 2047, 2048, 2049, 32767, 32768, 32769, 33824, 33825];
+    for (const n of sizes) {
+      const model = Array.from({ length: n }, (_, i) => i);
+      let list = PersistentList.from(model);
+      const before = list;
+      for (let k = 0; k < 70; k++) {
+        list = list.push(-k);
+        model.push(-k);
+        const at = (k * 7919) % model.length;
+        list = list.set(at, k * 1000);
+        model[at] = k * 1000;
+        expect(list.get(model.length - 1)).toBe(model[model.length - 1]);
+      }
+      expect(list.size).toBe(model.length);
+      expect(list.toArray()).toEqual(model);
+      expect(before.toArray()).toEqual(Array.from({ length: n }, (_, i) => i));
+    }
+  });
+
+  it("R-STATE-4: pushes from empty across two trie levels match an array, and every tail edit leaves earlier versions intact", () => {
+    let list = PersistentList.empty<number>();
+    const model: number[] = [];
+    for (let i = 0; i < 33_900; i++) {
+      list = list.push(i);
+      model.push(i);
+    }
+    const last = list;
+    const edited = list.set(33_899, -1).set(0, -2).set(1_040, -3);
+    expect(last.get(33_899)).toBe(33_899);
+    expect(edited.get(33_899)).toBe(-1);
+    expect(edited.get(0)).toBe(-2);
+    expect(edited.get(1_040)).toBe(-3);
+    expect(last.toArray()).toEqual(model);
+  });
 });
