@@ -61,3 +61,21 @@ export function closeAllLanes(state: ExpandState, out: AguiEvent[]): void {
   state.byId["tool-call"].clear();
   for (const set of state.inSubagentLanes) set.clear();
 }
+
+/**
+ * The stream the parent lane (no `subagentRunId`) is assembling, when it is item `id`: a chunk of
+ * that stream's type naming `id`, with no field but `delta` (and `timestamp`), continues it and
+ * changes no chunk state (the facade's delta lane relies on that, src/pipeline/delta-lane.ts).
+ */
+export function parentStreamOf(state: ExpandState, id: string): OpenStream | undefined {
+  const stream = state.lanes.get(undefined);
+  return stream !== undefined && stream.id === id ? stream : undefined;
+}
+
+/**
+ * Whether an untagged explicit message event naming `id` ends no chunk stream: none is open in the
+ * parent lane and none is assembling `id` (what `closeBefore` in expand-chunks.ts would close).
+ */
+export function closesNoStream(state: ExpandState, id: string): boolean {
+  return state.lanes.get(undefined) === undefined && state.byId.message.get(id) === undefined;
+}

@@ -283,3 +283,13 @@ export function openIds(sets: OpenSets, limit: number): string[] {
   }
   return ids;
 }
+
+/**
+ * Whether `family`'s item `id` is open now. For a family not tracked per owner this is exactly when
+ * an untagged continuation of it passes `continueItem` (the facade's delta lane relies on it).
+ */
+export function isOpenItem(sets: OpenSets, family: Family, id: string): boolean {
+  if (family.perOwner) return false;
+  const item = sets.families[family.index]!.byId.get(id);
+  return item !== undefined && item.open;
+}

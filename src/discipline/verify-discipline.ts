@@ -4,7 +4,7 @@ import { stageOperator } from "../core/stage-operator";
 import { result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
 import { ROUTES, type Family } from "./families";
 import { checkRoleConflict, declareMessage, recordMessages, type KnownRoles } from "./known-roles";
-import { checkOpen, checkParent, closeItem, commitOpen, continueItem, keyOf, tagOf } from "./open-items";
+import { checkOpen, checkParent, closeItem, commitOpen, continueItem, isOpenItem, keyOf, tagOf } from "./open-items";
 import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
 import { quote, violation } from "./violation";
 import { VerifyState } from "./verify-state";
@@ -100,6 +100,17 @@ function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenI
     }
   }
   return state.pass(state, event);
+}
+
+/**
+ * Whether an event of `type` naming `id`, without `subagentRunId`, passes verification unchanged
+ * and leaves the state as it is: a CONTENT of an open item in an active run. The facade's delta
+ * lane (src/pipeline/delta-lane.ts) arms only when this holds.
+ */
+export function passesAsContinuation(state: VerifyState, type: string, id: string): boolean {
+  if (state.phase !== "active") return false;
+  const route = ROUTES.get(type);
+  return route !== undefined && route.kind === "continue" && isOpenItem(state.sets, route.family, id);
 }
 
 /** A START: every check first, then the open set changes (a failed step leaves it as it was). */

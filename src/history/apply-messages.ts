@@ -123,9 +123,57 @@ export function appendContent(
   if (content !== undefined && typeof content !== "string") {
     return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was restated with non-text content");
   }
+  if (metadata === undefined && content !== undefined) return appendDelta(conversation, position, delta, isSimpleMessage(held)).passing(event);
   const updated = withContent(held, content === undefined ? delta : content + delta);
   if (metadata !== undefined) updated.metadata = mergeMetadata(held.metadata, metadata);
   return conversation.replaceAt(position, updated as Message).passing(event);
+}
+
+/**
+ * `conversation` with `delta` appended to the string content of the message at `position`: what a
+ * CONTENT without metadata does (also the facade's delta lane, src/pipeline/delta-lane.ts).
+ * `simple`: the message has exactly the `{ id, role, content }` layout a START creates (see
+ * `isSimpleMessage`), so the copy is a literal.
+ */
+export function appendDelta(conversation: Conversation, position: number, delta: string, simple: boolean): Conversation {
+  const held = conversation.at(position)! as Message & { readonly content: string };
+  return withContentAt(conversation, position, held.content + delta, simple);
+}
+
+/** `conversation` with the message at `position` given `content` (see `appendDelta`). */
+export function withContentAt(conversation: Conversation, position: number, content: string, simple: boolean): Conversation {
+  const held = conversation.at(position)!;
+  const updated = simple ? { id: held.id, role: held.role, content } : withContent(held, content);
+  return conversation.replaceAt(position, updated as Message);
+}
+
+/**
+ * Whether `message` has exactly the layout `{ id, role, content }`, in this order: the one a START
+ * creates. Its per-delta copy can then be a literal: a spread followed by an overriding key takes
+ * V8's slow clone-and-redefine path, about 10× a literal on a chain of successive copies.
+ */
+export function isSimpleMessage(message: Message): boolean {
+  const keys = Object.keys(message);
+  return keys.length === 3 && keys[0] === "id" && keys[1] === "role" && keys[2] === "content";
+}
+
+/**
+ * Slot of the open message `id` of `family` whose content is a string: where a CONTENT of that
+ * family without metadata appends (see `appendContent`), or -1 when it would do anything else
+ * (fail, warn, or start the content).
+ */
+export function appendableSlot(conversation: Conversation, family: MessageFamily, id: string): number {
+  const { index } = conversation;
+  if (!index.openMessages.has(id)) return -1;
+  const position = index.position.get(id);
+  if (position === undefined) return -1;
+  const held = conversation.at(position) as (Message & { readonly content?: unknown }) | undefined;
+  return held !== undefined && family.fits(held.role) && typeof held.content === "string" ? position : -1;
+}
+
+/** The family whose CONTENT event type is `type`. */
+export function messageFamilyOfContent(type: string): MessageFamily | undefined {
+  return type === "TEXT_MESSAGE_CONTENT" ? TEXT_FAMILY : type === "REASONING_MESSAGE_CONTENT" ? REASONING_FAMILY : undefined;
 }
 
 /**
@@ -135,10 +183,7 @@ export function appendContent(
  * gets a literal; any other layout a cloning spread (fast) and then the assignment.
  */
 function withContent(held: Message, content: string): Record<string, unknown> {
-  const keys = Object.keys(held);
-  if (keys.length === 3 && keys[0] === "id" && keys[1] === "role" && keys[2] === "content") {
-    return { id: held.id, role: held.role, content };
-  }
+  if (isSimpleMessage(held)) return { id: held.id, role: held.role, content };
   const updated: Record<string, unknown> = { ...held };
   updated.content = content;
   return updated;

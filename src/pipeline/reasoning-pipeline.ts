@@ -9,6 +9,7 @@ import { createExpandStage } from "../chunks/expand-chunks";
 import { createVerifyStage, type VerifyOptions } from "../discipline/verify-discipline";
 import { createHistoryStage, type HistoryOptions, type HistoryState } from "../history/history-stage";
 import type { ReasoningHistory } from "../history/types";
+import type { Conversation } from "../history/conversation";
 import { copyOpenSets, openSetsOf } from "../resume/history-codec";
 import {
   exportPipelineState,
@@ -21,6 +22,7 @@ import {
 import type { UpcastState } from "../upcast/upcast-thinking";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
+import { DeltaLane } from "./delta-lane";
 import { Fanout } from "./fanout";
 import { StageChain } from "./run-stages";
 
@@ -123,6 +125,11 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
     verify: chain.states[3] as VerifyState,
     history: chain.states[historyIndex] as HistoryState,
   });
+  // The delta lane armed by the last event the steps handled (delta-lane.ts), if any.
+  let lane: DeltaLane | undefined;
+  // Source events being handled right now (more than one when a subscriber feeds the source
+  // re-entrantly). The lane is taken and armed only at depth 0, where the states are whole.
+  let depth = 0;
   // The one subscription of the source.
   let upstream: Unsubscribable | undefined;
   // Subscribers of events$/history$/warnings$ plus open connect() handles, after start.
@@ -139,6 +146,21 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
     else events.complete();
   };
 
+  // A lane-shaped delta: what the steps would do, without running them (delta-lane.ts).
+  const takeLane = (taken: DeltaLane, event: AguiEvent, delta: string): void => {
+    busy = true;
+    depth++;
+    try {
+      index++;
+      chain.states[historyIndex] = taken.append(chain.states[historyIndex] as Conversation, delta);
+      events.next(taken.emitted(event));
+    } finally {
+      depth--;
+      busy = false;
+    }
+    publishHistory();
+  };
+
   const start = (): void => {
     if (phase !== "idle") return;
     phase = "running";
@@ -148,10 +170,20 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
     subscribeWithin(linked, source, {
       next(value) {
         if (phase !== "running") return;
+        if (lane !== undefined && depth === 0) {
+          const delta = lane.deltaOf(value);
+          if (delta !== undefined) {
+            takeLane(lane, value as AguiEvent, delta);
+            return;
+          }
+        }
+        lane = undefined;
         busy = true;
+        depth++;
         try {
           chain.push(value, index++);
         } catch (error) {
+          depth--;
           busy = false;
           rejection = { error };
           publishHistory();
@@ -159,7 +191,9 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
           upstream?.unsubscribe();
           return;
         }
+        depth--;
         busy = false;
+        if (depth === 0) lane = DeltaLane.arm(chain.states, value);
         publishHistory();
       },
       error(error) {

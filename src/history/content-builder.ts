@@ -1,0 +1,45 @@
+/**
+ * Deltas appended to one message's content, held so that the garbage collector has little to do.
+ *
+ * Why: `content + delta` per delta makes the content a chain of one V8 cons cell per delta, and the
+ * whole chain is live (it is the content). Every young-generation collection copies the cells made
+ * since the last one and promotes them, so a long message cost more in the collector than in all the
+ * stages together (profiles in docs/performance.md). Here the last `BLOCK` deltas are also kept in a
+ * block; when it is full they are joined into one flat string appended to the content sealed so
+ * far, and the cons cells made meanwhile become garbage. What stays live is one cons cell and one
+ * flat string per `BLOCK` deltas; every character is copied once more, at the join.
+ *
+ * Each `append` returns the whole content so far, the same characters as `content + delta`.
+ */
+export class ContentBuilder {
+  // The deltas since the last seal (`filled` of them); a fixed array, reused.
+  private readonly block: string[] = new Array<string>(BLOCK);
+  private filled = 0;
+  // The content up to the last seal.
+  private sealed: string;
+  // The whole content: `sealed` followed by the block's deltas.
+  private current: string;
+
+  constructor(content: string) {
+    this.sealed = content;
+    this.current = content;
+  }
+
+  append(delta: string): string {
+    const block = this.block;
+    block[this.filled++] = delta;
+    let content: string;
+    if (this.filled === BLOCK) {
+      content = this.sealed + block.join("");
+      this.sealed = content;
+      this.filled = 0;
+    } else {
+      content = this.current + delta;
+    }
+    this.current = content;
+    return content;
+  }
+}
+
+/** Deltas per sealed block: at 20 characters a delta, about 1 KiB per flat string. */
+const BLOCK = 64;

@@ -1,0 +1,500 @@
+/**
+ * The facade's delta lane (src/pipeline/delta-lane.ts, issue 5) is a shortcut: for a lane-shaped
+ * delta of the message that is streaming it skips the steps. It must change nothing observable.
+ *
+ * The reference here is the facade's own stages run by a plain `StageChain` (no lane, no RxJS):
+ * every stream must give the same `events$`, every `history$` emission, the same `warnings$` and the
+ * same error through `reasoningPipeline`. Streams: the property suite's generated valid and mutated
+ * cases, a generator aimed at the lane (long messages interrupted by every kind of event that must
+ * leave it), hostile objects, and a re-entrant source.
+ */
+import fc from "fast-check";
+import { from, Subject } from "rxjs";
+import type { Message } from "@ag-ui/core";
+import { ReasoningProtocolError, reasoningPipeline, type ReasoningHistory, type ReasoningWarning } from "../../src";
+import { createUpcastStage } from "../../src/upcast/upcast-thinking";
+import { createEnforceStage } from "../../src/schema/enforce-schema";
+import { createExpandStage } from "../../src/chunks/expand-chunks";
+import { createVerifyStage } from "../../src/discipline/verify-discipline";
+import { createHistoryStage, type HistoryState } from "../../src/history/history-stage";
+import { StageChain } from "../../src/pipeline/run-stages";
+import { DeltaLane } from "../../src/pipeline/delta-lane";
+import { ContentBuilder } from "../../src/history/content-builder";
+import { deltaArb, mutatedCaseArb, validCaseArb } from "../property/arbitraries";
+import { mintingIds } from "../property/harness";
+
+const SEED = Number(process.env.FC_SEED ?? 20261130);
+
+interface Outcome {
+  readonly events: unknown[];
+  readonly histories: ReasoningHistory[];
+  readonly warnings: ReasoningWarning[];
+  readonly error: unknown;
+}
+
+interface Case {
+  readonly events: readonly unknown[];
+  readonly producer?: string;
+  readonly initialMessages?: readonly Message[];
+}
+
+const optionsOf = (c: Case) => ({ producer: c.producer, initialMessages: c.initialMessages as Message[] | undefined, idFactory: mintingIds() });
+
+/** The facade, lane included, over `from(events)`. */
+function viaFacade(c: Case): Outcome {
+  const out: Outcome = { events: [], histories: [], warnings: [], error: undefined };
+  const pipeline = reasoningPipeline(from(c.events), { ...optionsOf(c), onWarning: () => {} });
+  pipeline.history$.subscribe((h) => out.histories.push(h));
+  pipeline.warnings$.subscribe((w) => out.warnings.push(w));
+  pipeline.events$.subscribe({ next: (e) => out.events.push(e), error: (e: unknown) => ((out as { error: unknown }).error = e) });
+  return out;
+}
+
+/** The same stages, stepped by a plain StageChain: what the facade does without its lane. */
+function viaSteps(c: Case): Outcome {
+  const out: Outcome = { events: [], histories: [], warnings: [], error: undefined };
+  const options = { ...optionsOf(c), onWarning: () => {} };
+  const chain = new StageChain(
+    [
+      createUpcastStage(options),
+      createEnforceStage(options),
+      createExpandStage(options),
+      createVerifyStage({ ...options, initialMessages: options.initialMessages }),
+      createHistoryStage(options),
+    ],
+    { emit: (e) => out.events.push(e), warn: (w) => out.warnings.push(w) },
+  );
+  const historyOf = (): ReasoningHistory => (chain.states[4] as HistoryState).history;
+  let published = historyOf();
+  out.histories.push(published);
+  const publish = (): void => {
+    if (historyOf() !== published) out.histories.push((published = historyOf()));
+  };
+  try {
+    c.events.forEach((event, index) => {
+      chain.push(event, index);
+      publish();
+    });
+    chain.finish(c.events.length);
+  } catch (error) {
+    (out as { error: unknown }).error = error;
+  }
+  publish();
+  return out;
+}
+
+/** Fails with the first difference between the facade and the steps on `c`. */
+function expectSame(c: Case): void {
+  const lane = viaFacade(c);
+  const steps = viaSteps(c);
+  expect(lane.error).toEqual(steps.error);
+  if (steps.error !== undefined) {
+    const fields = (e: unknown) => {
+      const { code, rule, eventIndex, eventType, message } = e as Record<string, unknown>;
+      return { code, rule, eventIndex, eventType, message };
+    };
+    expect(fields(lane.error)).toEqual(fields(steps.error));
+  }
+  expect(lane.events).toEqual(steps.events);
+  expect(lane.warnings).toEqual(steps.warnings);
+  expect(lane.histories.length).toBe(steps.histories.length);
+  lane.histories.forEach((h, i) => expect(h).toEqual(steps.histories[i]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A generator aimed at the lane: one long message, explicit or chunked, interrupted
+// ---------------------------------------------------------------------------------------------
+
+const INTERRUPTIONS = [
+  "metadata",
+  "timestamp",
+  "bad-timestamp",
+  "extra-key",
+  "subagent",
+  "role",
+  "empty-delta",
+  "other-id",
+  "number-delta",
+  "null",
+  "array",
+  "snapshot-drops",
+  "snapshot-keeps",
+  "encrypted-value",
+  "raw",
+  "custom",
+  "explicit-in-chunks",
+  "chunk-in-explicit",
+  "tool-chunk",
+  "end-then-more",
+  "hidden-metadata",
+  "hidden-raw-event",
+  "hidden-null-raw-event",
+  "hidden-subagent",
+  "hidden-role",
+  "hidden-name",
+  "hidden-bad-timestamp",
+  "inherited-metadata",
+  "second-message",
+] as const;
+type Interruption = (typeof INTERRUPTIONS)[number];
+
+interface LanePlan {
+  readonly form: "explicit" | "chunked";
+  readonly kind: "reasoning" | "text";
+  readonly deltas: readonly string[];
+  readonly cuts: readonly { readonly at: number; readonly what: Interruption }[];
+  readonly ending: "end" | "truncated" | "run-error";
+}
+
+const lanePlanArb: fc.Arbitrary<LanePlan> = fc.record({
+  form: fc.constantFrom("explicit" as const, "chunked" as const),
+  kind: fc.constantFrom("reasoning" as const, "text" as const),
+  deltas: fc.array(deltaArb, { minLength: 0, maxLength: 220 }),
+  cuts: fc.array(fc.record({ at: fc.nat(), what: fc.constantFrom(...INTERRUPTIONS) }), { maxLength: 4 }),
+  ending: fc.constantFrom("end" as const, "truncated" as const, "run-error" as const),
+});
+
+type Obj = Record<string, unknown>;
+
+function buildLaneCase(plan: LanePlan): Case {
+  const id = "m-1";
+  const chunkType = plan.kind === "reasoning" ? "REASONING_MESSAGE_CHUNK" : "TEXT_MESSAGE_CHUNK";
+  const prefix = plan.kind === "reasoning" ? "REASONING_MESSAGE" : "TEXT_MESSAGE";
+  const deltaEvent = (delta: unknown, extra: Obj = {}): Obj =>
+    plan.form === "chunked" ? { type: chunkType, messageId: id, delta, ...extra } : { type: `${prefix}_CONTENT`, messageId: id, delta, ...extra };
+  const events: unknown[] = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
+  if (plan.kind === "reasoning") events.push({ type: "REASONING_START", messageId: "span-1" });
+  if (plan.form === "explicit") events.push(plan.kind === "reasoning" ? { type: "REASONING_MESSAGE_START", messageId: id, role: "reasoning" } : { type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" });
+  const hidden = (field: string, value: unknown): Obj => {
+    const e = deltaEvent("h");
+    Object.defineProperty(e, field, { value, enumerable: false });
+    return e;
+  };
+  const cutsAt = new Map<number, Interruption[]>();
+  for (const cut of plan.cuts) {
+    const at = plan.deltas.length === 0 ? 0 : cut.at % (plan.deltas.length + 1);
+    cutsAt.set(at, [...(cutsAt.get(at) ?? []), cut.what]);
+  }
+  const interrupt = (what: Interruption): unknown[] => {
+    switch (what) {
+      case "metadata":
+        return [deltaEvent("m", { metadata: { note: 1 } })];
+      case "timestamp":
+        return [deltaEvent("t", { timestamp: 1_700_000_000_000 })];
+      case "bad-timestamp":
+        return [deltaEvent("t", { timestamp: 1.5 })];
+      case "extra-key":
+        return [deltaEvent("x", { unknownField: true })];
+      case "subagent":
+        return [deltaEvent("s", { subagentRunId: "sub-1" })];
+      case "role":
+        return [deltaEvent("r", { role: plan.kind === "reasoning" ? "reasoning" : "assistant" })];
+      case "empty-delta":
+        return [deltaEvent("")];
+      case "other-id":
+        return [{ ...deltaEvent("o"), messageId: "m-other" }];
+      case "number-delta":
+        return [deltaEvent(5)];
+      case "null":
+        return [null];
+      case "array":
+        return [Object.assign([], deltaEvent("a"))];
+      case "snapshot-drops":
+        // A snapshot restating a reasoning message drops the held ones it omits (apply-snapshot.ts).
+        return [{ type: "MESSAGES_SNAPSHOT", messages: [{ id: "m-other", role: plan.kind === "reasoning" ? "reasoning" : "user", content: "x" }] }];
+      case "snapshot-keeps":
+        return [{ type: "MESSAGES_SNAPSHOT", messages: [{ id, role: plan.kind === "reasoning" ? "reasoning" : "assistant", content: "restated" }] }];
+      case "encrypted-value":
+        return [{ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: id, encryptedValue: "opaque" }];
+      case "raw":
+        return [{ type: "RAW", event: { any: "thing" } }];
+      case "custom":
+        return [{ type: "CUSTOM", name: "c", value: 1 }];
+      case "explicit-in-chunks":
+        return [{ type: `${prefix}_CONTENT`, messageId: id, delta: "e" }];
+      case "chunk-in-explicit":
+        return [{ type: chunkType, messageId: id, delta: "c" }];
+      case "tool-chunk":
+        return [{ type: "TOOL_CALL_CHUNK", toolCallId: "call-1", toolCallName: "search", delta: "{}" }];
+      case "end-then-more":
+        return [{ type: `${prefix}_END`, messageId: id }];
+      // Non-enumerable fields: invisible to a key walk, yet every stage reads them directly.
+      case "hidden-metadata":
+        return [hidden("metadata", { hidden: true })];
+      case "hidden-raw-event":
+        return [hidden("rawEvent", { raw: true })];
+      case "hidden-null-raw-event":
+        return [hidden("rawEvent", null)];
+      case "hidden-subagent":
+        return [hidden("subagentRunId", "sub-1")];
+      case "hidden-role":
+        return [hidden("role", "user")];
+      case "hidden-name":
+        return [hidden("name", "someone")];
+      case "hidden-bad-timestamp":
+        return [hidden("timestamp", 2.5)];
+      case "inherited-metadata":
+        return [Object.assign(Object.create({ metadata: { inherited: true } }) as Obj, deltaEvent("i"))];
+      case "second-message":
+        return plan.form === "chunked"
+          ? [{ type: chunkType, messageId: "m-2", delta: "second" }]
+          : [
+              { type: `${prefix}_START`, messageId: "m-2", role: plan.kind === "reasoning" ? "reasoning" : "assistant" },
+              { type: `${prefix}_CONTENT`, messageId: "m-2", delta: "second" },
+              { type: `${prefix}_END`, messageId: "m-2" },
+            ];
+    }
+  };
+  plan.deltas.forEach((delta, i) => {
+    for (const what of cutsAt.get(i) ?? []) events.push(...interrupt(what));
+    events.push(deltaEvent(delta));
+  });
+  for (const what of cutsAt.get(plan.deltas.length) ?? []) events.push(...interrupt(what));
+  if (plan.ending === "truncated") return { events };
+  if (plan.ending === "run-error") return { events: [...events, { type: "RUN_ERROR", message: "failed" }] };
+  if (plan.form === "explicit") events.push({ type: `${prefix}_END`, messageId: id });
+  if (plan.kind === "reasoning") events.push({ type: "REASONING_END", messageId: "span-1" });
+  events.push({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
+  return { events };
+}
+
+describe("delta lane: the facade gives what its steps give (issue 5)", () => {
+  it("R-STREAM-4 R-PROC-6: generated valid streams — same events, every history, warnings and outcome", () => {
+    fc.assert(fc.property(validCaseArb(), (c) => expectSame(c)), { seed: SEED, numRuns: 300 });
+  });
+
+  it("R-PROC-4 R-REASON-9: generated mutated streams — same events, every history, warnings and error", () => {
+    fc.assert(fc.property(mutatedCaseArb(), (c) => expectSame(c)), { seed: SEED, numRuns: 300 });
+  });
+
+  it("R-STREAM-12 R-STREAM-15 D-SNAPSHOT-OPEN R-META-4: long messages interrupted by every event that must leave the lane", () => {
+    fc.assert(fc.property(lanePlanArb, (plan) => expectSame(buildLaneCase(plan))), { seed: SEED, numRuns: 600 });
+  });
+
+  it("R-PROC-4: hostile objects mid-lane (throwing getters, revoked proxies, throwing traps) get the steps' verdict", () => {
+    const start = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
+      { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "first" },
+    ];
+    const after = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "after" };
+    const throwingGetter = (field: string): Obj => {
+      const e: Obj = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "x" };
+      Object.defineProperty(e, field, {
+        enumerable: true,
+        get() {
+          throw new Error("hostile getter");
+        },
+      });
+      return e;
+    };
+    const revoked = (): unknown => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    };
+    const hostile: (() => unknown)[] = [
+      revoked,
+      () => new Proxy({ type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "p" }, {}),
+      () => new Proxy({ type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "p" }, { ownKeys: () => { throw new Error("keys"); } }),
+      ...["type", "messageId", "delta", "timestamp", "metadata"].map((field) => () => throwingGetter(field)),
+    ];
+    for (const make of hostile) expectSame({ events: [...start, make(), after] });
+  });
+
+  it("R-PROC-4: a getter that starts throwing only after some reads never escapes as a TypeError of ours (docs/security.md)", () => {
+    // Time-of-check/time-of-use: the lane reads a field a different number of times than the steps,
+    // so the verdict on such an object may differ; what may surface is the getter's own error or a
+    // protocol error, and everything before it is the same.
+    for (const field of ["type", "messageId", "delta", "timestamp"]) {
+      for (let reads = 1; reads < 6; reads++) {
+        const make = (): Obj => {
+          const e: Obj = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "x" };
+          const held = e[field];
+          let count = 0;
+          delete e[field];
+          Object.defineProperty(e, field, {
+            enumerable: true,
+            get() {
+              if (++count > reads) throw new Error("late getter");
+              return held;
+            },
+          });
+          return e;
+        };
+        const events = (): unknown[] => [
+          { type: "RUN_STARTED", threadId: "t", runId: "r" },
+          { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
+          { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "first" },
+          make(),
+        ];
+        const facade = viaFacade({ events: events() });
+        const steps = viaSteps({ events: events() });
+        if (facade.error !== undefined && !(facade.error instanceof ReasoningProtocolError)) expect((facade.error as Error).message).toBe("late getter");
+        expect(facade.events.slice(0, 3)).toEqual(steps.events.slice(0, 3));
+      }
+    }
+  });
+
+  it("R-STREAM-4: a subscriber that feeds the source re-entrantly sees the same stream as without the lane", () => {
+    const deltas = Array.from({ length: 150 }, (_, i) => `d${i};`);
+    const events: unknown[] = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" },
+      ...deltas.map((delta) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta })),
+      { type: "TEXT_MESSAGE_END", messageId: "m" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    // Every third event is pushed from inside the subscriber of the one before it.
+    const source = new Subject<unknown>();
+    const pipeline = reasoningPipeline(source, { onWarning: () => {} });
+    const histories: ReasoningHistory[] = [];
+    const seen: unknown[] = [];
+    let next = 0;
+    const feed = (): void => {
+      if (next < events.length) source.next(events[next++]);
+    };
+    pipeline.history$.subscribe((h) => histories.push(h));
+    pipeline.events$.subscribe((e) => {
+      seen.push(e);
+      if (next % 3 === 0) feed();
+    });
+    while (next < events.length) feed();
+    source.complete();
+    const steps = viaSteps({ events });
+    expect(seen).toEqual(steps.events);
+    expect(histories.at(-1)).toEqual(steps.histories.at(-1));
+    expect((histories.at(-1)!.messages[0] as { content: string }).content).toBe(deltas.join(""));
+  });
+});
+
+describe("delta lane: when it is taken", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  const explicit = (n: number, extra: Obj = {}): unknown[] => [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
+    ...Array.from({ length: n }, (_, i) => ({ type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: `${i},`, ...extra })),
+    { type: "REASONING_MESSAGE_END", messageId: "m" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+  ];
+
+  it("R-STREAM-4: every plain delta after the first of a message takes the lane, explicit or chunked", () => {
+    const append = jest.spyOn(DeltaLane.prototype, "append");
+    const out = viaFacade({ events: explicit(100) });
+    expect(append).toHaveBeenCalledTimes(99);
+    expect(out.events).toEqual(viaSteps({ events: explicit(100) }).events);
+    expect((out.histories.at(-1)!.messages[0] as { content: string }).content).toBe(Array.from({ length: 100 }, (_, i) => `${i},`).join(""));
+  });
+
+  it("R-STREAM-12: chunk continuations take the lane and become the CONTENT expansion synthesizes", () => {
+    const append = jest.spyOn(DeltaLane.prototype, "append");
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      ...Array.from({ length: 50 }, (_, i) => ({ type: "TEXT_MESSAGE_CHUNK", messageId: "m", delta: `${i}.` })),
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const out = viaFacade({ events });
+    expect(append).toHaveBeenCalledTimes(49);
+    expect(out.events.filter((e) => (e as Obj).type === "TEXT_MESSAGE_CONTENT")).toHaveLength(50);
+    expect(out.events).toEqual(viaSteps({ events }).events);
+  });
+
+  it("R-META-4 R-SUB-2: deltas carrying metadata, rawEvent or subagentRunId never take the lane", () => {
+    const tagged = (n: number): unknown[] => [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant", subagentRunId: "sub" },
+      ...Array.from({ length: n }, (_, i) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: `${i},`, subagentRunId: "sub" })),
+      { type: "TEXT_MESSAGE_END", messageId: "m", subagentRunId: "sub" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    for (const events of [explicit(20, { metadata: { a: 1 } }), explicit(20, { rawEvent: { raw: true } }), tagged(20)]) {
+      const append = jest.spyOn(DeltaLane.prototype, "append");
+      const out = viaFacade({ events });
+      expect(out.error).toBeUndefined();
+      expect(append).not.toHaveBeenCalled();
+      append.mockRestore();
+      expectSame({ events });
+    }
+  });
+});
+
+describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => {
+  /** The facade's stage states after `events` (stepped without the lane). */
+  const statesAfter = (events: readonly unknown[]): unknown[] => {
+    const options = { onWarning: () => {} };
+    const chain = new StageChain(
+      [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), createHistoryStage(options)],
+      { emit: () => {}, warn: () => {} },
+    );
+    events.forEach((e, i) => chain.push(e, i));
+    return chain.states;
+  };
+  const runStarted = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+  const content = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a" };
+  const streaming = [runStarted, { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" }, content];
+  const chunk = { type: "TEXT_MESSAGE_CHUNK", messageId: "c", delta: "a" };
+  const chunking = [runStarted, chunk];
+  /** `states` with stage `at` replaced by its state after `events`. */
+  const withStage = (states: unknown[], at: number, events: readonly unknown[]): unknown[] => {
+    const copy = states.slice();
+    copy[at] = statesAfter(events)[at];
+    return copy;
+  };
+
+  it("R-STREAM-4: arms after a delta of an open message, explicit or chunked", () => {
+    expect(DeltaLane.arm(statesAfter(streaming), content)).toBeInstanceOf(DeltaLane);
+    expect(DeltaLane.arm(statesAfter(chunking), chunk)).toBeInstanceOf(DeltaLane);
+  });
+
+  it("R-STREAM-2 R-RUN-1: not when verification does not hold the message open in an active run", () => {
+    expect(DeltaLane.arm(withStage(statesAfter(streaming), 3, [runStarted]), content)).toBeUndefined();
+    expect(DeltaLane.arm(withStage(statesAfter(streaming), 3, []), content)).toBeUndefined();
+    expect(DeltaLane.arm(withStage(statesAfter(chunking), 3, [runStarted]), chunk)).toBeUndefined();
+  });
+
+  it("R-STREAM-9 R-STREAM-15: not when expansion would end a chunk stream, or the chunk's stream is not the parent lane's", () => {
+    const otherStream = [runStarted, { type: "TEXT_MESSAGE_CHUNK", messageId: "other", delta: "x" }];
+    expect(DeltaLane.arm(withStage(statesAfter(streaming), 2, otherStream), content)).toBeUndefined();
+    expect(DeltaLane.arm(withStage(statesAfter(chunking), 2, otherStream), chunk)).toBeUndefined();
+    expect(DeltaLane.arm(withStage(statesAfter(chunking), 2, [runStarted]), chunk)).toBeUndefined();
+    const reasoningStream = [runStarted, { type: "REASONING_MESSAGE_CHUNK", messageId: "c", delta: "x" }];
+    expect(DeltaLane.arm(withStage(statesAfter(chunking), 2, reasoningStream), chunk)).toBeUndefined();
+  });
+
+  it("R-REASON-9 D-SNAPSHOT-OPEN: not when the history does not hold the message open with text content", () => {
+    expect(DeltaLane.arm(withStage(statesAfter(streaming), 4, [runStarted]), content)).toBeUndefined();
+    const removed = [...streaming, { type: "MESSAGES_SNAPSHOT", messages: [{ id: "other", role: "reasoning", content: "x" }] }];
+    expect(DeltaLane.arm(withStage(statesAfter(streaming), 4, removed), content)).toBeUndefined();
+  });
+
+  it("R-STREAM-4: never for tool calls, starts, ends or events without a message id", () => {
+    const states = statesAfter(streaming);
+    for (const event of [
+      { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
+      { type: "REASONING_MESSAGE_END", messageId: "m" },
+      { type: "TOOL_CALL_ARGS", toolCallId: "m", delta: "{}" },
+      { type: "REASONING_MESSAGE_CONTENT", delta: "a" },
+      null,
+      "REASONING_MESSAGE_CONTENT",
+    ]) {
+      expect(DeltaLane.arm(states, event)).toBeUndefined();
+    }
+  });
+});
+
+describe("ContentBuilder (the lane's content, sealed in blocks)", () => {
+  it("R-STREAM-4: every append returns the content so far: the start followed by the deltas in order", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.array(deltaArb, { maxLength: 400 }), (start, deltas) => {
+        const builder = new ContentBuilder(start);
+        let expected = start;
+        for (const delta of deltas) {
+          expected += delta;
+          expect(builder.append(delta)).toBe(expected);
+        }
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+});
