@@ -26,7 +26,7 @@ import { VARIANT_LABELS, VARIANTS, type VariantName } from "./variants";
  * killed when they overrun it; a reference cell that a smaller stream shows cannot finish in time
  * is skipped and reported as such.
  *
- * Options: --quick (N ≤ 10,000, fewer runs), --only=floor,pipeline,… , --cap=<seconds>,
+ * Options: --quick (N ≤ 10,000, fewer runs), --only=floor,pipeline,… , --streams=long,… , --cap=<seconds>,
  * --markdown (tables in Markdown), --strict (exit 1 when a target fails), --out=<file>.
  */
 
@@ -52,10 +52,12 @@ const plan: Plan = {
     { kind: "long", prior: 1_000, n: 10_000 },
   ],
 };
+// --streams=long,chunked: only the streams whose key contains one of these (e.g. to re-measure T5).
+const streamFilter = option("streams")?.split(",");
 const streams: StreamSpec[] = [
   ...plan.sizes.flatMap((n) => plan.forms.map((form): StreamSpec => ({ kind: "deltas", form, n }))),
   ...plan.long,
-];
+].filter((spec) => streamFilter === undefined || streamFilter.some((part) => streamKey(spec).includes(part)));
 
 /** Our cells and the floor are fast: many runs, and a generous cap only against a hang. */
 const FAST: Omit<CellRequest, "variant" | "stream"> = {
