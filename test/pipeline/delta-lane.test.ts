@@ -20,6 +20,7 @@ import { createHistoryStage, type HistoryState } from "../../src/history/history
 import { StageChain } from "../../src/pipeline/run-stages";
 import { DeltaLane } from "../../src/pipeline/delta-lane";
 import { ContentBuilder } from "../../src/history/content-builder";
+import { isCleanHotEvent } from "../../src/schema/fast-path";
 import { deltaArb, mutatedCaseArb, validCaseArb } from "../property/arbitraries";
 import { mintingIds } from "../property/harness";
 
@@ -480,6 +481,72 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
     ]) {
       expect(DeltaLane.arm(states, event)).toBeUndefined();
     }
+  });
+});
+
+describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean", () => {
+  it("R-PROC-6: a delta the lane takes would pass enforcement untouched and quietly (isCleanHotEvent)", () => {
+    const streaming = (type: string): unknown[] =>
+      type.endsWith("_CHUNK")
+        ? [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type, messageId: "m", delta: "a" }]
+        : [
+            { type: "RUN_STARTED", threadId: "t", runId: "r" },
+            { type: type.replace("_CONTENT", "_START"), messageId: "m", role: type.startsWith("TEXT") ? "assistant" : "reasoning" },
+            { type, messageId: "m", delta: "a" },
+          ];
+    const lanes = new Map<string, DeltaLane>();
+    for (const type of ["REASONING_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CHUNK", "TEXT_MESSAGE_CHUNK"]) {
+      const events = streaming(type);
+      const options = { onWarning: () => {} };
+      const chain = new StageChain(
+        [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), createHistoryStage(options)],
+        { emit: () => {}, warn: () => {} },
+      );
+      events.forEach((e, i) => chain.push(e, i));
+      lanes.set(type, DeltaLane.arm(chain.states, events.at(-1))!);
+    }
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.string({ maxLength: 3 }),
+      fc.constantFrom("m", "assistant", "user"),
+      fc.integer(),
+      fc.constantFrom(1.5, Number.MAX_SAFE_INTEGER + 1),
+      fc.constant({}),
+      fc.constant([]),
+    );
+    // Each field mostly absent, so that lane-shaped events are common and both answers are exercised.
+    const ABSENT = Symbol("absent");
+    const maybe = (arb: fc.Arbitrary<unknown>) => fc.oneof({ weight: 4, arbitrary: fc.constant(ABSENT) }, { weight: 1, arbitrary: arb });
+    const event = fc
+      .record({
+        type: fc.constantFrom(...lanes.keys()),
+        messageId: fc.oneof({ weight: 6, arbitrary: fc.constant("m") }, { weight: 1, arbitrary: value }),
+        delta: fc.oneof({ weight: 6, arbitrary: fc.string({ maxLength: 4 }) }, { weight: 1, arbitrary: value }),
+        timestamp: maybe(fc.oneof(fc.integer(), value)),
+        metadata: maybe(value),
+        rawEvent: maybe(value),
+        subagentRunId: maybe(value),
+        role: maybe(value),
+        name: maybe(value),
+        extra: maybe(value),
+      })
+      .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== ABSENT)) as Record<string, unknown> & { type: string });
+    let taken = 0;
+    fc.assert(
+      fc.property(event, (e) => {
+        const delta = lanes.get(e.type)!.deltaOf(e);
+        if (delta === undefined) return;
+        taken++;
+        expect(isCleanHotEvent(e, e.type)).toBe(true);
+        expect(e.messageId).toBe("m");
+        expect(delta).toBe(e.delta);
+      }),
+      { seed: SEED, numRuns: 5_000 },
+    );
+    // Both answers were exercised.
+    expect(taken).toBeGreaterThan(200);
+    expect(taken).toBeLessThan(4_800);
   });
 });
 
