@@ -81,4 +81,35 @@ describe("histories of long conversations (lazy messages)", () => {
     expect(state.history.messages).toHaveLength(171);
     expect(state.history.messages[170]).toEqual({ id: "m1", role: "reasoning", content: "x" });
   });
+
+  it("R-STATE-3: where the engine has no __defineGetter__, the accessor is defined by Object.defineProperty, alike", () => {
+    // conversation.ts picks how it defines the accessor when it is loaded; load it afresh without one.
+    const proto = Object.prototype as { __defineGetter__?: unknown };
+    const saved = Object.getOwnPropertyDescriptor(Object.prototype, "__defineGetter__")!;
+    delete proto.__defineGetter__;
+    const seen: ReasoningHistory[] = [];
+    const defineProperty = jest.spyOn(Object, "defineProperty");
+    try {
+      jest.isolateModules(() => {
+        const fresh = jest.requireActual<typeof import("../../src/pipeline/reasoning-pipeline")>("../../src/pipeline/reasoning-pipeline");
+        const p = fresh.reasoningPipeline(from(stream), { initialMessages: prior(200), onWarning: () => {} });
+        p.history$.subscribe((h) => seen.push(h));
+        p.events$.subscribe();
+      });
+    } finally {
+      Object.defineProperty(Object.prototype, "__defineGetter__", saved);
+    }
+    const messagesDefinitions = defineProperty.mock.calls.filter(([, key]) => key === "messages").length;
+    defineProperty.mockRestore();
+    // One accessor per lazy history: the initial one is the seed itself (a plain object).
+    expect(messagesDefinitions).toBe(seen.length - 1);
+    const h = seen[3]!;
+    expect(Object.getOwnPropertyDescriptor(h, "messages")).toEqual(expect.objectContaining({ enumerable: true, configurable: true }));
+    expect(typeof Object.getOwnPropertyDescriptor(h, "messages")!.get).toBe("function");
+    expect(structuredClone(h)).toEqual({ messages: [...prior(200), { id: "m1", role: "reasoning", content: "abcd" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] });
+    // The same property as the default path defines (another module instance: another getter function).
+    const { get: _fallbackGetter, ...fallback } = Object.getOwnPropertyDescriptor(h, "messages")!;
+    const { get: _defaultGetter, ...usual } = Object.getOwnPropertyDescriptor(histories(200)[3]!, "messages")!;
+    expect(fallback).toEqual(usual);
+  });
 });
