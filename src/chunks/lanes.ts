@@ -73,9 +73,10 @@ export function parentStreamOf(state: ExpandState, id: string): OpenStream | und
 }
 
 /**
- * Whether an untagged explicit message event naming `id` ends no chunk stream: none is open in the
- * parent lane and none is assembling `id` (what `closeBefore` in expand-chunks.ts would close).
+ * Whether an untagged explicit event naming item `id` of `namespace` ends no chunk stream: none is
+ * open in the parent lane and none is assembling `id` (what `closeBefore` in expand-chunks.ts would
+ * close).
  */
-export function closesNoStream(state: ExpandState, id: string): boolean {
-  return state.lanes.get(undefined) === undefined && state.byId.message.get(id) === undefined;
+export function closesNoStream(state: ExpandState, namespace: IdNamespace, id: string): boolean {
+  return state.lanes.get(undefined) === undefined && state.byId[namespace].get(id) === undefined;
 }

@@ -93,13 +93,45 @@ export function appendArguments(conversation: Conversation, event: AguiEvent, ct
   const slot = slotOf(calls, id);
   const call = calls[slot]!;
   const held = call.function?.arguments;
-  // Clone, then assign: a spread with an overriding key takes V8's slow path (see withContent).
+  const args = typeof held === "string" ? held + delta : delta;
+  if (metadata === undefined) return withArgumentsAt(conversation, position, slot, args).passing(event);
+  const updated = withArguments(call, args);
+  updated.metadata = mergeMetadata(call.metadata, metadata);
+  return conversation.replaceAt(position, withCall(holder, slot, updated)).passing(event);
+}
+
+/**
+ * `conversation` with the arguments of the tool call in `slot` of the message at `position` set to
+ * `args`: what a TOOL_CALL_ARGS without metadata does (also the facade's delta lane,
+ * src/pipeline/delta-lane.ts).
+ */
+export function withArgumentsAt(conversation: Conversation, position: number, slot: number, args: string): Conversation {
+  const holder = conversation.at(position) as AssistantMessage;
+  return conversation.replaceAt(position, withCall(holder, slot, withArguments(holder.toolCalls![slot]!, args)));
+}
+
+/** A copy of `call` with `args`. Clone, then assign: a spread with an overriding key takes V8's slow path (see withContent). */
+function withArguments(call: ToolCall, args: string): ToolCall {
   const fn = { ...call.function };
-  fn.arguments = typeof held === "string" ? held + delta : delta;
+  fn.arguments = args;
   const updated: ToolCall = { ...call };
   updated.function = fn;
-  if (metadata !== undefined) updated.metadata = mergeMetadata(call.metadata, metadata);
-  return conversation.replaceAt(position, withCall(holder, slot, updated)).passing(event);
+  return updated;
+}
+
+/**
+ * Where a TOOL_CALL_ARGS of the open tool call `id` without metadata appends (see
+ * `appendArguments`): the holder's position and the call's slot, when the call is held with string
+ * arguments; undefined when the event would do anything else (fail, warn, or start the arguments).
+ */
+export function appendableCall(conversation: Conversation, id: string): { readonly position: number; readonly slot: number } | undefined {
+  if (!conversation.index.openToolCalls.has(id)) return undefined;
+  const position = holderPosition(conversation, id);
+  if (position < 0) return undefined;
+  const calls = toolCallsOf(conversation.at(position)!);
+  const slot = calls === undefined ? -1 : slotOf(calls, id);
+  if (slot < 0) return undefined;
+  return typeof calls![slot]!.function?.arguments === "string" ? { position, slot } : undefined;
 }
 
 export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {

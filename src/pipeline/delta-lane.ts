@@ -1,3 +1,4 @@
+import type { Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
 import { FAMILY_BY_CHUNK_TYPE } from "../chunks/chunk-families";
 import { closesNoStream, parentStreamOf, type ExpandState, type OpenStream } from "../chunks/lanes";
@@ -5,9 +6,9 @@ import { contentEvent } from "../chunks/synthesize";
 import { passesAsContinuation } from "../discipline/verify-discipline";
 import type { VerifyState } from "../discipline/verify-state";
 import { appendableSlot, isSimpleMessage, messageFamilyOfContent, withContentAt } from "../history/apply-messages";
+import { appendableCall, withArgumentsAt } from "../history/apply-tool-calls";
 import type { Conversation } from "../history/conversation";
 import { ContentBuilder } from "../history/content-builder";
-import type { Message } from "@ag-ui/core";
 
 /** The facade's stage states, in chain order (upcast, enforce, expand, verify, history). */
 type ChainStates = readonly unknown[];
@@ -15,46 +16,56 @@ const EXPAND = 2;
 const VERIFY = 3;
 const HISTORY = 4;
 
+const TOOL_CALL_ARGS = "TOOL_CALL_ARGS";
+
+/** The field naming the streamed item: a message's or a tool call's. */
+type IdField = "messageId" | "toolCallId";
+
 /**
  * The delta lane: the fused pipeline's shortcut for the event that makes up nearly all of a stream,
- * the next delta of the message that is streaming (issue 5).
+ * the next delta of the item that is streaming — a reasoning or text message's content, or a tool
+ * call's arguments (issue 5).
  *
  * After the stages handled an event, `arm` asks each stage, through a predicate the stage owns,
- * whether a plain delta of the same message would pass it unchanged and leave its state as it is:
+ * whether a plain delta of the same item would pass it unchanged and leave its state as it is:
  * upcast and enforcement always let such a delta through unchanged (`deltaOf` admits only events
- * enforcement's fast path calls clean); expansion has no chunk stream open that an explicit CONTENT
- * would end (`closesNoStream`), or, for a chunk, the parent lane is assembling this very message (`parentStreamOf`);
- * verification has the message open in an active run (`passesAsContinuation`); the history holds it
- * open with string content (`appendableSlot`). While that holds, such a delta changes nothing but the
- * message's content, so the next one is taken by `deltaOf` + `emitted` + `append` without running the
- * steps; any other event disarms the lane and takes the steps. `test/pipeline/delta-lane.test.ts`
- * checks that the facade gives the same events, histories, warnings and errors with and without it.
+ * enforcement's fast path calls clean); expansion has no chunk stream open that an explicit
+ * CONTENT/ARGS would end (`closesNoStream`), or, for a chunk, the parent lane is assembling this very
+ * item (`parentStreamOf`); verification has the item open in an active run (`passesAsContinuation`);
+ * the history holds it open with string content or arguments (`appendableSlot`, `appendableCall`).
+ * While that holds, such a delta changes nothing but that text, so the next one is taken by
+ * `deltaOf` + `emitted` + `append` without running the steps; any other event disarms the lane and
+ * takes the steps. `test/pipeline/delta-lane.test.ts` checks that the facade gives the same events,
+ * histories, warnings and errors with and without it.
  *
- * A lane-shaped delta names the lane's message and has no field but `type`, `messageId`, `delta`
- * (a string) and a safe-integer `timestamp`: no `metadata`, `rawEvent`, `subagentRunId`, nor a
- * chunk's opener fields (`role`, `name`), which take the steps.
+ * A lane-shaped delta names the lane's item and has no field but `type`, the id field, `delta` (a
+ * string) and a safe-integer `timestamp`: no `metadata`, `rawEvent`, `subagentRunId`, nor a
+ * chunk's opener fields (`role`, `name`, `toolCallName`, `parentMessageId`), which take the steps.
  */
 export class DeltaLane {
   private constructor(
-    /** The wire type taken: a message CONTENT type, or a message CHUNK type. */
+    /** The wire type taken: a message CONTENT type, TOOL_CALL_ARGS, or a CHUNK type. */
     private readonly type: string,
-    /** The message that is streaming. */
+    private readonly idField: IdField,
+    /** The item that is streaming. */
     private readonly id: string,
-    /** For a chunk lane, the stream expansion continues (its CONTENT is synthesized from it); else undefined. */
+    /** For a chunk lane, the stream expansion continues (its CONTENT/ARGS is synthesized from it); else undefined. */
     private readonly stream: OpenStream | undefined,
-    /** The message's slot in the history. */
+    /** The position in the history of the message (or of the tool call's holder). */
     private readonly position: number,
-    /** The message has the `{ id, role, content }` layout (its copies are literals, which keep it). */
+    /** The tool call's slot in its holder's `toolCalls`; -1 for a message. */
+    private readonly slot: number,
+    /** A message with the `{ id, role, content }` layout (its copies are literals, which keep it). */
     private readonly simple: boolean,
-    /** The message's content, delta by delta (its cons cells are short-lived, see ContentBuilder). */
-    private readonly content: ContentBuilder,
+    /** The text so far, delta by delta (its cons cells are short-lived, see ContentBuilder). */
+    private readonly text: ContentBuilder,
   ) {}
 
   /** The lane for the deltas that may follow `event`, judged on the states as they are now; or undefined. */
   static arm(states: ChainStates, event: unknown): DeltaLane | undefined {
     const named = typeAndId(event);
     if (named === undefined) return undefined;
-    const { type, id } = named;
+    const { type, idField, id } = named;
     const expand = states[EXPAND] as ExpandState;
     const chunkFamily = FAMILY_BY_CHUNK_TYPE.get(type);
     let stream: OpenStream | undefined;
@@ -64,17 +75,25 @@ export class DeltaLane {
       if (stream === undefined || stream.family !== chunkFamily) return undefined;
       contentType = chunkFamily.contentType;
     } else {
-      // An explicit CONTENT passes expansion untouched when it ends no chunk stream (closeBefore).
-      if (!closesNoStream(expand, id)) return undefined;
+      // An explicit CONTENT/ARGS passes expansion untouched when it ends no chunk stream (closeBefore).
+      if (!closesNoStream(expand, idField === "toolCallId" ? "tool-call" : "message", id)) return undefined;
       contentType = type;
     }
-    const family = messageFamilyOfContent(contentType);
-    if (family === undefined || !passesAsContinuation(states[VERIFY] as VerifyState, contentType, id)) return undefined;
+    if (!passesAsContinuation(states[VERIFY] as VerifyState, contentType, id)) return undefined;
     const conversation = states[HISTORY] as Conversation;
+    if (contentType === TOOL_CALL_ARGS) {
+      const call = appendableCall(conversation, id);
+      if (call === undefined) return undefined;
+      const holder = conversation.at(call.position) as Message & { readonly toolCalls: readonly { function: { arguments: string } }[] };
+      const args = new ContentBuilder(holder.toolCalls[call.slot]!.function.arguments);
+      return new DeltaLane(type, idField, id, stream, call.position, call.slot, false, args);
+    }
+    const family = messageFamilyOfContent(contentType);
+    if (family === undefined) return undefined;
     const position = appendableSlot(conversation, family, id);
     if (position < 0) return undefined;
     const held = conversation.at(position)! as Message & { readonly content: string };
-    return new DeltaLane(type, id, stream, position, isSimpleMessage(held), new ContentBuilder(held.content));
+    return new DeltaLane(type, idField, id, stream, position, -1, isSimpleMessage(held), new ContentBuilder(held.content));
   }
 
   /** The delta when `event` is a lane-shaped delta of this lane (see the class comment), else undefined. */
@@ -84,17 +103,17 @@ export class DeltaLane {
       // Inside the try: `Array.isArray` throws on a revoked proxy.
       if (Array.isArray(event)) return undefined;
       const e = event as Record<string, unknown>;
-      if (e.type !== this.type || e.messageId !== this.id) return undefined;
+      if (e.type !== this.type || (this.idField === "messageId" ? e.messageId : e.toolCallId) !== this.id) return undefined;
       const delta = e.delta;
       if (typeof delta !== "string") return undefined;
       // Read directly as well as listed: the stages read these fields whether enumerable or not.
       const timestamp = e.timestamp;
       if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) return undefined;
       if (e.metadata !== undefined || e.rawEvent !== undefined || e.subagentRunId !== undefined) return undefined;
-      if (this.stream !== undefined && (e.role !== undefined || e.name !== undefined)) return undefined;
+      if (this.stream !== undefined && hasOpenerField(e)) return undefined;
       // Every enumerable key, own or inherited, as enforcement's strip walk lists them.
       for (const key in e) {
-        if (key !== "type" && key !== "messageId" && key !== "delta" && key !== "timestamp") return undefined;
+        if (key !== "type" && key !== this.idField && key !== "delta" && key !== "timestamp") return undefined;
       }
       return delta;
     } catch {
@@ -103,27 +122,37 @@ export class DeltaLane {
     }
   }
 
-  /** What the pipeline emits for the lane-shaped `event`: itself, or the CONTENT expansion synthesizes for a chunk. */
+  /** What the pipeline emits for the lane-shaped `event`: itself, or the CONTENT/ARGS expansion synthesizes for a chunk. */
   emitted(event: AguiEvent): AguiEvent {
     return this.stream === undefined ? event : contentEvent(this.stream, event);
   }
 
   /** The history after `delta` (an empty delta appends nothing and leaves it as it is, R-SCHEMA-3). */
   append(conversation: Conversation, delta: string): Conversation {
-    return delta === "" ? conversation : withContentAt(conversation, this.position, this.content.append(delta), this.simple);
+    if (delta === "") return conversation;
+    const text = this.text.append(delta);
+    return this.slot < 0 ? withContentAt(conversation, this.position, text, this.simple) : withArgumentsAt(conversation, this.position, this.slot, text);
   }
 }
 
+/** A chunk field only an opening chunk may carry (a continuation repeating one takes the steps, R-STREAM-14). */
+function hasOpenerField(e: Record<string, unknown>): boolean {
+  return e.role !== undefined || e.name !== undefined || e.toolCallName !== undefined || e.parentMessageId !== undefined;
+}
+
 /**
- * The event's `type` and `messageId` when both are strings; undefined for anything else, and for an
- * event whose getters throw now (the steps accepted it a moment ago; a hostile source may still
- * change its mind, and that must not escape from the subscriber).
+ * The event's `type` and the id of the item it continues, when both are strings; undefined for
+ * anything else, and for an event whose getters throw now (the steps accepted it a moment ago; a
+ * hostile source may still change its mind, and that must not escape from the subscriber).
  */
-function typeAndId(event: unknown): { type: string; id: string } | undefined {
+function typeAndId(event: unknown): { type: string; idField: IdField; id: string } | undefined {
   if (typeof event !== "object" || event === null) return undefined;
   try {
-    const { type, messageId: id } = event as { type?: unknown; messageId?: unknown };
-    return typeof type === "string" && typeof id === "string" ? { type, id } : undefined;
+    const type = (event as { type?: unknown }).type;
+    if (typeof type !== "string") return undefined;
+    const idField: IdField = type === TOOL_CALL_ARGS || type === "TOOL_CALL_CHUNK" ? "toolCallId" : "messageId";
+    const id = (event as Record<string, unknown>)[idField];
+    return typeof id === "string" ? { type, idField, id } : undefined;
   } catch {
     return undefined;
   }

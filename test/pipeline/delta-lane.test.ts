@@ -141,7 +141,7 @@ type Interruption = (typeof INTERRUPTIONS)[number];
 
 interface LanePlan {
   readonly form: "explicit" | "chunked";
-  readonly kind: "reasoning" | "text";
+  readonly kind: "reasoning" | "text" | "tool";
   readonly deltas: readonly string[];
   readonly cuts: readonly { readonly at: number; readonly what: Interruption }[];
   readonly ending: "end" | "truncated" | "run-error";
@@ -149,7 +149,7 @@ interface LanePlan {
 
 const lanePlanArb: fc.Arbitrary<LanePlan> = fc.record({
   form: fc.constantFrom("explicit" as const, "chunked" as const),
-  kind: fc.constantFrom("reasoning" as const, "text" as const),
+  kind: fc.constantFrom("reasoning" as const, "text" as const, "tool" as const),
   deltas: fc.array(deltaArb, { minLength: 0, maxLength: 220 }),
   cuts: fc.array(fc.record({ at: fc.nat(), what: fc.constantFrom(...INTERRUPTIONS) }), { maxLength: 4 }),
   ending: fc.constantFrom("end" as const, "truncated" as const, "run-error" as const),
@@ -157,15 +157,85 @@ const lanePlanArb: fc.Arbitrary<LanePlan> = fc.record({
 
 type Obj = Record<string, unknown>;
 
+/** What differs between a reasoning message, a text message and a tool call in a lane case. */
+interface ItemShape {
+  readonly idField: "messageId" | "toolCallId";
+  readonly chunkType: string;
+  readonly contentType: string;
+  readonly start: (id: string) => Obj;
+  readonly end: (id: string) => Obj;
+  /** Extra fields of the chunk that opens the item (a tool call's name is required, R-STREAM-11). */
+  readonly opener: Obj;
+  /** An opener field a continuation may only repeat (R-STREAM-14), and a second one. */
+  readonly openerField: readonly [string, unknown];
+  readonly otherOpenerField: readonly [string, unknown];
+  /** A MESSAGES_SNAPSHOT restating the item's message with other text, and one dropping it. */
+  readonly restating: (id: string) => Obj;
+  readonly dropping: Obj;
+  readonly valueSubtype: "message" | "tool-call";
+  /** A chunk of another family, which ends this item's chunk stream (R-STREAM-15a). */
+  readonly otherFamilyChunk: Obj;
+}
+
+const SHAPES: Readonly<Record<LanePlan["kind"], ItemShape>> = {
+  reasoning: {
+    idField: "messageId",
+    chunkType: "REASONING_MESSAGE_CHUNK",
+    contentType: "REASONING_MESSAGE_CONTENT",
+    start: (id) => ({ type: "REASONING_MESSAGE_START", messageId: id, role: "reasoning" }),
+    end: (id) => ({ type: "REASONING_MESSAGE_END", messageId: id }),
+    opener: {},
+    openerField: ["role", "reasoning"],
+    otherOpenerField: ["name", "someone"],
+    restating: (id) => ({ type: "MESSAGES_SNAPSHOT", messages: [{ id, role: "reasoning", content: "restated" }] }),
+    // A snapshot restating a reasoning message drops the held ones it omits (apply-snapshot.ts).
+    dropping: { type: "MESSAGES_SNAPSHOT", messages: [{ id: "m-other", role: "reasoning", content: "x" }] },
+    valueSubtype: "message",
+    otherFamilyChunk: { type: "TOOL_CALL_CHUNK", toolCallId: "call-x", toolCallName: "search", delta: "{}" },
+  },
+  text: {
+    idField: "messageId",
+    chunkType: "TEXT_MESSAGE_CHUNK",
+    contentType: "TEXT_MESSAGE_CONTENT",
+    start: (id) => ({ type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" }),
+    end: (id) => ({ type: "TEXT_MESSAGE_END", messageId: id }),
+    opener: {},
+    openerField: ["role", "assistant"],
+    otherOpenerField: ["name", "someone"],
+    restating: (id) => ({ type: "MESSAGES_SNAPSHOT", messages: [{ id, role: "assistant", content: "restated" }] }),
+    dropping: { type: "MESSAGES_SNAPSHOT", messages: [{ id: "m-other", role: "user", content: "x" }] },
+    valueSubtype: "message",
+    otherFamilyChunk: { type: "TOOL_CALL_CHUNK", toolCallId: "call-x", toolCallName: "search", delta: "{}" },
+  },
+  tool: {
+    idField: "toolCallId",
+    chunkType: "TOOL_CALL_CHUNK",
+    contentType: "TOOL_CALL_ARGS",
+    start: (id) => ({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "search" }),
+    end: (id) => ({ type: "TOOL_CALL_END", toolCallId: id }),
+    opener: { toolCallName: "search" },
+    openerField: ["toolCallName", "search"],
+    otherOpenerField: ["parentMessageId", "m-elsewhere"],
+    // A call without parentMessageId is held by an assistant message with the call's id.
+    restating: (id) => ({
+      type: "MESSAGES_SNAPSHOT",
+      messages: [{ id, role: "assistant", toolCalls: [{ id, type: "function", function: { name: "search", arguments: "{restated" } }] }],
+    }),
+    dropping: { type: "MESSAGES_SNAPSHOT", messages: [{ id: "m-other", role: "user", content: "x" }] },
+    valueSubtype: "tool-call",
+    otherFamilyChunk: { type: "TEXT_MESSAGE_CHUNK", messageId: "m-x", delta: "t" },
+  },
+};
+
 function buildLaneCase(plan: LanePlan): Case {
-  const id = "m-1";
-  const chunkType = plan.kind === "reasoning" ? "REASONING_MESSAGE_CHUNK" : "TEXT_MESSAGE_CHUNK";
-  const prefix = plan.kind === "reasoning" ? "REASONING_MESSAGE" : "TEXT_MESSAGE";
-  const deltaEvent = (delta: unknown, extra: Obj = {}): Obj =>
-    plan.form === "chunked" ? { type: chunkType, messageId: id, delta, ...extra } : { type: `${prefix}_CONTENT`, messageId: id, delta, ...extra };
+  const shape = SHAPES[plan.kind];
+  const id = plan.kind === "tool" ? "call-1" : "m-1";
+  const named = (other: string): Obj => ({ [shape.idField]: other });
+  const deltaEvent = (delta: unknown, extra: Obj = {}): Obj => ({ type: plan.form === "chunked" ? shape.chunkType : shape.contentType, ...named(id), delta, ...extra });
   const events: unknown[] = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
   if (plan.kind === "reasoning") events.push({ type: "REASONING_START", messageId: "span-1" });
-  if (plan.form === "explicit") events.push(plan.kind === "reasoning" ? { type: "REASONING_MESSAGE_START", messageId: id, role: "reasoning" } : { type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" });
+  if (plan.form === "explicit") events.push(shape.start(id));
+  else events.push(deltaEvent("", shape.opener));
   const hidden = (field: string, value: unknown): Obj => {
     const e = deltaEvent("h");
     Object.defineProperty(e, field, { value, enumerable: false });
@@ -189,11 +259,11 @@ function buildLaneCase(plan: LanePlan): Case {
       case "subagent":
         return [deltaEvent("s", { subagentRunId: "sub-1" })];
       case "role":
-        return [deltaEvent("r", { role: plan.kind === "reasoning" ? "reasoning" : "assistant" })];
+        return [deltaEvent("r", { [shape.openerField[0]]: shape.openerField[1] })];
       case "empty-delta":
         return [deltaEvent("")];
       case "other-id":
-        return [{ ...deltaEvent("o"), messageId: "m-other" }];
+        return [{ ...deltaEvent("o"), ...named(`${id}-other`) }];
       case "number-delta":
         return [deltaEvent(5)];
       case "null":
@@ -201,24 +271,23 @@ function buildLaneCase(plan: LanePlan): Case {
       case "array":
         return [Object.assign([], deltaEvent("a"))];
       case "snapshot-drops":
-        // A snapshot restating a reasoning message drops the held ones it omits (apply-snapshot.ts).
-        return [{ type: "MESSAGES_SNAPSHOT", messages: [{ id: "m-other", role: plan.kind === "reasoning" ? "reasoning" : "user", content: "x" }] }];
+        return [shape.dropping];
       case "snapshot-keeps":
-        return [{ type: "MESSAGES_SNAPSHOT", messages: [{ id, role: plan.kind === "reasoning" ? "reasoning" : "assistant", content: "restated" }] }];
+        return [shape.restating(id)];
       case "encrypted-value":
-        return [{ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: id, encryptedValue: "opaque" }];
+        return [{ type: "REASONING_ENCRYPTED_VALUE", subtype: shape.valueSubtype, entityId: id, encryptedValue: "opaque" }];
       case "raw":
         return [{ type: "RAW", event: { any: "thing" } }];
       case "custom":
         return [{ type: "CUSTOM", name: "c", value: 1 }];
       case "explicit-in-chunks":
-        return [{ type: `${prefix}_CONTENT`, messageId: id, delta: "e" }];
+        return [{ type: shape.contentType, ...named(id), delta: "e" }];
       case "chunk-in-explicit":
-        return [{ type: chunkType, messageId: id, delta: "c" }];
+        return [{ type: shape.chunkType, ...named(id), delta: "c" }];
       case "tool-chunk":
-        return [{ type: "TOOL_CALL_CHUNK", toolCallId: "call-1", toolCallName: "search", delta: "{}" }];
+        return [shape.otherFamilyChunk];
       case "end-then-more":
-        return [{ type: `${prefix}_END`, messageId: id }];
+        return [shape.end(id)];
       // Non-enumerable fields: invisible to a key walk, yet every stage reads them directly.
       case "hidden-metadata":
         return [hidden("metadata", { hidden: true })];
@@ -229,21 +298,19 @@ function buildLaneCase(plan: LanePlan): Case {
       case "hidden-subagent":
         return [hidden("subagentRunId", "sub-1")];
       case "hidden-role":
-        return [hidden("role", "user")];
+        return [hidden(shape.openerField[0], plan.kind === "tool" ? "other-tool" : "user")];
       case "hidden-name":
-        return [hidden("name", "someone")];
+        return [hidden(shape.otherOpenerField[0], shape.otherOpenerField[1])];
       case "hidden-bad-timestamp":
         return [hidden("timestamp", 2.5)];
       case "inherited-metadata":
         return [Object.assign(Object.create({ metadata: { inherited: true } }) as Obj, deltaEvent("i"))];
-      case "second-message":
+      case "second-message": {
+        const second = `${id}-2`;
         return plan.form === "chunked"
-          ? [{ type: chunkType, messageId: "m-2", delta: "second" }]
-          : [
-              { type: `${prefix}_START`, messageId: "m-2", role: plan.kind === "reasoning" ? "reasoning" : "assistant" },
-              { type: `${prefix}_CONTENT`, messageId: "m-2", delta: "second" },
-              { type: `${prefix}_END`, messageId: "m-2" },
-            ];
+          ? [{ type: shape.chunkType, ...named(second), delta: "second", ...shape.opener }]
+          : [shape.start(second), { type: shape.contentType, ...named(second), delta: "second" }, shape.end(second)];
+      }
     }
   };
   plan.deltas.forEach((delta, i) => {
@@ -253,7 +320,7 @@ function buildLaneCase(plan: LanePlan): Case {
   for (const what of cutsAt.get(plan.deltas.length) ?? []) events.push(...interrupt(what));
   if (plan.ending === "truncated") return { events };
   if (plan.ending === "run-error") return { events: [...events, { type: "RUN_ERROR", message: "failed" }] };
-  if (plan.form === "explicit") events.push({ type: `${prefix}_END`, messageId: id });
+  if (plan.form === "explicit") events.push(shape.end(id));
   if (plan.kind === "reasoning") events.push({ type: "REASONING_END", messageId: "span-1" });
   events.push({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
   return { events };
@@ -268,8 +335,8 @@ describe("delta lane: the facade gives what its steps give (issue 5)", () => {
     fc.assert(fc.property(mutatedCaseArb(), (c) => expectSame(c)), { seed: SEED, numRuns: 300 });
   });
 
-  it("R-STREAM-12 R-STREAM-15 D-SNAPSHOT-OPEN R-META-4: long messages interrupted by every event that must leave the lane", () => {
-    fc.assert(fc.property(lanePlanArb, (plan) => expectSame(buildLaneCase(plan))), { seed: SEED, numRuns: 600 });
+  it("R-STREAM-12 R-STREAM-15 D-SNAPSHOT-OPEN R-META-4 R-TOOL-6: long messages and tool calls interrupted by every event that must leave the lane", () => {
+    fc.assert(fc.property(lanePlanArb, (plan) => expectSame(buildLaneCase(plan))), { seed: SEED, numRuns: 900 });
   });
 
   it("R-PROC-4: hostile objects mid-lane (throwing getters, revoked proxies, throwing traps) get the steps' verdict", () => {
@@ -401,6 +468,32 @@ describe("delta lane: when it is taken", () => {
     expect(out.events).toEqual(viaSteps({ events }).events);
   });
 
+  it("R-TOOL-2: tool-call arguments take the lane, explicit or chunked, and build the same arguments", () => {
+    const explicitCall = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "search" },
+      ...Array.from({ length: 80 }, (_, i) => ({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: `${i},` })),
+      { type: "TOOL_CALL_END", toolCallId: "c" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const chunkedCall = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "search", delta: "0," },
+      ...Array.from({ length: 79 }, (_, i) => ({ type: "TOOL_CALL_CHUNK", toolCallId: "c", delta: `${i + 1},` })),
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const expected = Array.from({ length: 80 }, (_, i) => `${i},`).join("");
+    for (const events of [explicitCall, chunkedCall]) {
+      const append = jest.spyOn(DeltaLane.prototype, "append");
+      const out = viaFacade({ events });
+      expect(append).toHaveBeenCalledTimes(79);
+      append.mockRestore();
+      const holder = out.histories.at(-1)!.messages[0] as { toolCalls: { function: { arguments: string } }[] };
+      expect(holder.toolCalls[0]!.function.arguments).toBe(expected);
+      expectSame({ events });
+    }
+  });
+
   it("R-META-4 R-SUB-2: deltas carrying metadata, rawEvent or subagentRunId never take the lane", () => {
     const tagged = (n: number): unknown[] => [
       { type: "RUN_STARTED", threadId: "t", runId: "r" },
@@ -469,7 +562,62 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
     expect(DeltaLane.arm(withStage(statesAfter(streaming), 4, removed), content)).toBeUndefined();
   });
 
-  it("R-STREAM-4: never for tool calls, starts, ends or events without a message id", () => {
+  it("R-TOOL-6 D-SNAPSHOT-OPEN: a tool call arms only while it is open and held with string arguments", () => {
+    const args = { type: "TOOL_CALL_ARGS", toolCallId: "c", delta: "{" };
+    const calling = [runStarted, { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "search" }, args];
+    expect(DeltaLane.arm(statesAfter(calling), args)).toBeInstanceOf(DeltaLane);
+    const ended = [...calling, { type: "TOOL_CALL_END", toolCallId: "c" }];
+    expect(DeltaLane.arm(withStage(statesAfter(calling), 4, ended), args)).toBeUndefined();
+    const dropped = [...calling, { type: "MESSAGES_SNAPSHOT", messages: [{ id: "u", role: "user", content: "x" }] }];
+    expect(DeltaLane.arm(withStage(statesAfter(calling), 4, dropped), args)).toBeUndefined();
+    // A chunk stream of a message with the same id does not make a tool call's chunk continue it (separate namespaces).
+    const messageChunk = [runStarted, { type: "TEXT_MESSAGE_CHUNK", messageId: "c", delta: "x" }];
+    const toolChunk = { type: "TOOL_CALL_CHUNK", toolCallId: "c", delta: "{" };
+    expect(DeltaLane.arm(withStage(statesAfter([runStarted, { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "f", delta: "{" }]), 2, messageChunk), toolChunk)).toBeUndefined();
+    // An explicit ARGS while the parent lane assembles another item by chunks would end that stream.
+    expect(DeltaLane.arm(withStage(statesAfter(calling), 2, messageChunk), args)).toBeUndefined();
+    // … and so would one naming a tool call a subagent's lane assembles by chunks (R-STREAM-9).
+    const subagentChunks = [
+      runStarted,
+      { type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "helper" },
+      { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "f", delta: "{", subagentRunId: "sub" },
+    ];
+    expect(DeltaLane.arm(withStage(statesAfter(calling), 2, subagentChunks), args)).toBeUndefined();
+  });
+
+  it("R-TEXT-5 R-SCHEMA-3: a reopened message without content is not armed until a delta gives it content", () => {
+    // A tool call without parentMessageId gets an assistant message of its own id, without content.
+    const events = [
+      runStarted,
+      { type: "TOOL_CALL_START", toolCallId: "a", toolCallName: "f" },
+      { type: "TOOL_CALL_END", toolCallId: "a" },
+      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: "" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: "x" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: "y" },
+      { type: "TEXT_MESSAGE_END", messageId: "a" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    expectSame({ events });
+    expect((viaFacade({ events }).histories.at(-1)!.messages[0] as { content?: unknown }).content).toBe("xy");
+  });
+
+  it("R-TOOL-2: a held tool call without string arguments (an unchecked seed) is not armed: the steps start them", () => {
+    const seeded: Message[] = [{ id: "a", role: "assistant", toolCalls: [{ id: "c", type: "function", function: { name: "f" } } as never] }];
+    const events = [
+      runStarted,
+      { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f", parentMessageId: "a" },
+      // An empty delta leaves the missing arguments missing (R-SCHEMA-3), and arms nothing.
+      { type: "TOOL_CALL_ARGS", toolCallId: "c", delta: "" },
+      { type: "TOOL_CALL_ARGS", toolCallId: "c", delta: "{" },
+      { type: "TOOL_CALL_ARGS", toolCallId: "c", delta: "}" },
+      { type: "TOOL_CALL_END", toolCallId: "c" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    expectSame({ events, initialMessages: seeded });
+  });
+
+  it("R-STREAM-4 R-TOOL-6: never for starts, ends, events without an id, or a tool call that is not open", () => {
     const states = statesAfter(streaming);
     for (const event of [
       { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
@@ -486,17 +634,18 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
 
 describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean", () => {
   it("R-PROC-6: a delta the lane takes would pass enforcement untouched and quietly (isCleanHotEvent)", () => {
-    const streaming = (type: string): unknown[] =>
-      type.endsWith("_CHUNK")
-        ? [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type, messageId: "m", delta: "a" }]
-        : [
-            { type: "RUN_STARTED", threadId: "t", runId: "r" },
-            { type: type.replace("_CONTENT", "_START"), messageId: "m", role: type.startsWith("TEXT") ? "assistant" : "reasoning" },
-            { type, messageId: "m", delta: "a" },
-          ];
+    const run = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+    // Per lane type: the events after which the lane is armed on item "m".
+    const streams: Record<string, unknown[]> = {
+      REASONING_MESSAGE_CONTENT: [run, { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" }, { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a" }],
+      TEXT_MESSAGE_CONTENT: [run, { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" }, { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "a" }],
+      TOOL_CALL_ARGS: [run, { type: "TOOL_CALL_START", toolCallId: "m", toolCallName: "f" }, { type: "TOOL_CALL_ARGS", toolCallId: "m", delta: "{" }],
+      REASONING_MESSAGE_CHUNK: [run, { type: "REASONING_MESSAGE_CHUNK", messageId: "m", delta: "a" }],
+      TEXT_MESSAGE_CHUNK: [run, { type: "TEXT_MESSAGE_CHUNK", messageId: "m", delta: "a" }],
+      TOOL_CALL_CHUNK: [run, { type: "TOOL_CALL_CHUNK", toolCallId: "m", toolCallName: "f", delta: "{" }],
+    };
     const lanes = new Map<string, DeltaLane>();
-    for (const type of ["REASONING_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CHUNK", "TEXT_MESSAGE_CHUNK"]) {
-      const events = streaming(type);
+    for (const [type, events] of Object.entries(streams)) {
       const options = { onWarning: () => {} };
       const chain = new StageChain(
         [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), createHistoryStage(options)],
@@ -505,6 +654,7 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
       events.forEach((e, i) => chain.push(e, i));
       lanes.set(type, DeltaLane.arm(chain.states, events.at(-1))!);
     }
+    expect([...lanes.values()].every((lane) => lane instanceof DeltaLane)).toBe(true);
     const value = fc.oneof(
       fc.constant(undefined),
       fc.constant(null),
@@ -522,6 +672,7 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
       .record({
         type: fc.constantFrom(...lanes.keys()),
         messageId: fc.oneof({ weight: 6, arbitrary: fc.constant("m") }, { weight: 1, arbitrary: value }),
+        toolCallId: fc.oneof({ weight: 6, arbitrary: fc.constant("m") }, { weight: 1, arbitrary: value }),
         delta: fc.oneof({ weight: 6, arbitrary: fc.string({ maxLength: 4 }) }, { weight: 1, arbitrary: value }),
         timestamp: maybe(fc.oneof(fc.integer(), value)),
         metadata: maybe(value),
@@ -529,8 +680,12 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
         subagentRunId: maybe(value),
         role: maybe(value),
         name: maybe(value),
+        toolCallName: maybe(value),
+        parentMessageId: maybe(value),
         extra: maybe(value),
       })
+      // The id field of the other kind of item is left out: enforcement would strip it.
+      .map(({ messageId, toolCallId, ...fields }) => ({ ...fields, ...(fields.type.startsWith("TOOL_CALL") ? { toolCallId } : { messageId }) }))
       .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== ABSENT)) as Record<string, unknown> & { type: string });
     let taken = 0;
     fc.assert(
@@ -539,7 +694,7 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
         if (delta === undefined) return;
         taken++;
         expect(isCleanHotEvent(e, e.type)).toBe(true);
-        expect(e.messageId).toBe("m");
+        expect(e.type.startsWith("TOOL_CALL") ? e.toolCallId : e.messageId).toBe("m");
         expect(delta).toBe(e.delta);
       }),
       { seed: SEED, numRuns: 5_000 },
