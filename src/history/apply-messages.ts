@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import { EventType, type Message } from "@ag-ui/core";
 import { result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
@@ -123,24 +123,17 @@ export function appendContent(
   if (content !== undefined && typeof content !== "string") {
     return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was restated with non-text content");
   }
-  if (metadata === undefined && content !== undefined) return appendDelta(conversation, position, delta, isSimpleMessage(held)).passing(event);
   const updated = withContent(held, content === undefined ? delta : content + delta);
   if (metadata !== undefined) updated.metadata = mergeMetadata(held.metadata, metadata);
   return conversation.replaceAt(position, updated as Message).passing(event);
 }
 
 /**
- * `conversation` with `delta` appended to the string content of the message at `position`: what a
- * CONTENT without metadata does (also the facade's delta lane, src/pipeline/delta-lane.ts).
- * `simple`: the message has exactly the `{ id, role, content }` layout a START creates (see
- * `isSimpleMessage`), so the copy is a literal.
+ * `conversation` with the message at `position` given `content`: what a CONTENT without metadata
+ * does, for the facade's delta lane (src/pipeline/delta-lane.ts). `simple`: the message has exactly
+ * the `{ id, role, content }` layout a START creates (`isSimpleMessage`, judged once by the caller),
+ * so the copy is a literal.
  */
-export function appendDelta(conversation: Conversation, position: number, delta: string, simple: boolean): Conversation {
-  const held = conversation.at(position)! as Message & { readonly content: string };
-  return withContentAt(conversation, position, held.content + delta, simple);
-}
-
-/** `conversation` with the message at `position` given `content` (see `appendDelta`). */
 export function withContentAt(conversation: Conversation, position: number, content: string, simple: boolean): Conversation {
   const held = conversation.at(position)!;
   const updated = simple ? { id: held.id, role: held.role, content } : withContent(held, content);
@@ -173,7 +166,7 @@ export function appendableSlot(conversation: Conversation, family: MessageFamily
 
 /** The family whose CONTENT event type is `type`. */
 export function messageFamilyOfContent(type: string): MessageFamily | undefined {
-  return type === "TEXT_MESSAGE_CONTENT" ? TEXT_FAMILY : type === "REASONING_MESSAGE_CONTENT" ? REASONING_FAMILY : undefined;
+  return type === EventType.TEXT_MESSAGE_CONTENT ? TEXT_FAMILY : type === EventType.REASONING_MESSAGE_CONTENT ? REASONING_FAMILY : undefined;
 }
 
 /**

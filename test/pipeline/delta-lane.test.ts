@@ -17,7 +17,7 @@ import { createEnforceStage } from "../../src/schema/enforce-schema";
 import { createExpandStage } from "../../src/chunks/expand-chunks";
 import { createVerifyStage } from "../../src/discipline/verify-discipline";
 import { createHistoryStage, type HistoryState } from "../../src/history/history-stage";
-import { StageChain } from "../../src/pipeline/run-stages";
+import { StageChain, type ChainSink } from "../../src/pipeline/run-stages";
 import { DeltaLane } from "../../src/pipeline/delta-lane";
 import { ContentBuilder } from "../../src/history/content-builder";
 import { isCleanHotEvent } from "../../src/schema/fast-path";
@@ -51,20 +51,26 @@ function viaFacade(c: Case): Outcome {
   return out;
 }
 
+/** The facade's five stages in one plain StageChain (no lane, no RxJS). */
+function stepsOf(c: Case, sink: ChainSink = { emit: () => {}, warn: () => {} }): StageChain {
+  const options = { ...optionsOf(c), onWarning: () => {} };
+  return new StageChain(
+    [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), createHistoryStage(options)],
+    sink,
+  );
+}
+
+/** The facade's stage states after `events` (stepped without the lane). */
+function statesAfter(events: readonly unknown[]): unknown[] {
+  const chain = stepsOf({ events });
+  events.forEach((e, i) => chain.push(e, i));
+  return chain.states;
+}
+
 /** The same stages, stepped by a plain StageChain: what the facade does without its lane. */
 function viaSteps(c: Case): Outcome {
   const out: Outcome = { events: [], histories: [], warnings: [], error: undefined };
-  const options = { ...optionsOf(c), onWarning: () => {} };
-  const chain = new StageChain(
-    [
-      createUpcastStage(options),
-      createEnforceStage(options),
-      createExpandStage(options),
-      createVerifyStage({ ...options, initialMessages: options.initialMessages }),
-      createHistoryStage(options),
-    ],
-    { emit: (e) => out.events.push(e), warn: (w) => out.warnings.push(w) },
-  );
+  const chain = stepsOf(c, { emit: (e) => out.events.push(e), warn: (w) => out.warnings.push(w) });
   const historyOf = (): ReasoningHistory => (chain.states[4] as HistoryState).history;
   let published = historyOf();
   out.histories.push(published);
@@ -514,16 +520,6 @@ describe("delta lane: when it is taken", () => {
 });
 
 describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => {
-  /** The facade's stage states after `events` (stepped without the lane). */
-  const statesAfter = (events: readonly unknown[]): unknown[] => {
-    const options = { onWarning: () => {} };
-    const chain = new StageChain(
-      [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), createHistoryStage(options)],
-      { emit: () => {}, warn: () => {} },
-    );
-    events.forEach((e, i) => chain.push(e, i));
-    return chain.states;
-  };
   const runStarted = { type: "RUN_STARTED", threadId: "t", runId: "r" };
   const content = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a" };
   const streaming = [runStarted, { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" }, content];
@@ -645,15 +641,7 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
       TOOL_CALL_CHUNK: [run, { type: "TOOL_CALL_CHUNK", toolCallId: "m", toolCallName: "f", delta: "{" }],
     };
     const lanes = new Map<string, DeltaLane>();
-    for (const [type, events] of Object.entries(streams)) {
-      const options = { onWarning: () => {} };
-      const chain = new StageChain(
-        [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), createHistoryStage(options)],
-        { emit: () => {}, warn: () => {} },
-      );
-      events.forEach((e, i) => chain.push(e, i));
-      lanes.set(type, DeltaLane.arm(chain.states, events.at(-1))!);
-    }
+    for (const [type, events] of Object.entries(streams)) lanes.set(type, DeltaLane.arm(statesAfter(events), events.at(-1))!);
     expect([...lanes.values()].every((lane) => lane instanceof DeltaLane)).toBe(true);
     const value = fc.oneof(
       fc.constant(undefined),
