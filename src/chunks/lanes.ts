@@ -63,20 +63,22 @@ export function closeAllLanes(state: ExpandState, out: AguiEvent[]): void {
 }
 
 /**
- * The stream the parent lane (no `subagentRunId`) is assembling, when it is item `id`: a chunk of
- * that stream's type naming `id`, with no field but `delta` (and `timestamp`), continues it and
- * changes no chunk state (the facade's delta lane relies on that, src/pipeline/delta-lane.ts).
+ * The stream a chunk continues without changing any chunk state, if it is a plain continuation: a
+ * chunk naming item `id` continues the stream assembling it, in whatever lane, unless its tag names
+ * another owner (R-SUB-2); a chunk without an id continues the stream of its own lane (`tag`;
+ * `undefined` = the parent's, R-STREAM-12/16). The caller checks the family. Undefined when the
+ * chunk would open an item, fail, or need the ambiguity rules of an untagged id-less continuation.
  */
-export function parentStreamOf(state: ExpandState, id: string): OpenStream | undefined {
-  const stream = state.lanes.get(undefined);
-  return stream !== undefined && stream.id === id ? stream : undefined;
+export function streamContinuedBy(state: ExpandState, namespace: IdNamespace, id: string | undefined, tag: string | undefined): OpenStream | undefined {
+  const stream = id === undefined ? state.lanes.get(tag) : state.byId[namespace].get(id);
+  return stream !== undefined && (tag === undefined || tag === stream.owner) ? stream : undefined;
 }
 
 /**
- * Whether an untagged explicit event naming item `id` of `namespace` ends no chunk stream: none is
- * open in the parent lane and none is assembling `id` (what `closeBefore` in expand-chunks.ts would
- * close).
+ * Whether an explicit event naming item `id` of `namespace`, in the lane of `tag`, ends no chunk
+ * stream: none is open in that lane and none is assembling `id` (what `closeBefore` in
+ * expand-chunks.ts would close).
  */
-export function closesNoStream(state: ExpandState, namespace: IdNamespace, id: string): boolean {
-  return state.lanes.get(undefined) === undefined && state.byId[namespace].get(id) === undefined;
+export function closesNoStream(state: ExpandState, namespace: IdNamespace, id: string, tag: string | undefined): boolean {
+  return state.lanes.get(tag) === undefined && state.byId[namespace].get(id) === undefined;
 }

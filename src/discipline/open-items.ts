@@ -285,11 +285,12 @@ export function openIds(sets: OpenSets, limit: number): string[] {
 }
 
 /**
- * Whether `family`'s item `id` is open now. For a family not tracked per owner this is exactly when
- * an untagged continuation of it passes `continueItem` (the facade's delta lane relies on it).
+ * Whether a continuation of `family`'s item `id` tagged `tag` (`undefined`: untagged) passes
+ * `continueItem`: the item is open and an attributed family's tag names its owner. Only for
+ * families not tracked per owner (the facade's delta lane relies on it).
  */
-export function isOpenItem(sets: OpenSets, family: Family, id: string): boolean {
+export function continuesOpenItem(sets: OpenSets, family: Family, id: string, tag: string | undefined): boolean {
   if (family.perOwner) return false;
   const item = sets.families[family.index]!.byId.get(id);
-  return item !== undefined && item.open;
+  return item !== undefined && item.open && (tag === undefined || tag === item.owner || !family.attributed);
 }

@@ -4,7 +4,7 @@ import { stageOperator } from "../core/stage-operator";
 import { result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
 import { ROUTES, type Family } from "./families";
 import { checkRoleConflict, declareMessage, recordMessages, type KnownRoles } from "./known-roles";
-import { checkOpen, checkParent, closeItem, commitOpen, continueItem, isOpenItem, keyOf, tagOf } from "./open-items";
+import { checkOpen, checkParent, closeItem, commitOpen, continueItem, continuesOpenItem, keyOf, tagOf } from "./open-items";
 import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
 import { quote, violation } from "./violation";
 import { VerifyState } from "./verify-state";
@@ -103,14 +103,14 @@ function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenI
 }
 
 /**
- * Whether an event of `type` naming `id`, without `subagentRunId`, passes verification unchanged
- * and leaves the state as it is: a CONTENT of an open item in an active run. The facade's delta
- * lane (src/pipeline/delta-lane.ts) arms only when this holds.
+ * Whether an event of `type` naming `id`, tagged `tag` (`undefined`: untagged), passes verification
+ * unchanged and leaves the state as it is: a CONTENT/ARGS of an open item in an active run, by its
+ * owner or untagged. The facade's delta lane (src/pipeline/delta-lane.ts) arms only when this holds.
  */
-export function passesAsContinuation(state: VerifyState, type: string, id: string): boolean {
+export function passesAsContinuation(state: VerifyState, type: string, id: string, tag: string | undefined): boolean {
   if (state.phase !== "active") return false;
   const route = ROUTES.get(type);
-  return route !== undefined && route.kind === "continue" && isOpenItem(state.sets, route.family, id);
+  return route !== undefined && route.kind === "continue" && continuesOpenItem(state.sets, route.family, id, tag);
 }
 
 /** A START: every check first, then the open set changes (a failed step leaves it as it was). */

@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
 import { FAMILY_BY_CHUNK_TYPE } from "../chunks/chunk-families";
-import { closesNoStream, parentStreamOf, type ExpandState, type OpenStream } from "../chunks/lanes";
+import { closesNoStream, streamContinuedBy, type ExpandState, type OpenStream } from "../chunks/lanes";
 import { contentEvent } from "../chunks/synthesize";
 import { passesAsContinuation } from "../discipline/verify-discipline";
 import type { VerifyState } from "../discipline/verify-state";
@@ -24,23 +24,24 @@ type IdField = "messageId" | "toolCallId";
 /**
  * The delta lane: the fused pipeline's shortcut for the event that makes up nearly all of a stream,
  * the next delta of the item that is streaming — a reasoning or text message's content, or a tool
- * call's arguments (issue 5).
+ * call's arguments, the parent agent's or a subagent's (issue 5).
  *
  * After the stages handled an event, `arm` asks each stage, through a predicate the stage owns,
- * whether a plain delta of the same item would pass it unchanged and leave its state as it is:
- * upcast and enforcement always let such a delta through unchanged (`deltaOf` admits only events
- * enforcement's fast path calls clean); expansion has no chunk stream open that an explicit
- * CONTENT/ARGS would end (`closesNoStream`), or, for a chunk, the parent lane is assembling this very
- * item (`parentStreamOf`); verification has the item open in an active run (`passesAsContinuation`);
- * the history holds it open with string content or arguments (`appendableSlot`, `appendableCall`).
- * While that holds, such a delta changes nothing but that text, so the next one is taken by
- * `deltaOf` + `emitted` + `append` without running the steps; any other event disarms the lane and
- * takes the steps. `test/pipeline/delta-lane.test.ts` checks that the facade gives the same events,
- * histories, warnings and errors with and without it.
+ * whether a plain delta of the same item, with the same tag, would pass it unchanged and leave its
+ * state as it is: upcast and enforcement always let such a delta through unchanged (`deltaOf`
+ * admits only events enforcement's fast path calls clean); expansion has no chunk stream open that
+ * an explicit CONTENT/ARGS would end (`closesNoStream`), or, for a chunk, it continues the stream
+ * assembling this very item (`streamContinuedBy`); verification has the item open in an active run,
+ * owned by the tag if there is one (`passesAsContinuation`); the history holds it open with string
+ * content or arguments (`appendableSlot`, `appendableCall`). While that holds, such a delta changes
+ * nothing but that text, so the next one is taken by `deltaOf` + `emitted` + `append` without running
+ * the steps; any other event disarms the lane and takes the steps. `test/pipeline/delta-lane.test.ts`
+ * checks that the facade gives the same events, histories, warnings and errors with and without it.
  *
- * A lane-shaped delta names the lane's item and has no field but `type`, the id field, `delta` (a
- * string) and a safe-integer `timestamp`: no `metadata`, `rawEvent`, `subagentRunId`, nor a
- * chunk's opener fields (`role`, `name`, `toolCallName`, `parentMessageId`), which take the steps.
+ * A lane-shaped delta has the lane's type and tag (`subagentRunId`, or none), names the lane's item
+ * (a chunk may leave the id out where its lane's stream is that item), and has no field but those,
+ * `delta` (a string) and a safe-integer `timestamp`: no `metadata`, no `rawEvent`, nor a chunk's
+ * opener fields (`role`, `name`, `toolCallName`, `parentMessageId`), which take the steps.
  */
 export class DeltaLane {
   private constructor(
@@ -49,6 +50,10 @@ export class DeltaLane {
     private readonly idField: IdField,
     /** The item that is streaming. */
     private readonly id: string,
+    /** A chunk may leave the id out: its lane's stream is the item (R-STREAM-12). */
+    private readonly idOptional: boolean,
+    /** The `subagentRunId` every delta of the lane carries; `undefined`: none. */
+    private readonly tag: string | undefined,
     /** For a chunk lane, the stream expansion continues (its CONTENT/ARGS is synthesized from it); else undefined. */
     private readonly stream: OpenStream | undefined,
     /** The position in the history of the message (or of the tool call's holder). */
@@ -63,37 +68,48 @@ export class DeltaLane {
 
   /** The lane for the deltas that may follow `event`, judged on the states as they are now; or undefined. */
   static arm(states: ChainStates, event: unknown): DeltaLane | undefined {
-    const named = typeAndId(event);
-    if (named === undefined) return undefined;
-    const { type, idField, id } = named;
+    const read = readDelta(event);
+    if (read === undefined) return undefined;
+    const { type, idField, tag } = read;
+    const namespace = idField === "toolCallId" ? "tool-call" : "message";
     const expand = states[EXPAND] as ExpandState;
     const chunkFamily = FAMILY_BY_CHUNK_TYPE.get(type);
     let stream: OpenStream | undefined;
+    let id: string;
     let contentType: string;
+    // The tag verification sees: a synthesized CONTENT/ARGS carries its stream's owner.
+    let owner: string | undefined;
     if (chunkFamily !== undefined) {
-      stream = parentStreamOf(expand, id);
+      stream = streamContinuedBy(expand, namespace, read.id, tag);
       if (stream === undefined || stream.family !== chunkFamily) return undefined;
+      id = stream.id;
       contentType = chunkFamily.contentType;
+      owner = stream.owner;
     } else {
+      if (read.id === undefined) return undefined;
       // An explicit CONTENT/ARGS passes expansion untouched when it ends no chunk stream (closeBefore).
-      if (!closesNoStream(expand, idField === "toolCallId" ? "tool-call" : "message", id)) return undefined;
+      if (!closesNoStream(expand, namespace, read.id, tag)) return undefined;
+      id = read.id;
       contentType = type;
+      owner = tag;
     }
-    if (!passesAsContinuation(states[VERIFY] as VerifyState, contentType, id)) return undefined;
+    if (!passesAsContinuation(states[VERIFY] as VerifyState, contentType, id, owner)) return undefined;
+    // An id-less chunk continues its own lane's stream, which this one is only when the lane is the tag's.
+    const idOptional = stream !== undefined && expand.lanes.get(tag) === stream;
     const conversation = states[HISTORY] as Conversation;
     if (contentType === TOOL_CALL_ARGS) {
       const call = appendableCall(conversation, id);
       if (call === undefined) return undefined;
       const holder = conversation.at(call.position) as Message & { readonly toolCalls: readonly { function: { arguments: string } }[] };
       const args = new ContentBuilder(holder.toolCalls[call.slot]!.function.arguments);
-      return new DeltaLane(type, idField, id, stream, call.position, call.slot, false, args);
+      return new DeltaLane(type, idField, id, idOptional, tag, stream, call.position, call.slot, false, args);
     }
     const family = messageFamilyOfContent(contentType);
     if (family === undefined) return undefined;
     const position = appendableSlot(conversation, family, id);
     if (position < 0) return undefined;
     const held = conversation.at(position)! as Message & { readonly content: string };
-    return new DeltaLane(type, idField, id, stream, position, -1, isSimpleMessage(held), new ContentBuilder(held.content));
+    return new DeltaLane(type, idField, id, idOptional, tag, stream, position, -1, isSimpleMessage(held), new ContentBuilder(held.content));
   }
 
   /** The delta when `event` is a lane-shaped delta of this lane (see the class comment), else undefined. */
@@ -103,17 +119,21 @@ export class DeltaLane {
       // Inside the try: `Array.isArray` throws on a revoked proxy.
       if (Array.isArray(event)) return undefined;
       const e = event as Record<string, unknown>;
-      if (e.type !== this.type || (this.idField === "messageId" ? e.messageId : e.toolCallId) !== this.id) return undefined;
+      if (e.type !== this.type || e.subagentRunId !== this.tag) return undefined;
+      const id = this.idField === "messageId" ? e.messageId : e.toolCallId;
+      if (id !== this.id && !(id === undefined && this.idOptional)) return undefined;
       const delta = e.delta;
       if (typeof delta !== "string") return undefined;
       // Read directly as well as listed: the stages read these fields whether enumerable or not.
       const timestamp = e.timestamp;
       if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) return undefined;
-      if (e.metadata !== undefined || e.rawEvent !== undefined || e.subagentRunId !== undefined) return undefined;
+      if (e.metadata !== undefined || e.rawEvent !== undefined) return undefined;
       if (this.stream !== undefined && hasOpenerField(e)) return undefined;
       // Every enumerable key, own or inherited, as enforcement's strip walk lists them.
       for (const key in e) {
-        if (key !== "type" && key !== this.idField && key !== "delta" && key !== "timestamp") return undefined;
+        if (key !== "type" && key !== this.idField && key !== "delta" && key !== "timestamp" && (key !== "subagentRunId" || this.tag === undefined)) {
+          return undefined;
+        }
       }
       return delta;
     } catch {
@@ -141,18 +161,22 @@ function hasOpenerField(e: Record<string, unknown>): boolean {
 }
 
 /**
- * The event's `type` and the id of the item it continues, when both are strings; undefined for
- * anything else, and for an event whose getters throw now (the steps accepted it a moment ago; a
- * hostile source may still change its mind, and that must not escape from the subscriber).
+ * The event's `type`, the id of the item it names (absent: `undefined`) and its tag, when they have
+ * the types a delta's fields must have; undefined for anything else, and for an event whose getters
+ * throw now (the steps accepted it a moment ago; a hostile source may still change its mind, and that
+ * must not escape from the subscriber).
  */
-function typeAndId(event: unknown): { type: string; idField: IdField; id: string } | undefined {
+function readDelta(event: unknown): { type: string; idField: IdField; id: string | undefined; tag: string | undefined } | undefined {
   if (typeof event !== "object" || event === null) return undefined;
   try {
-    const type = (event as { type?: unknown }).type;
+    const e = event as Record<string, unknown>;
+    const type = e.type;
     if (typeof type !== "string") return undefined;
     const idField: IdField = type === TOOL_CALL_ARGS || type === "TOOL_CALL_CHUNK" ? "toolCallId" : "messageId";
-    const id = (event as Record<string, unknown>)[idField];
-    return typeof id === "string" ? { type, idField, id } : undefined;
+    const id = e[idField];
+    const tag = e.subagentRunId;
+    if ((id !== undefined && typeof id !== "string") || (tag !== undefined && typeof tag !== "string")) return undefined;
+    return { type, idField, id, tag };
   } catch {
     return undefined;
   }
