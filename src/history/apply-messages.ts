@@ -135,9 +135,7 @@ export function appendContent(
  * so the copy is a literal.
  */
 export function withContentAt(conversation: Conversation, position: number, content: string, simple: boolean): Conversation {
-  const held = conversation.at(position)!;
-  const updated = simple ? { id: held.id, role: held.role, content } : withContent(held, content);
-  return conversation.replaceAt(position, updated as Message);
+  return conversation.replaceAt(position, withContent(conversation.at(position)!, content, simple) as Message);
 }
 
 /**
@@ -175,8 +173,8 @@ export function messageFamilyOfContent(type: string): MessageFamily | undefined 
  * chain of successive copies. The layout every START creates, `{ id, role, content }` in this order,
  * gets a literal; any other layout a cloning spread (fast) and then the assignment.
  */
-function withContent(held: Message, content: string): Record<string, unknown> {
-  if (isSimpleMessage(held)) return { id: held.id, role: held.role, content };
+function withContent(held: Message, content: string, simple = isSimpleMessage(held)): Record<string, unknown> {
+  if (simple) return { id: held.id, role: held.role, content };
   const updated: Record<string, unknown> = { ...held };
   updated.content = content;
   return updated;

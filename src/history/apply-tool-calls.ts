@@ -93,10 +93,8 @@ export function appendArguments(conversation: Conversation, event: AguiEvent, ct
   const slot = slotOf(calls, id);
   const call = calls[slot]!;
   const held = call.function?.arguments;
-  const args = typeof held === "string" ? held + delta : delta;
-  if (metadata === undefined) return withArgumentsAt(conversation, position, slot, args).passing(event);
-  const updated = withArguments(call, args);
-  updated.metadata = mergeMetadata(call.metadata, metadata);
+  const updated = withArguments(call, typeof held === "string" ? held + delta : delta);
+  if (metadata !== undefined) updated.metadata = mergeMetadata(call.metadata, metadata);
   return conversation.replaceAt(position, withCall(holder, slot, updated)).passing(event);
 }
 
@@ -121,17 +119,22 @@ function withArguments(call: ToolCall, args: string): ToolCall {
 
 /**
  * Where a TOOL_CALL_ARGS of the open tool call `id` without metadata appends (see
- * `appendArguments`): the holder's position and the call's slot, when the call is held with string
- * arguments; undefined when the event would do anything else (fail, warn, or start the arguments).
+ * `appendArguments`): the holder's position, the call's slot and its arguments so far, when the call
+ * is held with string arguments; undefined when the event would do anything else (fail, warn, or
+ * start the arguments).
  */
-export function appendableCall(conversation: Conversation, id: string): { readonly position: number; readonly slot: number } | undefined {
+export function appendableCall(
+  conversation: Conversation,
+  id: string,
+): { readonly position: number; readonly slot: number; readonly args: string } | undefined {
   if (!conversation.index.openToolCalls.has(id)) return undefined;
   const position = holderPosition(conversation, id);
   if (position < 0) return undefined;
   const calls = toolCallsOf(conversation.at(position)!);
   const slot = calls === undefined ? -1 : slotOf(calls, id);
   if (slot < 0) return undefined;
-  return typeof calls![slot]!.function?.arguments === "string" ? { position, slot } : undefined;
+  const args = calls![slot]!.function?.arguments;
+  return typeof args === "string" ? { position, slot, args } : undefined;
 }
 
 export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {

@@ -1,22 +1,17 @@
-import type { Message } from "@ag-ui/core";
+import { EventType, type Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
-import { FAMILY_BY_CHUNK_TYPE } from "../chunks/chunk-families";
+import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "../chunks/chunk-families";
 import { closesNoStream, streamContinuedBy, type ExpandState, type OpenStream } from "../chunks/lanes";
 import { contentEvent } from "../chunks/synthesize";
 import { passesAsContinuation } from "../discipline/verify-discipline";
-import type { VerifyState } from "../discipline/verify-state";
 import { appendableSlot, isSimpleMessage, messageFamilyOfContent, withContentAt } from "../history/apply-messages";
 import { appendableCall, withArgumentsAt } from "../history/apply-tool-calls";
 import type { Conversation } from "../history/conversation";
 import { ContentBuilder } from "../history/content-builder";
+import type { FacadeStates } from "../resume/pipeline-snapshot";
 
-/** The facade's stage states, in chain order (upcast, enforce, expand, verify, history). */
-type ChainStates = readonly unknown[];
-const EXPAND = 2;
-const VERIFY = 3;
-const HISTORY = 4;
-
-const TOOL_CALL_ARGS = "TOOL_CALL_ARGS";
+/** The stage states the lane is judged on (the facade's `states()`). */
+type LaneStates = Pick<FacadeStates, "expand" | "verify" | "history">;
 
 /** The field naming the streamed item: a message's or a tool call's. */
 type IdField = "messageId" | "toolCallId";
@@ -67,13 +62,12 @@ export class DeltaLane {
   ) {}
 
   /** The lane for the deltas that may follow `event`, judged on the states as they are now; or undefined. */
-  static arm(states: ChainStates, event: unknown): DeltaLane | undefined {
+  static arm(states: LaneStates, event: unknown): DeltaLane | undefined {
     const read = readDelta(event);
     if (read === undefined) return undefined;
-    const { type, idField, tag } = read;
+    const { type, idField, tag, chunkFamily } = read;
     const namespace = idField === "toolCallId" ? "tool-call" : "message";
-    const expand = states[EXPAND] as ExpandState;
-    const chunkFamily = FAMILY_BY_CHUNK_TYPE.get(type);
+    const { expand } = states;
     let stream: OpenStream | undefined;
     let id: string;
     let contentType: string;
@@ -93,16 +87,14 @@ export class DeltaLane {
       contentType = type;
       owner = tag;
     }
-    if (!passesAsContinuation(states[VERIFY] as VerifyState, contentType, id, owner)) return undefined;
+    if (!passesAsContinuation(states.verify, contentType, id, owner)) return undefined;
     // An id-less chunk continues its own lane's stream, which this one is only when the lane is the tag's.
     const idOptional = stream !== undefined && expand.lanes.get(tag) === stream;
-    const conversation = states[HISTORY] as Conversation;
-    if (contentType === TOOL_CALL_ARGS) {
+    const conversation = states.history as Conversation;
+    if (contentType === EventType.TOOL_CALL_ARGS) {
       const call = appendableCall(conversation, id);
       if (call === undefined) return undefined;
-      const holder = conversation.at(call.position) as Message & { readonly toolCalls: readonly { function: { arguments: string } }[] };
-      const args = new ContentBuilder(holder.toolCalls[call.slot]!.function.arguments);
-      return new DeltaLane(type, idField, id, idOptional, tag, stream, call.position, call.slot, false, args);
+      return new DeltaLane(type, idField, id, idOptional, tag, stream, call.position, call.slot, false, new ContentBuilder(call.args));
     }
     const family = messageFamilyOfContent(contentType);
     if (family === undefined) return undefined;
@@ -166,17 +158,20 @@ function hasOpenerField(e: Record<string, unknown>): boolean {
  * throw now (the steps accepted it a moment ago; a hostile source may still change its mind, and that
  * must not escape from the subscriber).
  */
-function readDelta(event: unknown): { type: string; idField: IdField; id: string | undefined; tag: string | undefined } | undefined {
+function readDelta(
+  event: unknown,
+): { type: string; chunkFamily: ChunkFamily | undefined; idField: IdField; id: string | undefined; tag: string | undefined } | undefined {
   if (typeof event !== "object" || event === null) return undefined;
   try {
     const e = event as Record<string, unknown>;
     const type = e.type;
     if (typeof type !== "string") return undefined;
-    const idField: IdField = type === TOOL_CALL_ARGS || type === "TOOL_CALL_CHUNK" ? "toolCallId" : "messageId";
+    const chunkFamily = FAMILY_BY_CHUNK_TYPE.get(type);
+    const idField: IdField = chunkFamily?.idField ?? (type === EventType.TOOL_CALL_ARGS ? "toolCallId" : "messageId");
     const id = e[idField];
     const tag = e.subagentRunId;
     if ((id !== undefined && typeof id !== "string") || (tag !== undefined && typeof tag !== "string")) return undefined;
-    return { type, idField, id, tag };
+    return { type, chunkFamily, idField, id, tag };
   } catch {
     return undefined;
   }

@@ -193,7 +193,7 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
         }
         depth--;
         busy = false;
-        if (depth === 0) lane = DeltaLane.arm(chain.states, value);
+        if (depth === 0) lane = DeltaLane.arm(states(), value);
         publishHistory();
       },
       error(error) {

@@ -20,6 +20,8 @@ import { createHistoryStage, type HistoryState } from "../../src/history/history
 import { StageChain, type ChainSink } from "../../src/pipeline/run-stages";
 import { DeltaLane } from "../../src/pipeline/delta-lane";
 import { ContentBuilder } from "../../src/history/content-builder";
+import type { ExpandState } from "../../src/chunks/lanes";
+import type { VerifyState } from "../../src/discipline/verify-state";
 import { isCleanHotEvent } from "../../src/schema/fast-path";
 import { deltaArb, mutatedCaseArb, validCaseArb } from "../property/arbitraries";
 import { mintingIds } from "../property/harness";
@@ -65,6 +67,11 @@ function statesAfter(events: readonly unknown[]): unknown[] {
   const chain = stepsOf({ events });
   events.forEach((e, i) => chain.push(e, i));
   return chain.states;
+}
+
+/** `DeltaLane.arm` on a StageChain's states (upcast, enforce, expand, verify, history), as the facade's `states()` gives them. */
+function armOn(states: readonly unknown[], event: unknown): DeltaLane | undefined {
+  return DeltaLane.arm({ expand: states[2] as ExpandState, verify: states[3] as VerifyState, history: states[4] as HistoryState }, event);
 }
 
 /** The same stages, stepped by a plain StageChain: what the facade does without its lane. */
@@ -586,52 +593,52 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
   };
 
   it("R-STREAM-4: arms after a delta of an open message, explicit or chunked", () => {
-    expect(DeltaLane.arm(statesAfter(streaming), content)).toBeInstanceOf(DeltaLane);
-    expect(DeltaLane.arm(statesAfter(chunking), chunk)).toBeInstanceOf(DeltaLane);
+    expect(armOn(statesAfter(streaming), content)).toBeInstanceOf(DeltaLane);
+    expect(armOn(statesAfter(chunking), chunk)).toBeInstanceOf(DeltaLane);
   });
 
   it("R-STREAM-2 R-RUN-1: not when verification does not hold the message open in an active run", () => {
-    expect(DeltaLane.arm(withStage(statesAfter(streaming), 3, [runStarted]), content)).toBeUndefined();
-    expect(DeltaLane.arm(withStage(statesAfter(streaming), 3, []), content)).toBeUndefined();
-    expect(DeltaLane.arm(withStage(statesAfter(chunking), 3, [runStarted]), chunk)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(streaming), 3, [runStarted]), content)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(streaming), 3, []), content)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(chunking), 3, [runStarted]), chunk)).toBeUndefined();
   });
 
   it("R-STREAM-9 R-STREAM-15: not when expansion would end a chunk stream, or the chunk continues no stream of its family", () => {
     const otherStream = [runStarted, { type: "TEXT_MESSAGE_CHUNK", messageId: "other", delta: "x" }];
-    expect(DeltaLane.arm(withStage(statesAfter(streaming), 2, otherStream), content)).toBeUndefined();
-    expect(DeltaLane.arm(withStage(statesAfter(chunking), 2, otherStream), chunk)).toBeUndefined();
-    expect(DeltaLane.arm(withStage(statesAfter(chunking), 2, [runStarted]), chunk)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(streaming), 2, otherStream), content)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(chunking), 2, otherStream), chunk)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(chunking), 2, [runStarted]), chunk)).toBeUndefined();
     const reasoningStream = [runStarted, { type: "REASONING_MESSAGE_CHUNK", messageId: "c", delta: "x" }];
-    expect(DeltaLane.arm(withStage(statesAfter(chunking), 2, reasoningStream), chunk)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(chunking), 2, reasoningStream), chunk)).toBeUndefined();
   });
 
   it("R-REASON-9 D-SNAPSHOT-OPEN: not when the history does not hold the message open with text content", () => {
-    expect(DeltaLane.arm(withStage(statesAfter(streaming), 4, [runStarted]), content)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(streaming), 4, [runStarted]), content)).toBeUndefined();
     const removed = [...streaming, { type: "MESSAGES_SNAPSHOT", messages: [{ id: "other", role: "reasoning", content: "x" }] }];
-    expect(DeltaLane.arm(withStage(statesAfter(streaming), 4, removed), content)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(streaming), 4, removed), content)).toBeUndefined();
   });
 
   it("R-TOOL-6 D-SNAPSHOT-OPEN: a tool call arms only while it is open and held with string arguments", () => {
     const args = { type: "TOOL_CALL_ARGS", toolCallId: "c", delta: "{" };
     const calling = [runStarted, { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "search" }, args];
-    expect(DeltaLane.arm(statesAfter(calling), args)).toBeInstanceOf(DeltaLane);
+    expect(armOn(statesAfter(calling), args)).toBeInstanceOf(DeltaLane);
     const ended = [...calling, { type: "TOOL_CALL_END", toolCallId: "c" }];
-    expect(DeltaLane.arm(withStage(statesAfter(calling), 4, ended), args)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(calling), 4, ended), args)).toBeUndefined();
     const dropped = [...calling, { type: "MESSAGES_SNAPSHOT", messages: [{ id: "u", role: "user", content: "x" }] }];
-    expect(DeltaLane.arm(withStage(statesAfter(calling), 4, dropped), args)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(calling), 4, dropped), args)).toBeUndefined();
     // A chunk stream of a message with the same id does not make a tool call's chunk continue it (separate namespaces).
     const messageChunk = [runStarted, { type: "TEXT_MESSAGE_CHUNK", messageId: "c", delta: "x" }];
     const toolChunk = { type: "TOOL_CALL_CHUNK", toolCallId: "c", delta: "{" };
-    expect(DeltaLane.arm(withStage(statesAfter([runStarted, { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "f", delta: "{" }]), 2, messageChunk), toolChunk)).toBeUndefined();
+    expect(armOn(withStage(statesAfter([runStarted, { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "f", delta: "{" }]), 2, messageChunk), toolChunk)).toBeUndefined();
     // An explicit ARGS while the parent lane assembles another item by chunks would end that stream.
-    expect(DeltaLane.arm(withStage(statesAfter(calling), 2, messageChunk), args)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(calling), 2, messageChunk), args)).toBeUndefined();
     // … and so would one naming a tool call a subagent's lane assembles by chunks (R-STREAM-9).
     const subagentChunks = [
       runStarted,
       { type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "helper" },
       { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "f", delta: "{", subagentRunId: "sub" },
     ];
-    expect(DeltaLane.arm(withStage(statesAfter(calling), 2, subagentChunks), args)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(calling), 2, subagentChunks), args)).toBeUndefined();
   });
 
   it("R-SUB-2: a tag that is not the owner's never arms, whichever stage would notice", () => {
@@ -639,20 +646,20 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
     const subChunk = { type: "TEXT_MESSAGE_CHUNK", messageId: "c", delta: "x", subagentRunId: "sub" };
     const chunkOfOther = { ...subChunk, subagentRunId: "other" };
     // Expansion: the stream assembling "c" is the subagent's.
-    expect(DeltaLane.arm(statesAfter([runStarted, sub, subChunk]), subChunk)).toBeInstanceOf(DeltaLane);
-    expect(DeltaLane.arm(statesAfter([runStarted, sub, subChunk]), chunkOfOther)).toBeUndefined();
+    expect(armOn(statesAfter([runStarted, sub, subChunk]), subChunk)).toBeInstanceOf(DeltaLane);
+    expect(armOn(statesAfter([runStarted, sub, subChunk]), chunkOfOther)).toBeUndefined();
     // Verification: message "m" is the parent's; the other stages would let a tagged CONTENT through.
     const tagged = { ...content, subagentRunId: "sub" };
-    expect(DeltaLane.arm(withStage(statesAfter([runStarted, sub, ...streaming.slice(1)]), 2, [runStarted, sub]), tagged)).toBeUndefined();
+    expect(armOn(withStage(statesAfter([runStarted, sub, ...streaming.slice(1)]), 2, [runStarted, sub]), tagged)).toBeUndefined();
   });
 
   it("R-STREAM-15: an explicit CONTENT would end its own lane's chunk stream: not armed", () => {
     const sub = { type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "helper" };
     const tagged = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a", subagentRunId: "sub" };
     const explicitSub = [runStarted, sub, { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning", subagentRunId: "sub" }, tagged];
-    expect(DeltaLane.arm(statesAfter(explicitSub), tagged)).toBeInstanceOf(DeltaLane);
+    expect(armOn(statesAfter(explicitSub), tagged)).toBeInstanceOf(DeltaLane);
     const subStream = [runStarted, sub, { type: "TEXT_MESSAGE_CHUNK", messageId: "other", delta: "x", subagentRunId: "sub" }];
-    expect(DeltaLane.arm(withStage(statesAfter(explicitSub), 2, subStream), tagged)).toBeUndefined();
+    expect(armOn(withStage(statesAfter(explicitSub), 2, subStream), tagged)).toBeUndefined();
   });
 
   it("R-STREAM-12 R-STREAM-16: an id-less chunk continues its own lane's stream, not the one a named chunk continued", () => {
@@ -717,7 +724,7 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
       null,
       "REASONING_MESSAGE_CONTENT",
     ]) {
-      expect(DeltaLane.arm(states, event)).toBeUndefined();
+      expect(armOn(states, event)).toBeUndefined();
     }
   });
 });
@@ -735,7 +742,7 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
       TOOL_CALL_CHUNK: [run, { type: "TOOL_CALL_CHUNK", toolCallId: "m", toolCallName: "f", delta: "{" }],
     };
     const lanes = new Map<string, DeltaLane>();
-    for (const [type, events] of Object.entries(streams)) lanes.set(type, DeltaLane.arm(statesAfter(events), events.at(-1))!);
+    for (const [type, events] of Object.entries(streams)) lanes.set(type, armOn(statesAfter(events), events.at(-1))!);
     expect([...lanes.values()].every((lane) => lane instanceof DeltaLane)).toBe(true);
     const value = fc.oneof(
       fc.constant(undefined),
