@@ -65,9 +65,19 @@ export interface AgentServer {
 export interface AgentServerOptions {
   /** Path the agent answers on (default `/agent`). Any other path gets 404. */
   readonly path?: string;
+  /** Port on 127.0.0.1 (default 0: a free one). */
+  readonly port?: number;
+  /** `GET` routes beside the agent, by path: the web demo's page, its script and its check. */
+  readonly pages?: Readonly<Record<string, Page>>;
 }
 
-/** Starts the server on 127.0.0.1 with a random free port. */
+/** One `GET` route: built per request, so it can report on what the agent received. */
+export interface Page {
+  readonly contentType: string;
+  body(requests: readonly RecordedRequest[]): string | Buffer;
+}
+
+/** Starts the server on 127.0.0.1, by default on a free port. */
 export async function startAgentServer(script: AgentScript, options: AgentServerOptions = {}): Promise<AgentServer> {
   const path = options.path ?? "/agent";
   // Every request received, in arrival order.
@@ -83,7 +93,13 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if ((req.url ?? "").split("?")[0] !== path) {
+    const url = (req.url ?? "").split("?")[0]!;
+    const page = req.method === "GET" && options.pages !== undefined && Object.hasOwn(options.pages, url) ? options.pages[url] : undefined;
+    if (page !== undefined) {
+      res.writeHead(200, { "content-type": page.contentType, "cache-control": "no-store" }).end(page.body(requests));
+      return;
+    }
+    if (url !== path) {
       res.writeHead(404).end();
       return;
     }
@@ -118,7 +134,7 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
     return recorded;
   }
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
   return {

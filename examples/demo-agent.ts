@@ -79,9 +79,22 @@ function modernTurn(): AgentTurn {
   };
 }
 
-/** How many of the issued values came back exactly (string equality of the decoded JSON). */
-export function restoredValues(request: RecordedRequest): number {
-  const messages = (request.json as { messages?: Array<Record<string, unknown>> } | undefined)?.messages ?? [];
+/** What came back of one issued value: its target, its size, and whether it is byte for byte the one issued. */
+export interface ReturnedValue {
+  readonly subtype: "message" | "tool-call";
+  readonly entityId: string;
+  /** UTF-8 byte length of the value that was issued. */
+  readonly bytes: number;
+  /** The value is on its message or tool call in the request, with the same bytes. */
+  readonly identical: boolean;
+}
+
+/**
+ * For each issued value, whether the request carries it back on its own message or tool call, byte
+ * for byte. The terminal demo prints this; the web demo's page fetches it (`GET /check`).
+ */
+export function returnedValues(request: RecordedRequest | undefined): ReturnedValue[] {
+  const messages = (request?.json as { messages?: Array<Record<string, unknown>> } | undefined)?.messages ?? [];
   const received = new Map<string, unknown>();
   for (const m of messages) {
     received.set(`message:${String(m.id)}`, m.encryptedValue);
@@ -89,7 +102,23 @@ export function restoredValues(request: RecordedRequest): number {
       received.set(`tool-call:${String(call.id)}`, call.encryptedValue);
     }
   }
-  return ISSUED.filter((v) => received.get(`${v.subtype}:${v.entityId}`) === v.encryptedValue).length;
+  return ISSUED.map((v) => {
+    const issued = Buffer.from(v.encryptedValue, "utf8");
+    const got = received.get(`${v.subtype}:${v.entityId}`);
+    const identical = typeof got === "string" && Buffer.from(got, "utf8").equals(issued);
+    return { subtype: v.subtype, entityId: v.entityId, bytes: issued.length, identical };
+  });
+}
+
+/** How many of the issued values came back exactly. */
+export function restoredValues(request: RecordedRequest): number {
+  return returnedValues(request).filter((v) => v.identical).length;
+}
+
+/** Which turn a request is: the number of user messages it carries (so a reloaded web page starts over). */
+function turnNumber(request: RecordedRequest): number {
+  const messages = (request.json as { messages?: Array<Record<string, unknown>> } | undefined)?.messages ?? [];
+  return messages.filter((m) => m.role === "user").length;
 }
 
 /** Turn 3: the follow-up, answered from what came back. */
@@ -110,12 +139,13 @@ function followUpTurn(request: RecordedRequest): AgentTurn {
   };
 }
 
-/** The script for `startAgentServer`: request n gets turn n. */
+/** The script for `startAgentServer`: a request with n user messages gets turn n. */
 export const demoAgent: AgentScript = (request) => {
-  switch (request.index) {
+  switch (turnNumber(request)) {
     case 0:
-      return legacyTurn();
     case 1:
+      return legacyTurn();
+    case 2:
       return modernTurn();
     default:
       return followUpTurn(request);

@@ -11,7 +11,7 @@ import { reasoningPipeline, toRunInputMessages, type ReasoningHistory, type Reas
 import type { AguiEvent } from "../src/core/types";
 import { agentEvents } from "../src/integration/agent-events";
 import { startAgentServer, type AgentServer } from "./agent-server";
-import { ISSUED, demoAgent } from "./demo-agent";
+import { demoAgent, returnedValues } from "./demo-agent";
 
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const style = (open: string, close: string) => (text: string) => (color ? `\x1b[${open}m${text}\x1b[${close}m` : text);
@@ -125,24 +125,12 @@ async function main(): Promise<number> {
 
 /** Each value the server issued must be in turn 3's request, on its message or tool call, byte for byte. */
 function verify(server: AgentServer): boolean {
-  const request = server.requests[2];
-  const messages = (request?.json as { messages?: Array<Record<string, unknown>> } | undefined)?.messages ?? [];
-  let ok = true;
-  for (const issued of ISSUED) {
-    const carrier =
-      issued.subtype === "message"
-        ? messages.find((m) => m.id === issued.entityId)
-        : messages
-            .flatMap((m) => (m.toolCalls as Array<Record<string, unknown>> | undefined) ?? [])
-            .find((c) => c.id === issued.entityId);
-    const received = carrier?.encryptedValue;
-    const bytes = Buffer.from(issued.encryptedValue, "utf8");
-    const same = typeof received === "string" && Buffer.from(received, "utf8").equals(bytes);
-    ok &&= same;
-    const label = `${issued.subtype} ${issued.entityId}`;
-    write(same ? green(`  ✓ ${label}: ${bytes.length} bytes, byte-identical\n`) : red(`  ✗ ${label}: missing or changed\n`));
+  const returned = returnedValues(server.requests[2]);
+  for (const v of returned) {
+    const label = `${v.subtype} ${v.entityId}`;
+    write(v.identical ? green(`  ✓ ${label}: ${v.bytes} bytes, byte-identical\n`) : red(`  ✗ ${label}: missing or changed\n`));
   }
-  return ok;
+  return returned.every((v) => v.identical);
 }
 
 const deadline = setTimeout(() => {

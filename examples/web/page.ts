@@ -1,0 +1,212 @@
+/**
+ * The web demo's page script, bundled for the browser by examples/web/serve.ts. It does in a web page
+ * what `npm start` does in a terminal: `@ag-ui/client`'s `HttpAgent` talks to the local example agent,
+ * `reasoningPipeline` upcasts, validates, expands, verifies and derives the history, and the page
+ * renders `history$` — reasoning in a "Thinking…" panel that collapses when the reasoning message
+ * ends, the answer as it streams, tool calls with their arguments and results, a lock badge (byte
+ * length only) on whatever holds an encrypted value — and `warnings$` as they arrive. Turn 3 sends the
+ * values back; the server's byte-for-byte check is shown last. Plain DOM, no framework.
+ */
+import { HttpAgent } from "@ag-ui/client";
+import type { Message, RunAgentInput, ToolCall } from "@ag-ui/core";
+import {
+  agentEvents,
+  reasoningPipeline,
+  toRunInputMessages,
+  type ReasoningHistory,
+  type ReasoningWarning,
+} from "../../src";
+
+/** The agent beside this page (same server, same origin). Also the producer identity of its values (D-ISSUER). */
+const AGENT_URL = new URL("/agent", location.href).href;
+
+const TURNS = [
+  { title: "Turn 1 · a legacy producer (THINKING_* events)", question: "Train or car from Lyon to Marseille on Saturday, for four?" },
+  { title: "Turn 2 · AG-UI 1.0: chunked reasoning, a tool call, encrypted values", question: "Check the train fares, please." },
+  { title: "Turn 3 · the encrypted values go back to the agent", question: "And if we book a week ahead?" },
+] as const;
+
+/** What the server answers on `GET /check` (examples/demo-agent.ts `returnedValues`). */
+interface ReturnedValue {
+  readonly subtype: string;
+  readonly entityId: string;
+  readonly bytes: number;
+  readonly identical: boolean;
+}
+
+const conversation = byId("conversation");
+const warningList = byId("warnings");
+const checkList = byId("check");
+const status = byId("status");
+
+function byId(id: string): HTMLElement {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`web demo: #${id} missing from the page`);
+  return found;
+}
+
+function element(tag: string, className: string, text?: string): HTMLElement {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const utf8 = new TextEncoder();
+
+/** The lock badge: an encrypted value is opaque, so the page shows that it is there and its size, never its content. */
+function lockBadge(value: string | undefined): HTMLElement[] {
+  if (value === undefined) return [];
+  const badge = element("span", "lock", `${utf8.encode(value).length} bytes`);
+  badge.title = "An encrypted value: kept in the history and sent back to the agent unchanged, never shown.";
+  badge.setAttribute("aria-label", `encrypted value, ${badge.textContent}`);
+  return [badge];
+}
+
+/** The encrypted value a message or tool call holds, if any (not every message type declares one). */
+function encryptedValueOf(holder: object): string | undefined {
+  const value = (holder as { encryptedValue?: unknown }).encryptedValue;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Text of a message, whichever content shape it has. */
+function textOf(message: Message): string {
+  const content = (message as { content?: unknown }).content;
+  return typeof content === "string" ? content : "";
+}
+
+/** A reasoning message: open while it streams, a collapsed one-line summary once it ended (click to expand). */
+function reasoningView(message: Message, streaming: boolean): HTMLElement {
+  const text = textOf(message);
+  const panel = element("details", "reasoning");
+  (panel as HTMLDetailsElement).open = streaming;
+  const words = text.split(/\s+/).filter(Boolean).length;
+  const summary = element("summary", "reasoning-summary", streaming ? "Thinking…" : `Thought · ${words} words`);
+  // Collapsed, the first words stand for the rest (one line, cut by CSS).
+  if (!streaming) summary.append(element("span", "gist", text));
+  summary.append(...lockBadge(encryptedValueOf(message)));
+  panel.append(summary, element("p", "reasoning-text", text));
+  return panel;
+}
+
+function toolCallView(call: ToolCall, streaming: boolean): HTMLElement {
+  const card = element("div", "tool-call");
+  card.dataset.toolCallId = call.id;
+  const head = element("div", "tool-head", `→ ${call.function.name}`);
+  head.append(...lockBadge(encryptedValueOf(call)));
+  card.append(head, element("code", "tool-args", call.function.arguments + (streaming ? "…" : "")));
+  return card;
+}
+
+/** One message as the page shows it. `open` holds the ids of messages and tool calls still streaming. */
+function messageView(message: Message, open: ReadonlySet<string>): HTMLElement {
+  const row = element("div", `message ${message.role}`);
+  row.dataset.messageId = message.id;
+  const streaming = open.has(message.id);
+  switch (message.role) {
+    case "reasoning":
+      row.append(reasoningView(message, streaming));
+      break;
+    case "tool":
+      row.append(element("div", "tool-result", `← ${textOf(message)}`));
+      break;
+    default: {
+      const text = element("div", "text", textOf(message));
+      if (streaming) text.classList.add("streaming");
+      row.append(element("span", "role", message.role), text, ...lockBadge(encryptedValueOf(message)));
+      for (const call of message.role === "assistant" ? (message.toolCalls ?? []) : []) {
+        row.append(toolCallView(call, open.has(call.id)));
+      }
+    }
+  }
+  return row;
+}
+
+/**
+ * Renders a history state. The history is immutable with structural sharing (docs/operators.md), so a
+ * message whose object did not change keeps its element; only changed ones (usually the one
+ * streaming) are rebuilt. `rendered` maps message id → the object and element last shown.
+ */
+const rendered = new Map<string, { message: Message; streaming: boolean; view: HTMLElement }>();
+function render(history: ReasoningHistory): void {
+  const open = new Set(history.incomplete.filter((item) => item.reason === "open").map((item) => item.id));
+  for (const message of history.messages) {
+    const streaming = open.has(message.id) || (message.role === "assistant" && (message.toolCalls ?? []).some((c) => open.has(c.id)));
+    const shown = rendered.get(message.id);
+    if (shown !== undefined && shown.message === message && shown.streaming === streaming) continue;
+    const view = messageView(message, open);
+    if (shown === undefined) conversation.append(view);
+    else shown.view.replaceWith(view);
+    rendered.set(message.id, { message, streaming, view });
+  }
+}
+
+/** One line per turn and warning code, its count going up as more arrive (e.g. one THINKING_UPCAST per event). */
+const warningLines = new Map<string, { count: number; counter: HTMLElement }>();
+function showWarning(turn: number, warning: ReasoningWarning): void {
+  const key = `${turn} ${warning.code}`;
+  const line = warningLines.get(key);
+  if (line !== undefined) {
+    line.count++;
+    line.counter.textContent = ` ×${line.count}`;
+    return;
+  }
+  // The first one's message as the example: messages carry ids, types and counts only, never reasoning text or a value (D-REDACT).
+  const item = element("li", "warning");
+  const counter = element("span", "count", " ×1");
+  item.append(element("strong", "code", `turn ${turn} · ${warning.code}`), counter, ` — e.g. ${warning.message}`);
+  item.dataset.code = warning.code;
+  warningList.append(item);
+  warningLines.set(key, { count: 1, counter });
+}
+
+/** One turn: send the history with the new question, stream the answer through the pipeline. */
+async function runTurn(history: ReasoningHistory, n: number): Promise<ReasoningHistory> {
+  const { title, question } = TURNS[n - 1]!;
+  conversation.append(element("h2", "turn", title));
+  const user: Message = { id: `user-${n}`, role: "user", content: question };
+  const before: ReasoningHistory = { ...history, messages: [...history.messages, user] };
+  const input: RunAgentInput = {
+    threadId: "thread-demo",
+    runId: `run-${n}`,
+    messages: toRunInputMessages(before, { producer: AGENT_URL, onWarning: (w) => showWarning(n, w) }),
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
+  const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url: AGENT_URL }), input), {
+    producer: AGENT_URL,
+    initialHistory: before,
+  });
+  pipeline.history$.subscribe(render);
+  pipeline.warnings$.subscribe((w) => showWarning(n, w));
+  await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ error: reject, complete: resolve }));
+  return pipeline.history;
+}
+
+/** The server's word on turn 3's request: was each value it issued sent back byte for byte? */
+async function showCheck(): Promise<boolean> {
+  const response = await fetch("/check");
+  const returned = (await response.json()) as ReturnedValue[];
+  for (const v of returned) {
+    const line = v.identical ? `✓ ${v.subtype} ${v.entityId}: ${v.bytes} bytes, byte-identical` : `✗ ${v.subtype} ${v.entityId}: missing or changed`;
+    checkList.append(element("li", v.identical ? "ok" : "bad", line));
+  }
+  return returned.length > 0 && returned.every((v) => v.identical);
+}
+
+async function main(): Promise<void> {
+  status.textContent = `running against ${AGENT_URL}…`;
+  let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
+  for (let n = 1; n <= TURNS.length; n++) history = await runTurn(history, n);
+  const ok = await showCheck();
+  status.textContent = ok ? "done: every encrypted value went back byte-identical" : "done, but a value did not come back unchanged";
+  document.body.dataset.state = ok ? "done" : "failed";
+}
+
+main().catch((error: unknown) => {
+  // A ReasoningProtocolError's message names event index, type, ids and rule, never content (D-REDACT).
+  status.textContent = `failed: ${error instanceof Error ? error.message : String(error)}`;
+  document.body.dataset.state = "failed";
+});

@@ -1,0 +1,69 @@
+/**
+ * `npm run demo:web`: the web demo. Bundles examples/web/page.ts for the browser (esbuild, in memory)
+ * and serves it from the example agent server `npm start` uses, on 127.0.0.1, beside the agent:
+ *
+ *   GET  /         the page (index.html)
+ *   GET  /page.js  the page script: HttpAgent + reasoningPipeline, bundled
+ *   POST /agent    the demo agent (examples/demo-agent.ts), one turn per request
+ *   GET  /check    the server's check of the latest request: each issued value back, byte for byte?
+ *
+ * No network beyond 127.0.0.1. `PORT=8080 npm run demo:web` picks the port (default: a free one).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { startAgentServer, type AgentServer } from "../agent-server";
+import { demoAgent, returnedValues } from "../demo-agent";
+
+/** The page script as one browser ES module (every dependency bundled, nothing from Node). */
+export async function bundlePage(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(__dirname, "page.ts")],
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    sourcemap: "inline",
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]!.text;
+}
+
+export interface WebDemo {
+  /** The page: `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  readonly server: AgentServer;
+  close(): Promise<void>;
+}
+
+/** Bundles the page and starts the server. */
+export async function startWebDemo(port = 0): Promise<WebDemo> {
+  const script = await bundlePage();
+  const html = readFileSync(join(__dirname, "index.html"), "utf8");
+  const server = await startAgentServer(demoAgent, {
+    port,
+    pages: {
+      "/": { contentType: "text/html; charset=utf-8", body: () => html },
+      "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
+      "/check": {
+        contentType: "application/json",
+        body: (requests) => JSON.stringify(returnedValues(requests[requests.length - 1])),
+      },
+    },
+  });
+  return { url: new URL("/", server.url).href, server, close: () => server.close() };
+}
+
+if (require.main === module) {
+  startWebDemo(Number(process.env.PORT ?? 0)).then(
+    (demo) => {
+      process.stdout.write(`agui-reasoning web demo: open ${demo.url}  (Ctrl-C to stop)\n`);
+      process.once("SIGINT", () => void demo.close().then(() => process.exit(0)));
+    },
+    (error: unknown) => {
+      process.stderr.write(`web demo failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
