@@ -1,0 +1,76 @@
+/**
+ * Browser build facts (docs/browser.md), checked with esbuild as an app's bundler would build them:
+ * the main entry needs nothing from Node, what it adds to an app stays within a 30 KiB gzipped budget,
+ * the sizes docs/browser.md reports are the measured ones, and `agui-reasoning/testing` needs Node in
+ * one place only (the recordings loader, as docs/testing.md says).
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { PEERS, REPO_ROOT, bundleForBrowser } from "./bundle";
+
+const KiB = 1024;
+/** The budget for what agui-reasoning adds to a chat UI (minified, gzipped, peers excluded). */
+const BUDGET_GZIP_BYTES = 30 * KiB;
+
+/** What a chat UI imports (the web demo's page imports exactly this). */
+const CHAT_UI_IMPORTS = 'export { reasoningPipeline, toRunInputMessages, agentEvents } from "./src/index.ts";';
+
+/** The gzipped size docs/browser.md reports, by the row's label (the row's last cell, "N KiB"). */
+function documentedKiB(label: string): number {
+  const doc = readFileSync(resolve(REPO_ROOT, "docs/browser.md"), "utf8");
+  const row = doc.split("\n").find((line) => line.startsWith(`| ${label} |`));
+  const kib = row?.match(/\| ([\d.]+) KiB \|\s*$/)?.[1];
+  if (kib === undefined) throw new Error(`docs/browser.md has no "| ${label} | … | N KiB |" row`);
+  return Number(kib);
+}
+
+describe("browser build facts (docs/browser.md)", () => {
+  it("the Node check finds what it looks for: node:* imports, process, Buffer, require, __dirname", async () => {
+    const bad = await bundleForBrowser(
+      {
+        contents: [
+          'import { readFileSync } from "node:fs";',
+          "export const a = () => readFileSync(__dirname + process.env.X);",
+          'export const b = () => Buffer.from("x");',
+          'export const c = () => require("y");',
+          'export const notGlobals = (o: { process: number; Buffer: number }) => o.process + o.Buffer + "process Buffer".length;',
+        ].join("\n"),
+      },
+      { external: ["node:*"] },
+    );
+    expect(bad.nodeImports).toEqual(["node:fs"]);
+    expect(bad.nodeGlobals).toEqual(["Buffer", "__dirname", "process", "require"]);
+  });
+
+  it("the main entry bundles for the browser, dependencies included, with no Node built-in and no Node global", async () => {
+    // Nothing external: a Node built-in anywhere (agui-reasoning or its peers) would fail the build.
+    const whole = await bundleForBrowser("src/index.ts");
+    expect(whole.nodeImports).toEqual([]);
+    expect(Object.keys(whole.metafile.inputs).some((file) => file.startsWith("node_modules/rxjs/"))).toBe(true);
+    // agui-reasoning's own code reads no Node global (its peers may guard `typeof process`; that is theirs).
+    const own = await bundleForBrowser("src/index.ts", { external: PEERS });
+    expect(own.nodeGlobals).toEqual([]);
+    expect(Object.keys(own.metafile.inputs).every((file) => file.startsWith("src/"))).toBe(true);
+  });
+
+  it("what a chat UI adds (reasoningPipeline, toRunInputMessages, agentEvents; minified, gzipped, peers excluded) is within 30 KiB, as docs/browser.md reports", async () => {
+    const chatUi = await bundleForBrowser({ contents: CHAT_UI_IMPORTS }, { external: PEERS });
+    expect(chatUi.nodeGlobals).toEqual([]);
+    expect(chatUi.gzipBytes).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
+    // The documented figure is the measured one (within 15%: small changes need no doc edit).
+    expect(Math.abs(documentedKiB("chat UI") - chatUi.gzipBytes / KiB) / (chatUi.gzipBytes / KiB)).toBeLessThan(0.15);
+  });
+
+  it("the whole main entry (every export, peers excluded) weighs what docs/browser.md reports", async () => {
+    const whole = await bundleForBrowser("src/index.ts", { external: PEERS });
+    expect(Math.abs(documentedKiB("whole main entry") - whole.gzipBytes / KiB) / (whole.gzipBytes / KiB)).toBeLessThan(0.15);
+  });
+
+  it("agui-reasoning/testing needs Node only for loading the shipped recordings (docs/testing.md)", async () => {
+    const testing = await bundleForBrowser("src/testing/index.ts", { external: [...PEERS, "node:*"] });
+    expect(testing.nodeImporters).toEqual(["src/testing/recordings.ts"]);
+    expect(testing.nodeImports).toEqual(["node:fs", "node:path"]);
+    expect(testing.nodeGlobals).toEqual(["__dirname"]);
+    expect(readFileSync(resolve(REPO_ROOT, "docs/testing.md"), "utf8")).toMatch(/Node-only[^\n]*loadRecording/);
+  });
+});
