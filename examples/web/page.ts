@@ -125,7 +125,9 @@ function messageView(message: Message, open: ReadonlySet<string>): HTMLElement {
 /**
  * Renders a history state. The history is immutable with structural sharing (docs/operators.md), so a
  * message whose object did not change keeps its element; only changed ones (usually the one
- * streaming) are rebuilt. `rendered` maps message id → the object and element last shown.
+ * streaming) are rebuilt. `rendered` maps message id → the object and element last shown. (The walk
+ * over all messages per state is the page's own cost, fine for a demo; a long-lived UI would track
+ * only the messages that can still change.)
  */
 const rendered = new Map<string, { message: Message; streaming: boolean; view: HTMLElement }>();
 function render(history: ReasoningHistory): void {
