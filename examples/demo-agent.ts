@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AgentScript, AgentTurn, RecordedRequest } from "./agent-server";
+import type { ReturnedValue } from "./demo-turns";
 
 /**
  * The demo's agent: a travel assistant answering over three turns.
@@ -77,16 +78,6 @@ function modernTurn(): AgentTurn {
       { type: "RUN_FINISHED", threadId: THREAD, runId: "run-2" },
     ],
   };
-}
-
-/** What came back of one issued value: its target, its size, and whether it is byte for byte the one issued. */
-export interface ReturnedValue {
-  readonly subtype: "message" | "tool-call";
-  readonly entityId: string;
-  /** UTF-8 byte length of the value that was issued. */
-  readonly bytes: number;
-  /** The value is on its message or tool call in the request, with the same bytes. */
-  readonly identical: boolean;
 }
 
 /**

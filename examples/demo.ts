@@ -12,6 +12,7 @@ import type { AguiEvent } from "../src/core/types";
 import { agentEvents } from "../src/integration/agent-events";
 import { startAgentServer, type AgentServer } from "./agent-server";
 import { demoAgent, returnedValues } from "./demo-agent";
+import { DEMO_TURNS, checkLine } from "./demo-turns";
 
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const style = (open: string, close: string) => (text: string) => (color ? `\x1b[${open}m${text}\x1b[${close}m` : text);
@@ -110,9 +111,7 @@ async function main(): Promise<number> {
   try {
     write(bold("agui-reasoning demo") + dim(` — a local AG-UI agent at ${server.url}\n`));
     let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
-    history = await turn(server, "Turn 1 · a legacy producer (THINKING_* events)", history, "Train or car from Lyon to Marseille on Saturday, for four?", 1);
-    history = await turn(server, "Turn 2 · AG-UI 1.0: chunked reasoning, a tool call, encrypted values", history, "Check the train fares, please.", 2);
-    history = await turn(server, "Turn 3 · the encrypted values go back to the agent", history, "And if we book a week ahead?", 3);
+    for (const [i, { title, question }] of DEMO_TURNS.entries()) history = await turn(server, title, history, question, i + 1);
 
     const reasoning = history.messages.filter((m) => m.role === "reasoning").length;
     write(`\n${bold("History")}  ${history.messages.length} messages, ${reasoning} of them reasoning (kept and sent back)\n`);
@@ -126,10 +125,7 @@ async function main(): Promise<number> {
 /** Each value the server issued must be in turn 3's request, on its message or tool call, byte for byte. */
 function verify(server: AgentServer): boolean {
   const returned = returnedValues(server.requests[2]);
-  for (const v of returned) {
-    const label = `${v.subtype} ${v.entityId}`;
-    write(v.identical ? green(`  ✓ ${label}: ${v.bytes} bytes, byte-identical\n`) : red(`  ✗ ${label}: missing or changed\n`));
-  }
+  for (const v of returned) write((v.identical ? green : red)(`  ${checkLine(v)}\n`));
   return returned.every((v) => v.identical);
 }
 

@@ -16,23 +16,10 @@ import {
   type ReasoningHistory,
   type ReasoningWarning,
 } from "../../src";
+import { DEMO_TURNS, checkLine, type ReturnedValue } from "../demo-turns";
 
 /** The agent beside this page (same server, same origin). Also the producer identity of its values (D-ISSUER). */
 const AGENT_URL = new URL("/agent", location.href).href;
-
-const TURNS = [
-  { title: "Turn 1 · a legacy producer (THINKING_* events)", question: "Train or car from Lyon to Marseille on Saturday, for four?" },
-  { title: "Turn 2 · AG-UI 1.0: chunked reasoning, a tool call, encrypted values", question: "Check the train fares, please." },
-  { title: "Turn 3 · the encrypted values go back to the agent", question: "And if we book a week ahead?" },
-] as const;
-
-/** What the server answers on `GET /check` (examples/demo-agent.ts `returnedValues`). */
-interface ReturnedValue {
-  readonly subtype: string;
-  readonly entityId: string;
-  readonly bytes: number;
-  readonly identical: boolean;
-}
 
 const conversation = byId("conversation");
 const warningList = byId("warnings");
@@ -164,7 +151,7 @@ function showWarning(turn: number, warning: ReasoningWarning): void {
 
 /** One turn: send the history with the new question, stream the answer through the pipeline. */
 async function runTurn(history: ReasoningHistory, n: number): Promise<ReasoningHistory> {
-  const { title, question } = TURNS[n - 1]!;
+  const { title, question } = DEMO_TURNS[n - 1]!;
   conversation.append(element("h2", "turn", title));
   const user: Message = { id: `user-${n}`, role: "user", content: question };
   const before: ReasoningHistory = { ...history, messages: [...history.messages, user] };
@@ -192,8 +179,7 @@ async function showCheck(): Promise<boolean> {
   const response = await fetch("/check");
   const returned = (await response.json()) as ReturnedValue[];
   for (const v of returned) {
-    const line = v.identical ? `✓ ${v.subtype} ${v.entityId}: ${v.bytes} bytes, byte-identical` : `✗ ${v.subtype} ${v.entityId}: missing or changed`;
-    checkList.append(element("li", v.identical ? "ok" : "bad", line));
+    checkList.append(element("li", v.identical ? "ok" : "bad", checkLine(v)));
   }
   return returned.length > 0 && returned.every((v) => v.identical);
 }
@@ -201,7 +187,7 @@ async function showCheck(): Promise<boolean> {
 async function main(): Promise<void> {
   status.textContent = `running against ${AGENT_URL}…`;
   let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
-  for (let n = 1; n <= TURNS.length; n++) history = await runTurn(history, n);
+  for (let n = 1; n <= DEMO_TURNS.length; n++) history = await runTurn(history, n);
   const ok = await showCheck();
   status.textContent = ok ? "done: every encrypted value went back byte-identical" : "done, but a value did not come back unchanged";
   document.body.dataset.state = ok ? "done" : "failed";
