@@ -3,7 +3,7 @@
  * and serves it from the example agent server `npm start` uses, on 127.0.0.1, beside the agent:
  *
  *   GET  /         the page (index.html)
- *   GET  /page.js  the page script: HttpAgent + reasoningPipeline, bundled
+ *   GET  /page.js  the page script: HttpAgent + reasoningPipeline, bundled (and its source map)
  *   POST /agent    the demo agent (examples/demo-agent.ts), one turn per request
  *   GET  /check    the server's check of the latest request: each issued value back, byte for byte?
  *
@@ -15,19 +15,22 @@ import { build } from "esbuild";
 import { startAgentServer, type AgentServer } from "../agent-server";
 import { demoAgent, returnedValues } from "../demo-agent";
 
-/** The page script as one browser ES module (every dependency bundled, nothing from Node). */
-export async function bundlePage(): Promise<string> {
+/** The page script as one browser ES module (every dependency bundled, nothing from Node), and its source map. */
+export async function bundlePage(): Promise<{ script: string; sourceMap: string }> {
   const result = await build({
     entryPoints: [join(__dirname, "page.ts")],
+    // Not written: the names only set the script's `//# sourceMappingURL=page.js.map`.
+    outfile: join(__dirname, "page.js"),
     bundle: true,
     platform: "browser",
     format: "esm",
     target: "es2022",
-    sourcemap: "inline",
+    sourcemap: "linked",
     write: false,
     logLevel: "silent",
   });
-  return result.outputFiles[0]!.text;
+  const output = (suffix: string): string => result.outputFiles.find((file) => file.path.endsWith(suffix))!.text;
+  return { script: output(".js"), sourceMap: output(".js.map") };
 }
 
 export interface WebDemo {
@@ -39,13 +42,14 @@ export interface WebDemo {
 
 /** Bundles the page and starts the server. */
 export async function startWebDemo(port = 0): Promise<WebDemo> {
-  const script = await bundlePage();
+  const { script, sourceMap } = await bundlePage();
   const html = readFileSync(join(__dirname, "index.html"), "utf8");
   const server = await startAgentServer(demoAgent, {
     port,
     pages: {
       "/": { contentType: "text/html; charset=utf-8", body: () => html },
       "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
+      "/page.js.map": { contentType: "application/json", body: () => sourceMap },
       "/check": {
         contentType: "application/json",
         body: (requests) => JSON.stringify(returnedValues(requests[requests.length - 1])),
