@@ -137,6 +137,8 @@ export function redactValues<T>(node: T): T {
 function replacer(options: RedactOptions): (holder: object, key: string, value: string) => string {
   const { showValues, showReasoning, secrets } = options;
   return (holder, key, value) => {
+    // An empty value or text says nothing: kept, so that the output still shows it was empty.
+    if (value === "") return value;
     const o = holder as Record<string, unknown>;
     const isArray = Array.isArray(holder);
     if (!showValues) {
