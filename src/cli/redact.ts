@@ -29,9 +29,9 @@ const REASONING_DELTA_TYPES: ReadonlySet<unknown> = new Set([
 const NAME_KEY = /^(type|role|subtype|id|name)$|(Id|Ids|Name|Type)$/;
 
 /**
- * Encrypted values shorter than this are redacted where a whole string equals them; longer ones also
- * where a longer string contains them (a value inside a serialized `rawEvent`). Shorter ones would
- * match by chance ("x" is in every sentence).
+ * Secrets shorter than this are redacted where a whole string equals them; longer ones also where a
+ * longer string contains them (a value or a delta inside a serialized `rawEvent`). Shorter ones would
+ * match by chance ("x" is in every sentence, " the" in every reply).
  */
 const SUBSTRING_MIN = 16;
 
@@ -43,8 +43,8 @@ const SUBSTRING_MIN = 16;
 export class StreamSecrets {
   readonly values = new Set<string>();
   readonly reasoning = new Set<string>();
-  /** Long values by their first SUBSTRING_MIN characters, for the substring search. */
-  readonly byPrefix = new Map<string, string[]>();
+  /** Long secrets by their first SUBSTRING_MIN characters, for the substring search. */
+  readonly byPrefix = new Map<string, LongSecret[]>();
 
   /** Walks one source event (iteratively: hostile nesting is fine). */
   collect(event: unknown): void {
@@ -67,16 +67,29 @@ export class StreamSecrets {
   private addValue(value: string): void {
     if (value === "" || this.values.has(value)) return;
     this.values.add(value);
-    if (value.length < SUBSTRING_MIN) return;
-    const prefix = value.slice(0, SUBSTRING_MIN);
-    const list = this.byPrefix.get(prefix);
-    if (list) list.push(value);
-    else this.byPrefix.set(prefix, [value]);
+    this.index({ text: value, value: true });
   }
 
   private addReasoning(text: string): void {
-    if (text !== "") this.reasoning.add(text);
+    if (text === "" || this.reasoning.has(text)) return;
+    this.reasoning.add(text);
+    this.index({ text, value: false });
   }
+
+  private index(secret: LongSecret): void {
+    if (secret.text.length < SUBSTRING_MIN) return;
+    const prefix = secret.text.slice(0, SUBSTRING_MIN);
+    const list = this.byPrefix.get(prefix);
+    if (list) list.push(secret);
+    else this.byPrefix.set(prefix, [secret]);
+  }
+}
+
+/** A secret long enough to be searched for inside other strings. */
+interface LongSecret {
+  readonly text: string;
+  /** An encrypted value (else reasoning text). */
+  readonly value: boolean;
 }
 
 export interface RedactOptions {
@@ -141,32 +154,36 @@ function replacer(options: RedactOptions): (holder: object, key: string, value: 
     if (value === "") return value;
     const o = holder as Record<string, unknown>;
     const isArray = Array.isArray(holder);
-    if (!showValues) {
-      if ((key === "encryptedValue" && !isArray) || secrets?.values.has(value)) return redactedValue(value);
-      if (secrets && secrets.byPrefix.size > 0 && value.length >= SUBSTRING_MIN) value = redactInside(value, secrets);
-    }
+    // Whole strings first (by key, then by equality), measured on the original; then secrets inside.
+    if (!showValues && ((key === "encryptedValue" && !isArray) || secrets?.values.has(value))) return redactedValue(value);
     if (!showReasoning && !isArray) {
       if (key === "delta" && REASONING_DELTA_TYPES.has(o.type)) return redactedReasoning(value);
       if (key === "content" && o.role === "reasoning") return redactedReasoning(value);
     }
     if (!showReasoning && secrets?.reasoning.has(value) && !NAME_KEY.test(key)) return redactedReasoning(value);
+    if (secrets && secrets.byPrefix.size > 0 && value.length >= SUBSTRING_MIN) {
+      return redactInside(value, secrets, (s) => (s.value ? !showValues : !showReasoning));
+    }
     return value;
   };
 }
 
-/** `text` with every long declared value inside it replaced; one pass over `text`. */
-function redactInside(text: string, secrets: StreamSecrets): string {
+/**
+ * `text` with every long secret inside it that `hidden` selects replaced (the whole of `text` when it
+ * is one); one pass over `text`, a map lookup per position.
+ */
+function redactInside(text: string, secrets: StreamSecrets, hidden: (s: LongSecret) => boolean): string {
   let out = "";
   let from = 0;
   for (let i = 0; i + SUBSTRING_MIN <= text.length; ) {
     const candidates = secrets.byPrefix.get(text.slice(i, i + SUBSTRING_MIN));
-    const hit = candidates?.find((v) => text.startsWith(v, i));
+    const hit = candidates?.find((s) => hidden(s) && text.startsWith(s.text, i));
     if (hit === undefined) {
       i++;
       continue;
     }
-    out += text.slice(from, i) + redactedValue(hit);
-    i += hit.length;
+    out += text.slice(from, i) + (hit.value ? redactedValue(hit.text) : redactedReasoning(hit.text));
+    i += hit.text.length;
     from = i;
   }
   return from === 0 ? text : out + text.slice(from);
