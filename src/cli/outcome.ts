@@ -1,3 +1,4 @@
+import { truncateId } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import type { Explanation } from "./explain";
@@ -78,4 +79,13 @@ export function count(n: number, noun: string): string {
 /** Runs the stream contained (the pre-run bucket is not a run). */
 export function runCount(outcome: CheckOutcome): number {
   return outcome.runs.filter((run) => run.number > 0).length;
+}
+
+/**
+ * What a report adds to the explanation: the pipeline's own message, or — where the explanation
+ * replaces it because its advice would mislead (a synthesized event's view) — the ids involved.
+ */
+export function failureDetail(f: CheckFailure): string {
+  if (!f.explanation.replacesMessage) return f.message;
+  return f.ids.length > 0 ? `ids: ${f.ids.map((id) => JSON.stringify(truncateId(id))).join(", ")}` : "";
 }

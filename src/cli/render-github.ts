@@ -1,5 +1,5 @@
 import { formatWarning } from "../core/warnings";
-import { count, runCount, type CheckOutcome } from "./outcome";
+import { count, failureDetail, runCount, type CheckOutcome } from "./outcome";
 
 /**
  * `--format github`: GitHub Actions workflow commands — `::error` for the failure and `::warning`
@@ -12,7 +12,7 @@ export function renderGithub(r: CheckOutcome, file: string): string {
   if (f) {
     const title = `${f.code} (${f.explanation.rule})`;
     const where = f.eventIndex === null ? "" : ` at event #${f.eventIndex}${f.eventType ? ` ${f.eventType}` : ""}`;
-    out.push(command("error", { file, line: f.line ?? undefined, title }, `${f.code}${where}: ${f.explanation.text}. ${f.eventIndex === null ? "" : f.message}`.trim()));
+    out.push(command("error", { file, line: f.line ?? undefined, title }, `${f.code}${where}: ${f.explanation.text}. ${f.eventIndex === null ? "" : failureDetail(f)}`.trim()));
   }
   for (const run of r.runs) {
     for (const w of run.warningsShown) {

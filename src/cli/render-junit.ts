@@ -1,5 +1,5 @@
 import { formatWarning } from "../core/warnings";
-import { count, type CheckOutcome } from "./outcome";
+import { count, failureDetail, type CheckOutcome } from "./outcome";
 import type { RunReport } from "./run-report";
 
 /**
@@ -16,12 +16,12 @@ export function renderJunit(r: CheckOutcome): string {
   for (const run of runs) {
     const name = run.number === 0 ? "before any run" : `run ${run.number}${run.runId ? ` (runId ${run.runId})` : ""}`;
     const body: string[] = [];
-    if (run === failedRun && f) body.push(failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, f.message));
+    if (run === failedRun && f) body.push(failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f)));
     const out = systemOut(run);
     if (out) body.push(out);
     cases.push(testCase(name, body));
   }
-  if (f && !failedRun) cases.push(testCase("stream", [failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, f.message)]));
+  if (f && !failedRun) cases.push(testCase("stream", [failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f))]));
   const failures = f ? 1 : 0;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,

@@ -1,7 +1,7 @@
 import type { ReasoningHistory } from "../history/types";
 import { truncateId } from "../core/errors";
 import { formatWarning } from "../core/warnings";
-import { count, runCount, type CheckFailure, type CheckOutcome, type HistoryCounts } from "./outcome";
+import { count, failureDetail, runCount, type CheckFailure, type CheckOutcome, type HistoryCounts } from "./outcome";
 import { redact, type RedactOptions } from "./redact";
 import { VALUES_KEPT, type RunReport } from "./run-report";
 
@@ -75,8 +75,8 @@ function renderFailure(f: CheckFailure): string[] {
   const lines = [`✗ ${f.code === "RUN_TRUNCATED" ? "Truncated" : "First violation"} at event #${f.eventIndex}${where} ${f.eventType}: ${f.code} (${f.rule})`];
   if (f.synthesizedType !== null) lines.push(`  judged as the ${f.synthesizedType} this ${f.eventType} implies`);
   lines.push(`  ${f.explanation.text}${f.explanation.rule !== f.rule ? ` (${f.explanation.rule})` : ""}.`);
-  if (!f.explanation.replacesMessage) lines.push(`  ${f.message}`);
-  else if (f.ids.length > 0) lines.push(`  ids: ${f.ids.map(quote).join(", ")}`);
+  const detail = failureDetail(f);
+  if (detail) lines.push(`  ${detail}`);
   return lines;
 }
 
