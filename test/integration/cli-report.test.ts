@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { ev } from "../../src/testing/builders";
 import { check, jsonl, useTempFiles } from "./cli-support";
 import { version } from "../../package.json";
+import { unknownTypeWarning } from "../../src/schema/enforce-warnings";
 
 const file = useTempFiles("agui-cli-report-");
 const VALUE = "gAAAAA-report-SECRET-VALUE==";
@@ -165,6 +166,21 @@ describe("explanations chosen by what happened", () => {
     expect(r.stdout).toContain('dropped an event of type "THINKING_CONTENT", which AG-UI 1.0 does not describe (nor did 0.x');
     expect(r.stdout).not.toContain("upcastThinking must run");
     expect(r.stdout).not.toContain(THOUGHT);
+  });
+});
+
+describe("the unknown-type warning names 0.x only for 0.x types", () => {
+  it.each([
+    ["THINKING_START", "(a retired 0.x shape: upcastThinking must run before enforceSchema to translate it)"],
+    ["THINKING_TEXT_MESSAGE_CONTENT", "(a retired 0.x shape: upcastThinking must run before enforceSchema to translate it)"],
+    ["THINKING_CONTENT", "(nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)"],
+    ["THINKING_SIGNATURE", "(nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)"],
+  ])("R-PROC-1 R-DEP-2: %s", (type, hint) => {
+    expect(unknownTypeWarning({ type }, { index: 3 }).message).toBe(`dropped an event of type ${JSON.stringify(type)}, which AG-UI 1.0 does not describe ${hint}`);
+  });
+
+  it("R-PROC-1: another unknown type gets no hint", () => {
+    expect(unknownTypeWarning({ type: "VENDOR_THING" }, { index: 0 }).message).toBe('dropped an event of type "VENDOR_THING", which AG-UI 1.0 does not describe');
   });
 });
 
