@@ -176,7 +176,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
       case "json":
         return renderJson(final, events!, redaction);
       case "github":
-        return renderGithub(final, args.file ?? source.label);
+        return renderGithub(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
       case "junit":
         return renderJunit(final);
       default:

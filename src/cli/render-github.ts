@@ -3,10 +3,10 @@ import { count, failureDetail, runCount, type CheckOutcome } from "./outcome";
 
 /**
  * `--format github`: GitHub Actions workflow commands — `::error` for the failure and `::warning`
- * for each listed warning, with `file` and `line` where the input has lines, so the annotation sits
- * on the recording in the pull request — then a one-line summary.
+ * for each listed warning, with `file` (a recording; not stdin or a URL) and `line` where the input has
+ * lines, so the annotation sits on the recording in the pull request — then a one-line summary.
  */
-export function renderGithub(r: CheckOutcome, file: string): string {
+export function renderGithub(r: CheckOutcome, file: string | undefined): string {
   const out: string[] = [];
   const f = r.failure;
   if (f) {
@@ -27,11 +27,12 @@ export function renderGithub(r: CheckOutcome, file: string): string {
 }
 
 /** `::error file=…,line=…,title=…::message`, escaped as the runner expects. */
-function command(kind: "error" | "warning" | "notice", props: { file: string; line?: number; title?: string }, message: string): string {
-  const parts = [`file=${escapeProperty(props.file)}`];
-  if (props.line !== undefined) parts.push(`line=${props.line}`);
+function command(kind: "error" | "warning" | "notice", props: { file: string | undefined; line?: number; title?: string }, message: string): string {
+  const parts: string[] = [];
+  if (props.file !== undefined) parts.push(`file=${escapeProperty(props.file)}`);
+  if (props.file !== undefined && props.line !== undefined) parts.push(`line=${props.line}`);
   if (props.title !== undefined) parts.push(`title=${escapeProperty(props.title)}`);
-  return `::${kind} ${parts.join(",")}::${escapeData(message)}`;
+  return `::${kind}${parts.length > 0 ? ` ${parts.join(",")}` : ""}::${escapeData(message)}`;
 }
 
 function escapeData(s: string): string {

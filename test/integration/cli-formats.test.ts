@@ -84,6 +84,12 @@ describe("--format github", () => {
     expect(r.stdout).not.toContain(VALUE);
   });
 
+  it("R-PROC-4: from stdin the annotations name no file", async () => {
+    const r = await check(["check", "-", "--format", "github"], jsonl(violating));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^::error title=OPEN_AT_RUN_FINISHED /);
+  });
+
   it("R-RUN-1: NO_RUN is an ::error without a line", async () => {
     const path = file("gh-empty.jsonl", "");
     const r = await check(["check", path, "--format", "github"]);
