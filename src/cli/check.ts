@@ -166,6 +166,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     allWarnings: warnings,
     history,
     historyCounts: countHistory(history),
+    lineOf: (index) => source.lineOf(index),
   };
   const final: CheckOutcome =
     outcome.failure === undefined && runCount(outcome) === 0 && !args.allowEmpty ? { ...outcome, failure: noRun(outcome) } : outcome;

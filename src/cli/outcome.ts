@@ -51,6 +51,8 @@ export interface CheckOutcome {
   readonly allWarnings: readonly ReasoningWarning[] | undefined;
   readonly history: ReasoningHistory;
   readonly historyCounts: HistoryCounts;
+  /** Line where source event `index` starts (JSON Lines, SSE), when known. */
+  lineOf(index: number): number | undefined;
 }
 
 export function countHistory(history: ReasoningHistory): HistoryCounts {

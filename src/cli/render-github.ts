@@ -16,7 +16,8 @@ export function renderGithub(r: CheckOutcome, file: string | undefined): string 
   }
   for (const run of r.runs) {
     for (const w of run.warningsShown) {
-      out.push(command("warning", { file, title: `${w.code}${w.rule ? ` (${w.rule})` : ""}` }, formatWarning(w)));
+      const line = w.eventIndex !== undefined ? r.lineOf(w.eventIndex) : undefined;
+      out.push(command("warning", { file, line, title: `${w.code}${w.rule ? ` (${w.rule})` : ""}` }, formatWarning(w)));
     }
     const more = run.warnings - run.warningsShown.length;
     if (more > 0) out.push(command("notice", { file }, `${more.toLocaleString("en-US")} more warnings in run ${run.number} (--json lists them all)`));

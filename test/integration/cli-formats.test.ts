@@ -69,7 +69,7 @@ describe("--format github", () => {
     expect(lines[0]).toMatch(
       new RegExp(`^::error file=${path.replace(/[/.]/g, "\\$&")},line=6,title=OPEN_AT_RUN_FINISHED \\(R-[A-Z]+-\\d+\\)::OPEN_AT_RUN_FINISHED at event #5 RUN_FINISHED: `),
     );
-    expect(lines[1]).toMatch(new RegExp(`^::warning file=${path.replace(/[/.]/g, "\\$&")},title=UNKNOWN_ENTITY \\(D-UNKNOWN-ENTITY\\)::\\[agui-reasoning\\] UNKNOWN_ENTITY`));
+    expect(lines[1]).toMatch(new RegExp(`^::warning file=${path.replace(/[/.]/g, "\\$&")},line=4,title=UNKNOWN_ENTITY \\(D-UNKNOWN-ENTITY\\)::\\[agui-reasoning\\] UNKNOWN_ENTITY`));
     expect(lines[2]).toBe(`agui-reasoning check: ${path}: ✗ OPEN_AT_RUN_FINISHED: 2 runs, 1 warning (exit 1)`);
     expect(r.stdout).not.toContain(VALUE);
   });
@@ -78,7 +78,7 @@ describe("--format github", () => {
     const path = file("gh,valid:1.jsonl", jsonl(valid));
     const r = await check(["check", path, "--format", "github"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`::warning file=${path.replace(/,/g, "%2C").replace(/:/g, "%3A")},title=UNKNOWN_ENTITY`);
+    expect(r.stdout).toContain(`::warning file=${path.replace(/,/g, "%2C").replace(/:/g, "%3A")},line=5,title=UNKNOWN_ENTITY`);
     expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(`agui-reasoning check: ${path}: ✓ valid: 2 runs, 1 warning`);
     expect(r.stdout).not.toContain(THOUGHT);
     expect(r.stdout).not.toContain(VALUE);
