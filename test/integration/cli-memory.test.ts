@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ReportBuilder, WARNINGS_KEPT } from "../../src/cli/run-report";
 import { useTempFiles } from "./cli-support";
 
