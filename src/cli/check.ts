@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { Subject, tap, type Observable, type Subscription } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
+import type { ReasoningHistory } from "../history/types";
 import { ReasoningProtocolError } from "../core/errors";
 import { reasoningPipeline } from "../pipeline/reasoning-pipeline";
 import { version } from "../../package.json";
@@ -84,63 +85,24 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   // Kept only for --json, which prints them all; the other formats keep counts (constant memory).
   const warnings: ReasoningWarning[] | undefined = json ? [] : undefined;
   const events: AguiEvent[] | undefined = json ? [] : undefined;
-  let read = 0;
-  let total = 0;
-
-  // The source feeds the pipeline through a subject, so that after a failure a file is still read
-  // to its end: the report counts the file's events, not those read before the violation.
-  const feed = new Subject<unknown>();
-  const pipeline = reasoningPipeline(
-    feed.pipe(
-      tap((raw) => {
-        trail.observe(raw);
-        report.onSourceEvent(raw);
-        secrets?.collect(raw);
-        deepest?.observe(raw, read);
-        read++;
-        if (args.url !== undefined) progress.update(read, undefined);
-      }),
-    ),
-    { producer: source.label, initialMessages: source.initialMessages, onWarning: () => {} },
-  );
-  pipeline.warnings$.subscribe((w) => {
-    warnings?.push(w);
-    report.onWarning(w);
+  const run = await runThrough(source, {
+    onSourceEvent: (raw, index) => {
+      trail.observe(raw);
+      report.onSourceEvent(raw);
+      secrets?.collect(raw);
+      deepest?.observe(raw, index);
+      if (args.url !== undefined) progress.update(index + 1, undefined);
+    },
+    onEvent: (e) => {
+      report.onEvent(e);
+      events?.push(e);
+    },
+    onWarning: (w) => {
+      warnings?.push(w);
+      report.onWarning(w);
+    },
   });
-  const ended = new Promise<unknown>((resolve) => {
-    pipeline.events$.subscribe({
-      next: (e) => {
-        report.onEvent(e);
-        events?.push(e);
-      },
-      error: (e: unknown) => resolve(e),
-      complete: () => resolve(undefined),
-    });
-  });
-  let reading: Subscription | undefined;
-  const drained = new Promise<boolean>((resolve) => {
-    reading = source.events$.subscribe({
-      next: (e) => {
-        total++;
-        feed.next(e);
-      },
-      error: (e: unknown) => {
-        feed.error(e);
-        resolve(false);
-      },
-      complete: () => {
-        feed.complete();
-        resolve(true);
-      },
-    });
-  });
-  const failure = await ended;
-  let totalKnown = true;
-  if (failure !== undefined && source.drain) totalKnown = await drained;
-  else {
-    reading?.unsubscribe();
-    totalKnown = failure === undefined;
-  }
+  const { failure, read } = run;
   progress.done();
 
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
@@ -154,12 +116,12 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const error = failure as ReasoningProtocolError | undefined;
   if (error) report.onFailure(error.code);
   const runs = report.all();
-  const history = pipeline.history;
+  const history = run.history;
   const outcome: CheckOutcome = {
     label: source.label,
     format: source.format(),
-    totalEvents: source.drain ? total : read,
-    totalKnown,
+    totalEvents: run.total,
+    totalKnown: run.totalKnown,
     runs,
     failure: error ? protocolFailure(error, trail, source) : undefined,
     warnings: runs.reduce((n, run) => n + run.warnings, 0),
@@ -186,6 +148,73 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   });
   io.stdout.write(output);
   return final.failure ? EXIT.violation : EXIT.valid;
+}
+
+/** What the pipeline made of a source: how it ended, how many events there were, the final history. */
+interface PipelineRun {
+  /** The error `events$` ended with, or `undefined` when it completed. */
+  readonly failure: unknown;
+  /** Source events the pipeline read. */
+  readonly read: number;
+  /** Source events in the input: for a file read to its end after a failure, else those read. */
+  readonly total: number;
+  /** Whether `total` counts the whole input. */
+  readonly totalKnown: boolean;
+  readonly history: ReasoningHistory;
+}
+
+interface RunObservers {
+  onSourceEvent(raw: unknown, index: number): void;
+  onEvent(event: AguiEvent): void;
+  onWarning(warning: ReasoningWarning): void;
+}
+
+/**
+ * Runs the source through the pipeline. The source feeds it through a subject, so that after a
+ * failure a file is still read to its end: the report counts the file's events, not those read
+ * before the violation. A live stream is closed at the failure instead.
+ */
+async function runThrough(source: Source, observers: RunObservers): Promise<PipelineRun> {
+  let read = 0;
+  let total = 0;
+  const feed = new Subject<unknown>();
+  const pipeline = reasoningPipeline(
+    feed.pipe(tap((raw) => observers.onSourceEvent(raw, read++))),
+    { producer: source.label, initialMessages: source.initialMessages, onWarning: () => {} },
+  );
+  pipeline.warnings$.subscribe((w) => observers.onWarning(w));
+  const ended = new Promise<unknown>((resolve) => {
+    pipeline.events$.subscribe({
+      next: (e) => observers.onEvent(e),
+      error: (e: unknown) => resolve(e),
+      complete: () => resolve(undefined),
+    });
+  });
+  let reading: Subscription | undefined;
+  const drained = new Promise<boolean>((resolve) => {
+    reading = source.events$.subscribe({
+      next: (e) => {
+        total++;
+        feed.next(e);
+      },
+      error: (e: unknown) => {
+        feed.error(e);
+        resolve(false);
+      },
+      complete: () => {
+        feed.complete();
+        resolve(true);
+      },
+    });
+  });
+  const failure = await ended;
+  if (failure === undefined) return { failure, read, total, totalKnown: true, history: pipeline.history };
+  if (source.drain) {
+    const totalKnown = await drained;
+    return { failure, read, total, totalKnown, history: pipeline.history };
+  }
+  reading?.unsubscribe();
+  return { failure, read, total: read, totalKnown: false, history: pipeline.history };
 }
 
 /** The violation as the reports show it: the source line and type, and an explanation chosen by what happened. */
