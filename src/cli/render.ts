@@ -23,7 +23,7 @@ export function renderReport(r: CheckOutcome, options: HumanOptions): string {
   const out: string[] = [];
   const events = r.totalKnown ? count(r.totalEvents, "event") : `at least ${count(r.totalEvents, "event")}`;
   out.push(`agui-reasoning check: ${r.label} (${[r.format, events].filter(Boolean).join(", ")})`, "");
-  if (r.runs.length === 0) out.push("No run in the stream.", "");
+  if (r.runs.length === 0 && r.failure?.code !== "NO_RUN") out.push("No run in the stream.", "");
   for (const run of r.runs) out.push(...renderRun(run, options.showValues), "");
 
   if (r.failure) out.push(...renderFailure(r.failure), "");
