@@ -135,7 +135,8 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   if (url === undefined && file === undefined) throw new UsageError("nothing to check: give a file, - for stdin, or --url");
   if (input !== undefined && url === undefined) throw new UsageError("--input only goes with --url");
   if (url !== undefined && !/^https?:\/\//.test(url)) throw new UsageError(`--url needs an http(s) URL, got ${JSON.stringify(url)}`);
-  if (flags.history && format !== undefined && format !== "human") throw new UsageError(`--history goes with the human report, not --format ${format}`);
+  // --json always holds the history; the CI formats hold none.
+  if (flags.history && (format === "github" || format === "junit")) throw new UsageError(`--history goes with the human report, not --format ${format}`);
   return { file, url, input, format: format ?? "human", ...flags };
 }
 

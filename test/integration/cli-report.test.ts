@@ -251,6 +251,7 @@ describe("the command line", () => {
     [["check", "a.jsonl", "--format", "xml"], "--format must be one of human, json, github, junit"],
     [["check", "a.jsonl", "--json", "--format", "junit"], "one output format at a time"],
     [["check", "a.jsonl", "--format", "github", "--history"], "--history goes with the human report"],
+    [["check", "a.jsonl", "--format", "junit", "--history"], "--history goes with the human report"],
   ])("R-PROC-4: %j is a usage error, exit 2", async (argv, message) => {
     const r = await check(argv);
     expect(r.code).toBe(2);
