@@ -1,3 +1,7 @@
+/** How the result is printed. */
+export type OutputFormat = "human" | "json" | "github" | "junit";
+const FORMATS: readonly OutputFormat[] = ["human", "json", "github", "junit"];
+
 /** What `agui-reasoning check` was asked to do. */
 export interface CheckArgs {
   /** A recorded stream: a path, or `-` for stdin. Exclusive with `url`. */
@@ -6,12 +10,16 @@ export interface CheckArgs {
   readonly url?: string;
   /** A `RunAgentInput` JSON file for `--url` (defaults fill what it leaves out). */
   readonly input?: string;
-  /** One JSON object on stdout instead of the human report. */
-  readonly json: boolean;
+  /** How the result is printed (`--json` is `--format json`). */
+  readonly format: OutputFormat;
   /** Include the derived history in the human report. */
   readonly history: boolean;
   /** Print encrypted values instead of their byte lengths. */
   readonly showValues: boolean;
+  /** Print reasoning text (`--json`, `--history`) instead of its length. */
+  readonly showReasoning: boolean;
+  /** A stream without any run passes (by default it fails with `NO_RUN`). */
+  readonly allowEmpty: boolean;
   /** No progress line on stderr. */
   readonly progress: boolean;
 }
@@ -22,48 +30,91 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  agui-reasoning check <file|->  [--json] [--history] [--show-values] [--no-progress]
-  agui-reasoning check --url <endpoint> [--input run-input.json] [--json] [--history] [--show-values]
+  agui-reasoning check <file|-> [options]
+  agui-reasoning check --url <endpoint> [--input run-input.json] [options]
+  agui-reasoning --version | --help
 
 Checks an AG-UI 1.0 event stream: THINKING_* upcast, schema enforcement, chunk expansion,
 span/message discipline, encrypted-value routing and the derived history.
 
-  <file|->        a recorded stream: JSON Lines, a JSON array, or raw SSE (data: frames),
-                  detected automatically; - reads stdin
-  --url <url>     run a live agent once through an HttpAgent (needs @ag-ui/client installed)
+Input (the format is detected from the first bytes):
+  <file>          JSON Lines (one event per line), a JSON array of events, a JSON document
+                  {"events": [...]} or {"stream": [...]} (a conformance fixture), or raw SSE
+                  (data: frames)
+  -               the same, read from stdin
+  --url <url>     run a live agent once through an HttpAgent (needs @ag-ui/client installed);
+                  the reply must be text/event-stream
   --input <file>  the RunAgentInput to POST with --url (threadId, runId, messages… default)
-  --json          print one JSON object: { outcome, error, warnings, events, history }
-  --history       add the derived history to the human report
-  --show-values   print encrypted values (default: count and byte length only)
-  --no-progress   no progress line on stderr
 
-Exit codes: 0 valid, 1 protocol violation, 2 usage error or unreadable input.`;
+Options:
+  --format <f>    human (default), json, github (workflow annotations) or junit (XML, one test
+                  case per run)
+  --json          same as --format json: one JSON object (schema: schema/check-result.v1.json)
+  --history       add the derived history to the human report
+  --show-values   print encrypted values (default: their byte length only)
+  --show-reasoning  print reasoning text in --json and --history (default: its length only)
+  --allow-empty   a stream without any run passes (default: it fails with NO_RUN)
+  --no-progress   no progress line on stderr
+  --version       print the version
+  -h, --help      this text
+
+Examples:
+  agui-reasoning check recording.jsonl
+  agui-reasoning check - < recording.sse
+  agui-reasoning check fixture.json --json > result.json
+  agui-reasoning check --url http://localhost:8000/agent --input run-input.json
+  agui-reasoning check recording.jsonl --format github      # in a GitHub Actions step
+  agui-reasoning check recording.jsonl --format junit > junit.xml
+
+Exit codes: 0 valid, 1 protocol violation (or no run), 2 usage error, unreadable input or a
+reply that is not an event stream.`;
 
 /** Parses `check …` arguments (argv without the node binary and script). */
-export function parseArgs(argv: readonly string[]): CheckArgs | "help" {
+export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "version" {
   const rest = [...argv];
-  if (rest.length === 0 || rest[0] === "--help" || rest[0] === "-h" || rest[0] === "help") return "help";
+  if (rest.length === 0) throw new UsageError("no command given");
+  if (rest[0] === "--help" || rest[0] === "-h" || rest[0] === "help") return "help";
+  if (rest[0] === "--version" || rest[0] === "-v") return "version";
   const command = rest.shift();
   if (command !== "check") throw new UsageError(`unknown command ${JSON.stringify(command)} (expected "check")`);
 
   let file: string | undefined;
   let url: string | undefined;
   let input: string | undefined;
-  const flags = { json: false, history: false, showValues: false, progress: true };
+  let format: OutputFormat | undefined;
+  const flags = { history: false, showValues: false, showReasoning: false, allowEmpty: false, progress: true };
+  const setFormat = (f: OutputFormat): void => {
+    if (format !== undefined && format !== f) throw new UsageError(`one output format at a time (got ${format} and ${f})`);
+    format = f;
+  };
   while (rest.length > 0) {
     const arg = rest.shift()!;
     switch (arg) {
       case "--help":
       case "-h":
         return "help";
+      case "--version":
+        return "version";
       case "--json":
-        flags.json = true;
+        setFormat("json");
         break;
+      case "--format": {
+        const f = value(arg, rest);
+        if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(f)})`);
+        setFormat(f as OutputFormat);
+        break;
+      }
       case "--history":
         flags.history = true;
         break;
       case "--show-values":
         flags.showValues = true;
+        break;
+      case "--show-reasoning":
+        flags.showReasoning = true;
+        break;
+      case "--allow-empty":
+        flags.allowEmpty = true;
         break;
       case "--no-progress":
         flags.progress = false;
@@ -84,7 +135,9 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" {
   if (url === undefined && file === undefined) throw new UsageError("nothing to check: give a file, - for stdin, or --url");
   if (input !== undefined && url === undefined) throw new UsageError("--input only goes with --url");
   if (url !== undefined && !/^https?:\/\//.test(url)) throw new UsageError(`--url needs an http(s) URL, got ${JSON.stringify(url)}`);
-  return { file, url, input, ...flags };
+  // --json always holds the history; the CI formats hold none.
+  if (flags.history && (format === "github" || format === "junit")) throw new UsageError(`--history goes with the human report, not --format ${format}`);
+  return { file, url, input, format: format ?? "human", ...flags };
 }
 
 function value(option: string, rest: string[]): string {

@@ -1,19 +1,25 @@
 import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { randomUUID } from "node:crypto";
-import { tap, type Observable } from "rxjs";
-import type { Message, RunAgentInput } from "@ag-ui/core";
+import { Subject, tap, type Observable, type Subscription } from "rxjs";
+import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
+import type { ReasoningHistory } from "../history/types";
 import { ReasoningProtocolError } from "../core/errors";
 import { reasoningPipeline } from "../pipeline/reasoning-pipeline";
-import { agentEvents } from "../integration/agent-events";
+import { version } from "../../package.json";
 import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
+import { SourceTrail } from "./source-trail";
+import { explain } from "./explain";
+import { countHistory, runCount, type CheckFailure, type CheckOutcome } from "./outcome";
 import { renderReport } from "./render";
-import { redactValues } from "./redact";
+import { renderJson } from "./render-json";
+import { renderGithub } from "./render-github";
+import { renderJunit } from "./render-junit";
+import { StreamSecrets, type RedactOptions } from "./redact";
 import { Progress } from "./progress";
 import { DeepestEvent } from "./nesting";
+import { describeReply, liveSource, type Reply } from "./live-source";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -22,7 +28,7 @@ export interface CliIo {
   readonly stdin: AsyncIterable<Buffer | string>;
 }
 
-/** Exit codes: 0 valid, 1 protocol violation, 2 usage error or unreadable input. */
+/** Exit codes: 0 valid, 1 protocol violation (or no run), 2 usage error or unusable input. */
 export const EXIT = { valid: 0, violation: 1, unusable: 2 } as const;
 
 /** Where the events come from. */
@@ -32,11 +38,15 @@ interface Source {
   format(): string | undefined;
   lineOf(index: number): number | undefined;
   readonly initialMessages: readonly Message[];
+  /** A file is read to its end after a failure, to count its events; a live stream is not. */
+  readonly drain: boolean;
+  /** The live endpoint's reply. */
+  reply(): Reply | undefined;
 }
 
 /** `agui-reasoning <argv…>`; resolves with the exit code. Never throws, never prints a stack trace. */
 export async function runCheck(argv: readonly string[], io: CliIo): Promise<number> {
-  let args: CheckArgs | "help";
+  let args: CheckArgs | "help" | "version";
   try {
     args = parseArgs(argv);
   } catch (error) {
@@ -46,6 +56,10 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
   }
   if (args === "help") {
     io.stdout.write(`${USAGE}\n`);
+    return EXIT.valid;
+  }
+  if (args === "version") {
+    io.stdout.write(`agui-reasoning ${version}\n`);
     return EXIT.valid;
   }
   try {
@@ -59,40 +73,36 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
 
 async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const progress = new Progress(io.stderr, args.progress);
-  const source = args.url !== undefined ? await liveSource(args.url, args.input, progress) : fileSource(args.file!, io, progress);
+  const source = args.url !== undefined ? await urlSource(args.url, args.input, progress) : fileSource(args.file!, io, progress);
 
-  const report = new ReportBuilder();
-  const warnings: ReasoningWarning[] = [];
-  // Validated events, kept only for --json (a long recording would otherwise sit in memory).
-  const events: AguiEvent[] = [];
-  let read = 0;
-  // Only the printing modes stringify whole events and messages, which hostile nesting can overflow.
-  const deepest = args.json || args.history ? new DeepestEvent() : undefined;
-  const pipeline = reasoningPipeline(
-    source.events$.pipe(
-      tap((raw) => {
-        read++;
-        report.onSourceEvent(raw);
-        deepest?.observe(raw, read - 1);
-        if (args.url !== undefined) progress.update(read, undefined);
-      }),
-    ),
-    { producer: source.label, initialMessages: source.initialMessages, onWarning: () => {} },
-  );
-  pipeline.warnings$.subscribe((w) => {
-    warnings.push(w);
-    report.onWarning(w);
+  const json = args.format === "json";
+  // Only --json and --history print events and messages: only they need the stream's secrets and depth.
+  const prints = json || args.history;
+  const report = new ReportBuilder(args.showValues && args.format === "human");
+  const trail = new SourceTrail();
+  const secrets = prints ? new StreamSecrets() : undefined;
+  const deepest = prints ? new DeepestEvent() : undefined;
+  // Kept only for --json, which prints them all; the other formats keep counts (constant memory).
+  const warnings: ReasoningWarning[] | undefined = json ? [] : undefined;
+  const events: AguiEvent[] | undefined = json ? [] : undefined;
+  const run = await runThrough(source, {
+    onSourceEvent: (raw, index) => {
+      trail.observe(raw);
+      report.onSourceEvent(raw);
+      secrets?.collect(raw);
+      deepest?.observe(raw, index);
+      if (args.url !== undefined) progress.update(index + 1, undefined);
+    },
+    onEvent: (e) => {
+      report.onEvent(e);
+      events?.push(e);
+    },
+    onWarning: (w) => {
+      warnings?.push(w);
+      report.onWarning(w);
+    },
   });
-  const failure = await new Promise<unknown>((resolve) => {
-    pipeline.events$.subscribe({
-      next: (e) => {
-        report.onEvent(e);
-        if (args.json) events.push(e);
-      },
-      error: (e: unknown) => resolve(e),
-      complete: () => resolve(undefined),
-    });
-  });
+  const { failure, read } = run;
   progress.done();
 
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
@@ -100,36 +110,152 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     const message = failure instanceof Error ? failure.message : String(failure);
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }
+  const reply = source.reply();
+  if (reply !== undefined && read === 0) throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
+
   const error = failure as ReasoningProtocolError | undefined;
   if (error) report.onFailure(error.code);
-  const history = pipeline.history;
+  const runs = report.all();
+  const history = run.history;
+  const outcome: CheckOutcome = {
+    label: source.label,
+    format: source.format(),
+    totalEvents: run.total,
+    totalKnown: run.totalKnown,
+    runs,
+    failure: error ? protocolFailure(error, trail, source) : undefined,
+    warnings: runs.reduce((n, run) => n + run.warnings, 0),
+    allWarnings: warnings,
+    history,
+    historyCounts: countHistory(history),
+    lineOf: (index) => source.lineOf(index),
+  };
+  const final: CheckOutcome =
+    outcome.failure === undefined && runCount(outcome) === 0 && !args.allowEmpty ? { ...outcome, failure: noRun(outcome) } : outcome;
 
-  const shown = <T>(x: T): T => (args.showValues ? x : redactValues(x));
+  const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
   const output = printable(source, deepest, () => {
-    if (!args.json) {
-      return renderReport({
-        label: source.label,
-        format: source.format(),
-        events: read,
-        runs: report.all(),
-        error,
-        errorLine: error ? source.lineOf(error.eventIndex) : undefined,
-        history,
-        showHistory: args.history,
-        showValues: args.showValues,
-      });
+    switch (args.format) {
+      case "json":
+        return renderJson(final, events!, redaction);
+      case "github":
+        return renderGithub(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
+      case "junit":
+        return renderJunit(final);
+      default:
+        return renderReport(final, { showHistory: args.history, showValues: args.showValues, redaction });
     }
-    const result = {
-      outcome: error ? "failed" : "completed",
-      error: error ? { code: error.code, rule: error.rule, eventIndex: error.eventIndex, message: error.message } : null,
-      warnings,
-      events: shown(events),
-      history: { messages: shown(history.messages), incomplete: history.incomplete },
-    };
-    return `${JSON.stringify(result, null, 2)}\n`;
   });
   io.stdout.write(output);
-  return error ? EXIT.violation : EXIT.valid;
+  return final.failure ? EXIT.violation : EXIT.valid;
+}
+
+/** What the pipeline made of a source: how it ended, how many events there were, the final history. */
+interface PipelineRun {
+  /** The error `events$` ended with, or `undefined` when it completed. */
+  readonly failure: unknown;
+  /** Source events the pipeline read. */
+  readonly read: number;
+  /** Source events in the input: for a file read to its end after a failure, else those read. */
+  readonly total: number;
+  /** Whether `total` counts the whole input. */
+  readonly totalKnown: boolean;
+  readonly history: ReasoningHistory;
+}
+
+interface RunObservers {
+  onSourceEvent(raw: unknown, index: number): void;
+  onEvent(event: AguiEvent): void;
+  onWarning(warning: ReasoningWarning): void;
+}
+
+/**
+ * Runs the source through the pipeline. The source feeds it through a subject, so that after a
+ * failure a file is still read to its end: the report counts the file's events, not those read
+ * before the violation. A live stream is closed at the failure instead.
+ */
+async function runThrough(source: Source, observers: RunObservers): Promise<PipelineRun> {
+  let read = 0;
+  let total = 0;
+  const feed = new Subject<unknown>();
+  const pipeline = reasoningPipeline(
+    feed.pipe(tap((raw) => observers.onSourceEvent(raw, read++))),
+    { producer: source.label, initialMessages: source.initialMessages, onWarning: () => {} },
+  );
+  pipeline.warnings$.subscribe((w) => observers.onWarning(w));
+  const ended = new Promise<unknown>((resolve) => {
+    pipeline.events$.subscribe({
+      next: (e) => observers.onEvent(e),
+      error: (e: unknown) => resolve(e),
+      complete: () => resolve(undefined),
+    });
+  });
+  let reading: Subscription | undefined;
+  const drained = new Promise<boolean>((resolve) => {
+    reading = source.events$.subscribe({
+      next: (e) => {
+        total++;
+        feed.next(e);
+      },
+      error: (e: unknown) => {
+        feed.error(e);
+        resolve(false);
+      },
+      complete: () => {
+        feed.complete();
+        resolve(true);
+      },
+    });
+  });
+  const failure = await ended;
+  if (failure === undefined) return { failure, read, total, totalKnown: true, history: pipeline.history };
+  if (source.drain) {
+    const totalKnown = await drained;
+    return { failure, read, total, totalKnown, history: pipeline.history };
+  }
+  reading?.unsubscribe();
+  return { failure, read, total: read, totalKnown: false, history: pipeline.history };
+}
+
+/** The violation as the reports show it: the source line and type, and an explanation chosen by what happened. */
+function protocolFailure(error: ReasoningProtocolError, trail: SourceTrail, source: Source): CheckFailure {
+  const sourceType = trail.typeAt(error.eventIndex);
+  const eventType = sourceType ?? error.eventType;
+  return {
+    code: error.code,
+    rule: error.rule,
+    eventIndex: error.eventIndex,
+    line: source.lineOf(error.eventIndex) ?? null,
+    eventType,
+    synthesizedType: eventType !== error.eventType ? error.eventType : null,
+    ids: error.ids,
+    message: error.message,
+    explanation: explain({
+      code: error.code,
+      rule: error.rule,
+      eventType: error.eventType,
+      sourceType,
+      ids: error.ids,
+      chunked: (id) => trail.chunked(id),
+    }),
+  };
+}
+
+/** A stream without any run: nothing was checked (R-RUN-1: a stream begins with RUN_STARTED or RUN_ERROR). */
+function noRun(outcome: CheckOutcome): CheckFailure {
+  const code = "NO_RUN";
+  const rule = "R-RUN-1";
+  return {
+    code,
+    rule,
+    eventIndex: null,
+    line: null,
+    eventType: null,
+    synthesizedType: null,
+    ids: [],
+    message: `${code} (${rule}): the stream holds ${outcome.totalEvents === 1 ? "1 event" : `${outcome.totalEvents.toLocaleString("en-US")} events`} and no run`,
+    explanation: explain({ code, rule, eventType: undefined, sourceType: undefined, ids: [], chunked: () => false }),
+  };
 }
 
 /**
@@ -161,60 +287,21 @@ function fileSource(file: string, io: CliIo, progress: Progress): Source {
     format: () => recording.format,
     lineOf: (i) => recording.lineOf(i),
     initialMessages: [],
+    drain: true,
+    reply: () => undefined,
   };
 }
 
-/** `--url`: one run of a live agent through a real `HttpAgent` (an optional dependency, loaded on demand). */
-async function liveSource(url: string, inputFile: string | undefined, progress: Progress): Promise<Source> {
-  const input = await runInput(inputFile);
-  let client: typeof import("@ag-ui/client");
-  try {
-    // A variable specifier keeps bundlers from inlining the client: it stays an optional dependency.
-    const specifier = "@ag-ui/client";
-    client = (await import(specifier)) as typeof import("@ag-ui/client");
-  } catch {
-    throw new InputError("--url needs @ag-ui/client: npm install @ag-ui/client");
-  }
-  const agent = new client.HttpAgent({ url });
+async function urlSource(url: string, input: string | undefined, progress: Progress): Promise<Source> {
+  const live = await liveSource(url, input);
   progress.update(0, undefined);
   return {
     label: url,
-    events$: agentEvents(agent, input),
+    events$: live.events$,
     format: () => "SSE over HTTP",
     lineOf: () => undefined,
-    initialMessages: input.messages,
+    initialMessages: live.initialMessages,
+    drain: false,
+    reply: live.reply,
   };
-}
-
-/** The run input for `--url`: the file's fields over fresh ids and empty lists. */
-async function runInput(file: string | undefined): Promise<RunAgentInput> {
-  const base: RunAgentInput = {
-    threadId: randomUUID(),
-    runId: randomUUID(),
-    messages: [],
-    tools: [],
-    context: [],
-    state: {},
-    forwardedProps: {},
-  };
-  if (file === undefined) return base;
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new InputError(`--input ${file}: ${code === "ENOENT" ? "no such file" : "cannot be read"}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new InputError(`--input ${file}: not valid JSON`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new InputError(`--input ${file}: must be a JSON object (a RunAgentInput)`);
-  }
-  const merged = { ...base, ...(parsed as Partial<RunAgentInput>) };
-  if (!Array.isArray(merged.messages)) throw new InputError(`--input ${file}: "messages" must be an array`);
-  return merged;
 }

@@ -1,7 +1,10 @@
 import type { ReasoningErrorCode } from "../core/errors";
 
-/** One line per error code, for the human report: what the producer did wrong, in words. */
-export const EXPLANATIONS: Readonly<Record<ReasoningErrorCode, string>> = {
+/** Codes of the check itself, beyond the pipeline's (docs/cli.md). */
+export type CheckOnlyCode = "NO_RUN";
+
+/** One line per error code, for the reports: what the producer did wrong, in words. */
+export const EXPLANATIONS: Readonly<Record<ReasoningErrorCode | CheckOnlyCode, string>> = {
   MALFORMED_EVENT:
     "a field the schema describes carries a value it rejects (or the event is not an object); malformed input is fatal, never repaired",
   ORPHAN_CONTENT: "content names an item nothing opened; a consumer must not invent the item",
@@ -14,9 +17,89 @@ export const EXPLANATIONS: Readonly<Record<ReasoningErrorCode, string>> = {
   AMBIGUOUS_CONTINUATION: "an id-less chunk could continue more than one open stream; it has no unique referent",
   CONFLICTING_CHUNK_FIELD: "a continuation chunk repeats an opener field with a different value",
   LEGACY_ORPHAN: "a retired THINKING_* content or end event arrived without its start",
-  ID_ROLE_CONFLICT: "a reasoning start names an existing non-reasoning message (or a text start a reasoning message)",
+  ID_ROLE_CONFLICT: "one message id names both a reasoning message and a non-reasoning one",
   ATTRIBUTION_MISMATCH: "a continuation's subagentRunId disagrees with the owner its item was opened under",
   EVENT_OUTSIDE_RUN: "an event arrived outside an open run: before RUN_STARTED, or after the run closed",
   NESTED_RUN: "RUN_STARTED arrived while a run was still open",
-  LIMIT_EXCEEDED: "more items were open at once than the configured limit allows",
+  LIMIT_EXCEEDED:
+    "the stream passed a bound of the check: more items open at once than maxOpenItems, or one content longer than maxContentLength",
+  NO_RUN:
+    "the stream holds no run (no RUN_STARTED or RUN_ERROR): nothing was checked, which in CI usually means a wrong file or endpoint; --allow-empty accepts it",
 };
+
+/** What happened, as far as choosing the explanation needs it. */
+export interface Situation {
+  readonly code: string;
+  /** The rule the pipeline named. */
+  readonly rule: string;
+  /** The type of the event the pipeline judged (a synthesized one for chunks). */
+  readonly eventType: string | undefined;
+  /** The type of the source event at that index, when known. */
+  readonly sourceType: string | undefined;
+  readonly ids: readonly string[];
+  /** Whether a chunk of the current run named `id`. */
+  readonly chunked: (id: string) => boolean;
+}
+
+/** The explanation chosen, and the rule it names. */
+export interface Explanation {
+  readonly rule: string;
+  readonly text: string;
+  /** It describes the situation better than the pipeline's own message, whose advice would mislead. */
+  readonly replacesMessage: boolean;
+}
+
+const isChunk = (type: string | undefined): boolean => type !== undefined && type.endsWith("_CHUNK");
+
+/** Situations whose explanation is not the code's own, first match wins. */
+const SITUATIONS: readonly { readonly when: (s: Situation) => boolean; readonly rule: string | ((s: Situation) => string); readonly text: string; readonly replacesMessage: boolean }[] = [
+  {
+    // Edge case #49: explicit START open, then a chunk for the same id (the chunk's synthesized START is the duplicate).
+    when: (s) => s.code === "DUPLICATE_OPEN" && isChunk(s.sourceType) && s.eventType !== s.sourceType,
+    rule: "R-STREAM-9",
+    text:
+      "a chunk names an item an explicit START opened: the chunk and explicit forms do not mix within one item (edge case #49). " +
+      "Continue a START-opened item with explicit CONTENT/ARGS and END events, or open it with a chunk",
+    replacesMessage: true,
+  },
+  {
+    // Edge cases #46/#47: a chunk opened the item; an explicit CONTENT/END finds it closed by its synthesized END.
+    when: (s) => (s.code === "ORPHAN_CONTENT" || s.code === "ORPHAN_END") && !isChunk(s.sourceType) && s.ids.some((id) => s.chunked(id)),
+    rule: "R-STREAM-9",
+    text:
+      "an explicit event continues an item a chunk opened: the chunk and explicit forms do not mix within one item (edge cases #46, #47). " +
+      "A chunk-opened item is continued in chunk form and its END is synthesized, so the explicit event finds it already closed",
+    replacesMessage: true,
+  },
+  {
+    when: (s) => s.code === "ID_ROLE_CONFLICT" && s.eventType === "TOOL_CALL_RESULT",
+    rule: (s) => s.rule,
+    text:
+      "a TOOL_CALL_RESULT's messageId names a reasoning message: a reasoning message and a non-reasoning one never share an id " +
+      "(non-reasoning roles may, D-TOOL-RESULT-ID)",
+    replacesMessage: false,
+  },
+  {
+    when: (s) => s.code === "ID_ROLE_CONFLICT" && (s.eventType?.startsWith("REASONING_") ?? false),
+    rule: (s) => s.rule,
+    text: "a reasoning message start names an existing non-reasoning message; a message id has one role",
+    replacesMessage: false,
+  },
+  {
+    when: (s) => s.code === "ID_ROLE_CONFLICT" && (s.eventType?.startsWith("TEXT_MESSAGE_") ?? false),
+    rule: (s) => s.rule,
+    text: "a text message start names an existing reasoning message; a message id has one role",
+    replacesMessage: false,
+  },
+];
+
+/** The explanation of a failure, chosen by what happened (the event type, the families involved). */
+export function explain(s: Situation): Explanation {
+  const match = SITUATIONS.find((entry) => entry.when(s));
+  if (match) {
+    const rule = typeof match.rule === "function" ? match.rule(s) : match.rule;
+    return { rule, text: match.text, replacesMessage: match.replacesMessage };
+  }
+  const text = (EXPLANATIONS as Record<string, string | undefined>)[s.code] ?? s.code;
+  return { rule: s.rule, text, replacesMessage: false };
+}

@@ -1,12 +1,105 @@
 /**
- * Encrypted values are a capability for the producer that issued them (R-REASON-26), so reports
- * show their byte length instead, unless the user asks for them (`--show-values`).
+ * What the check prints of a stream's secrets. Encrypted values are a capability for the producer
+ * that issued them (R-REASON-26), and reasoning text has the conversation's confidentiality
+ * (R-REASON-25): `--json` and `--history` show byte lengths and character counts instead, unless the
+ * user asks (`--show-values`, `--show-reasoning`). Redaction goes by key (`encryptedValue`, a reasoning
+ * delta, a reasoning message's content) and by occurrence: a string the stream declared encrypted or
+ * sent as reasoning is replaced wherever it appears — a `rawEvent` copy, metadata, another field.
  */
+import { codePoints } from "./run-report";
+
 export function redactedValue(value: string): string {
-  return `[redacted: ${Buffer.byteLength(value, "utf8")} bytes]`;
+  const bytes = Buffer.byteLength(value, "utf8");
+  return `[redacted: ${bytes} byte${bytes === 1 ? "" : "s"}]`;
 }
 
-/** An object or array being walked by `redactValues`, and where its result goes. */
+export function redactedReasoning(text: string): string {
+  const chars = codePoints(text);
+  return `[reasoning: ${chars} character${chars === 1 ? "" : "s"}]`;
+}
+
+/** Event types whose `delta` is reasoning text (source spellings included: they are collected raw). */
+const REASONING_DELTA_TYPES: ReadonlySet<unknown> = new Set([
+  "REASONING_MESSAGE_CONTENT",
+  "REASONING_MESSAGE_CHUNK",
+  "THINKING_TEXT_MESSAGE_CONTENT",
+]);
+
+/** Keys naming things rather than holding content: a reasoning delta that equals an id stays an id there. */
+const NAME_KEY = /^(type|role|subtype|id|name)$|(Id|Ids|Name|Type)$/;
+
+/**
+ * Secrets shorter than this are redacted where a whole string equals them; longer ones also where a
+ * longer string contains them (a value or a delta inside a serialized `rawEvent`). Shorter ones would
+ * match by chance ("x" is in every sentence, " the" in every reply).
+ */
+const SUBSTRING_MIN = 16;
+
+/**
+ * The secrets a stream declared, collected from its source events as they are read: every
+ * `encryptedValue` string at any depth, every reasoning delta, every reasoning message's content
+ * in a snapshot. Kept only when output will print events or messages (`--json`, `--history`).
+ */
+export class StreamSecrets {
+  readonly values = new Set<string>();
+  readonly reasoning = new Set<string>();
+  /** Long secrets by their first SUBSTRING_MIN characters, for the substring search. */
+  readonly byPrefix = new Map<string, LongSecret[]>();
+
+  /** Walks one source event (iteratively: hostile nesting is fine). */
+  collect(event: unknown): void {
+    const stack: unknown[] = [event];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (typeof node !== "object" || node === null) continue;
+      if (Array.isArray(node)) {
+        for (const child of node) stack.push(child);
+        continue;
+      }
+      const o = node as Record<string, unknown>;
+      if (typeof o.encryptedValue === "string") this.addValue(o.encryptedValue);
+      if (REASONING_DELTA_TYPES.has(o.type) && typeof o.delta === "string") this.addReasoning(o.delta);
+      if (o.role === "reasoning" && typeof o.content === "string") this.addReasoning(o.content);
+      for (const key of Object.keys(o)) stack.push(o[key]);
+    }
+  }
+
+  private addValue(value: string): void {
+    if (value === "" || this.values.has(value)) return;
+    this.values.add(value);
+    this.index({ text: value, value: true });
+  }
+
+  private addReasoning(text: string): void {
+    if (text === "" || this.reasoning.has(text)) return;
+    this.reasoning.add(text);
+    this.index({ text, value: false });
+  }
+
+  private index(secret: LongSecret): void {
+    if (secret.text.length < SUBSTRING_MIN) return;
+    const prefix = secret.text.slice(0, SUBSTRING_MIN);
+    const list = this.byPrefix.get(prefix);
+    if (list) list.push(secret);
+    else this.byPrefix.set(prefix, [secret]);
+  }
+}
+
+/** A secret long enough to be searched for inside other strings. */
+interface LongSecret {
+  readonly text: string;
+  /** An encrypted value (else reasoning text). */
+  readonly value: boolean;
+}
+
+export interface RedactOptions {
+  readonly showValues: boolean;
+  readonly showReasoning: boolean;
+  /** Occurrences to redact besides the keyed fields; none for a bare key-based pass. */
+  readonly secrets?: StreamSecrets;
+}
+
+/** An object or array being walked by `redact`, and where its result goes. */
 interface Frame {
   readonly node: Record<string, unknown> | unknown[];
   /** Its keys (indices for arrays), and the next one to visit. */
@@ -20,21 +113,23 @@ interface Frame {
 }
 
 /**
- * A copy of `node` with every `encryptedValue` string replaced by `redactedValue` — on events,
- * messages and tool calls alike. Objects without one are returned as they are, and only the path
- * down to a replaced value is copied. Iterative: a recorded event may be nested far deeper than the
- * call stack (hostile input), and printing it must not overflow here.
+ * A copy of `node` with its secrets replaced (see the file comment); parts without one are
+ * returned as they are, and only the path down to a replaced string is copied. Iterative: a
+ * recorded event may be nested far deeper than the call stack (hostile input).
  */
-export function redactValues<T>(node: T): T {
+export function redact<T>(node: T, options: RedactOptions): T {
   if (!isContainer(node)) return node;
+  const replace = replacer(options);
   let frame: Frame | undefined = frameOf(node, undefined, "");
   let done: unknown = node;
   while (frame !== undefined) {
     if (frame.next < frame.keys.length) {
       const key = frame.keys[frame.next++]!;
       const value = (frame.node as Record<string, unknown>)[key];
-      if (key === "encryptedValue" && typeof value === "string" && !Array.isArray(frame.node)) set(frame, key, redactedValue(value));
-      else if (isContainer(value)) frame = frameOf(value, frame, key);
+      if (typeof value === "string") {
+        const replaced = replace(frame.node, key, value);
+        if (replaced !== value) set(frame, key, replaced);
+      } else if (isContainer(value)) frame = frameOf(value, frame, key);
       continue;
     }
     // Every child visited: hand the result (the copy, or the node itself) to the parent.
@@ -44,6 +139,54 @@ export function redactValues<T>(node: T): T {
     frame = parent;
   }
   return done as T;
+}
+
+/** Encrypted values only, by key: what `--show-reasoning` without a stream's secrets leaves. */
+export function redactValues<T>(node: T): T {
+  return redact(node, { showValues: false, showReasoning: true });
+}
+
+/** The replacement of one string held under `key` of `holder` (the string itself when it stays). */
+function replacer(options: RedactOptions): (holder: object, key: string, value: string) => string {
+  const { showValues, showReasoning, secrets } = options;
+  return (holder, key, value) => {
+    // An empty value or text says nothing: kept, so that the output still shows it was empty.
+    if (value === "") return value;
+    const o = holder as Record<string, unknown>;
+    const isArray = Array.isArray(holder);
+    // Whole strings first (by key, then by equality), measured on the original; then secrets inside.
+    if (!showValues && ((key === "encryptedValue" && !isArray) || secrets?.values.has(value))) return redactedValue(value);
+    if (!showReasoning && !isArray) {
+      if (key === "delta" && REASONING_DELTA_TYPES.has(o.type)) return redactedReasoning(value);
+      if (key === "content" && o.role === "reasoning") return redactedReasoning(value);
+    }
+    if (!showReasoning && secrets?.reasoning.has(value) && !NAME_KEY.test(key)) return redactedReasoning(value);
+    if (secrets && secrets.byPrefix.size > 0 && value.length >= SUBSTRING_MIN) {
+      return redactInside(value, secrets, (s) => (s.value ? !showValues : !showReasoning));
+    }
+    return value;
+  };
+}
+
+/**
+ * `text` with every long secret inside it that `hidden` selects replaced (the whole of `text` when it
+ * is one); one pass over `text`, a map lookup per position.
+ */
+function redactInside(text: string, secrets: StreamSecrets, hidden: (s: LongSecret) => boolean): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i + SUBSTRING_MIN <= text.length; ) {
+    const candidates = secrets.byPrefix.get(text.slice(i, i + SUBSTRING_MIN));
+    const hit = candidates?.find((s) => hidden(s) && text.startsWith(s.text, i));
+    if (hit === undefined) {
+      i++;
+      continue;
+    }
+    out += text.slice(from, i) + (hit.value ? redactedValue(hit.text) : redactedReasoning(hit.text));
+    i += hit.text.length;
+    from = i;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {

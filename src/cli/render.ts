@@ -1,47 +1,39 @@
 import type { ReasoningHistory } from "../history/types";
-import { ReasoningProtocolError, truncateId } from "../core/errors";
+import { truncateId } from "../core/errors";
 import { formatWarning } from "../core/warnings";
-import { EXPLANATIONS } from "./explain";
-import { redactValues } from "./redact";
-import type { RunReport } from "./run-report";
+import { count, failureDetail, runCount, type CheckFailure, type CheckOutcome, type HistoryCounts } from "./outcome";
+import { redact, type RedactOptions } from "./redact";
+import { VALUES_KEPT, type RunReport } from "./run-report";
 
-/** Everything the human report is made of. */
-export interface ReportInput {
-  /** What was read: a path, `stdin` or a URL. */
-  readonly label: string;
-  readonly format: string | undefined;
-  /** Source events read. */
-  readonly events: number;
-  readonly runs: readonly RunReport[];
-  readonly error: ReasoningProtocolError | undefined;
-  /** Line of the failing event in the input, when known. */
-  readonly errorLine: number | undefined;
-  readonly history: ReasoningHistory;
+/** How the human report is asked for. */
+export interface HumanOptions {
+  /** Include the derived history's messages (`--history`). */
   readonly showHistory: boolean;
+  /** List every encrypted value with its value (`--show-values`). */
   readonly showValues: boolean;
+  /** What `--history` may print of the stream's secrets. */
+  readonly redaction: RedactOptions;
 }
 
-/** At most this many warnings per run are listed; `--json` has them all. */
-const WARNINGS_SHOWN = 50;
 /** At most this many ids per list. */
 const IDS_SHOWN = 10;
 
-/** The human report. Never contains reasoning text or (without `showValues`) an encrypted value. */
-export function renderReport(r: ReportInput): string {
+/** The human report. Never contains reasoning text or an encrypted value unless asked (`--show-…`). */
+export function renderReport(r: CheckOutcome, options: HumanOptions): string {
   const out: string[] = [];
-  const what = [r.format, `${count(r.events, "event")}`].filter(Boolean).join(", ");
-  out.push(`agui-reasoning check: ${r.label} (${what})`, "");
-  if (r.runs.length === 0) out.push("No run in the stream.", "");
-  for (const run of r.runs) out.push(...renderRun(run, r.showValues), "");
+  const events = r.totalKnown ? count(r.totalEvents, "event") : `at least ${count(r.totalEvents, "event")}`;
+  out.push(`agui-reasoning check: ${r.label} (${[r.format, events].filter(Boolean).join(", ")})`, "");
+  if (r.runs.length === 0 && r.failure?.code !== "NO_RUN") out.push("No run in the stream.", "");
+  for (const run of r.runs) out.push(...renderRun(run, options.showValues), "");
 
-  if (r.error) out.push(...renderViolation(r.error, r.errorLine), "");
-  if (r.showHistory) out.push(...renderHistory(r.history, r.showValues), "");
+  if (r.failure) out.push(...renderFailure(r.failure), "");
+  out.push(...renderHistory(r.history, r.historyCounts, options), "");
 
-  const warnings = r.runs.reduce((n, run) => n + run.warnings.length, 0);
-  const runs = count(r.runs.filter((run) => run.number > 0).length, "run");
-  if (!r.error) out.push(`✓ valid: ${runs}, ${count(warnings, "warning")}`);
-  else if (r.error.code === "RUN_TRUNCATED") out.push(`✗ truncated: ${runs}, ${count(warnings, "warning")} (exit 1)`);
-  else out.push(`✗ violation: ${runs}, ${count(warnings, "warning")} (exit 1)`);
+  const summary = `${count(runCount(r), "run")}, ${count(r.warnings, "warning")}`;
+  if (!r.failure) out.push(`✓ valid: ${summary}`);
+  else if (r.failure.code === "RUN_TRUNCATED") out.push(`✗ truncated: ${summary} (exit 1)`);
+  else if (r.failure.code === "NO_RUN") out.push(`✗ no run: ${summary} (exit 1)`);
+  else out.push(`✗ violation: ${summary} (exit 1)`);
   return `${out.join("\n")}\n`;
 }
 
@@ -61,41 +53,41 @@ function renderRun(run: RunReport, showValues: boolean): string[] {
       listed([...run.reasoning].map(([id, chars]) => `${quote(id)} ${count(chars, "character")}`)),
     ),
   );
-  lines.push(
-    row(
-      "encrypted values",
-      run.values.length,
-      listed(
-        run.values.map(
-          (v) =>
-            `${v.subtype} ${quote(v.entityId)} ${count(v.bytes, "byte")}${showValues ? ` = ${JSON.stringify(v.value)}` : ""}`,
-        ),
-        showValues ? Infinity : IDS_SHOWN,
-      ),
-    ),
+  const values = run.valuesShown.map(
+    (v) => `${v.subtype} ${quote(v.entityId)} ${count(v.bytes, "byte")}${showValues ? ` = ${JSON.stringify(v.value)}` : ""}`,
   );
+  lines.push(row("encrypted values", run.values, listed(values, showValues ? Infinity : VALUES_KEPT, run.values)));
   lines.push(row("text messages", run.textMessages.size, ids([...run.textMessages])));
   lines.push(row("tool calls", run.toolCalls.size, ids([...run.toolCalls])));
   lines.push(row("events delivered", run.events, ""));
-  lines.push(row("warnings", run.warnings.length, ""));
-  for (const w of run.warnings.slice(0, WARNINGS_SHOWN)) lines.push(`    ${formatWarning(w)}`);
-  if (run.warnings.length > WARNINGS_SHOWN) lines.push(`    … and ${run.warnings.length - WARNINGS_SHOWN} more (--json lists them all)`);
+  lines.push(row("warnings", run.warnings, ""));
+  for (const w of run.warningsShown) lines.push(`    ${formatWarning(w)}`);
+  const more = run.warnings - run.warningsShown.length;
+  if (more > 0) lines.push(`    … and ${more.toLocaleString("en-US")} more (--json lists them all)`);
   return lines;
 }
 
-function renderViolation(e: ReasoningProtocolError, line: number | undefined): string[] {
-  const where = line !== undefined ? ` (line ${line})` : "";
-  return [
-    `✗ ${e.code === "RUN_TRUNCATED" ? "Truncated" : "First violation"} at event #${e.eventIndex}${where} ${e.eventType}: ${e.code} (${e.rule})`,
-    `  ${EXPLANATIONS[e.code] ?? e.code}.`,
-    `  ${e.message}`,
-  ];
+function renderFailure(f: CheckFailure): string[] {
+  if (f.eventIndex === null) {
+    return [`✗ No run: ${f.code} (${f.rule})`, `  ${f.explanation.text}.`];
+  }
+  const where = f.line !== null ? ` (line ${f.line})` : "";
+  const lines = [`✗ ${f.code === "RUN_TRUNCATED" ? "Truncated" : "First violation"} at event #${f.eventIndex}${where} ${f.eventType}: ${f.code} (${f.rule})`];
+  if (f.synthesizedType !== null) lines.push(`  judged as the ${f.synthesizedType} this ${f.eventType} implies`);
+  lines.push(`  ${f.explanation.text}${f.explanation.rule !== f.rule ? ` (${f.explanation.rule})` : ""}.`);
+  const detail = failureDetail(f);
+  if (detail) lines.push(`  ${detail}`);
+  return lines;
 }
 
-function renderHistory(history: ReasoningHistory, showValues: boolean): string[] {
-  const shown = showValues ? history.messages : redactValues(history.messages);
-  const lines = [`History: ${count(history.messages.length, "message")}`];
-  for (const m of shown) lines.push(`  ${JSON.stringify(m)}`);
+function renderHistory(history: ReasoningHistory, counts: HistoryCounts, options: HumanOptions): string[] {
+  const roles = Object.entries(counts.roles).map(([role, n]) => `${n.toLocaleString("en-US")} ${role}`);
+  const lines = [
+    `History: ${count(counts.messages, "message")}${roles.length > 0 ? ` (${roles.join(", ")})` : ""}, ` +
+      `${count(counts.encryptedValues, "encrypted value")}, ${count(counts.toolCalls, "tool call")}, ${counts.incomplete.toLocaleString("en-US")} incomplete`,
+  ];
+  if (!options.showHistory) return lines;
+  for (const m of redact(history.messages, options.redaction)) lines.push(`  ${JSON.stringify(m)}`);
   for (const i of history.incomplete) lines.push(`  incomplete: ${i.kind} ${quote(i.id)} (${i.reason})`);
   return lines;
 }
@@ -108,13 +100,11 @@ function ids(list: readonly string[]): string {
   return listed(list.map(quote));
 }
 
-function listed(items: readonly string[], max = IDS_SHOWN): string {
-  if (items.length <= max) return items.join(", ");
-  return `${items.slice(0, max).join(", ")}, … and ${items.length - max} more`;
+/** The first `max` items, and how many more of `total` there are. */
+function listed(items: readonly string[], max = IDS_SHOWN, total = items.length): string {
+  const shown = items.slice(0, max);
+  const more = total - shown.length;
+  return more > 0 ? `${shown.join(", ")}, … and ${more.toLocaleString("en-US")} more` : shown.join(", ");
 }
 
 const quote = (id: string): string => JSON.stringify(truncateId(id));
-
-function count(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-}

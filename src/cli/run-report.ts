@@ -35,11 +35,22 @@ export interface RunReport {
   readonly spans: string[];
   /** Reasoning message id → characters (Unicode code points) of content. */
   readonly reasoning: Map<string, number>;
-  readonly values: ValueSeen[];
+  /** Encrypted values stored in this run. */
+  values: number;
+  /** The first of them (all with `--show-values`), for the report. */
+  readonly valuesShown: ValueSeen[];
   readonly textMessages: Set<string>;
   readonly toolCalls: Set<string>;
-  readonly warnings: ReasoningWarning[];
+  /** Warnings in this run: a count, so that a stream of a million warnings takes no memory (#7, issue 12). */
+  warnings: number;
+  /** The first WARNINGS_KEPT of them, for the report. */
+  readonly warningsShown: ReasoningWarning[];
 }
+
+/** Warnings listed per run in the reports; `--json` lists them all. */
+export const WARNINGS_KEPT = 50;
+/** Values listed per run, without `--show-values`. */
+export const VALUES_KEPT = 10;
 
 /**
  * Folds what the check sees into one report per run: raw source events (to know where a run starts
@@ -48,6 +59,8 @@ export interface RunReport {
  */
 export class ReportBuilder {
   readonly runs: RunReport[] = [];
+  /** `keepAllValues`: every value is listed (`--show-values`); else only the first VALUES_KEPT, without the value. */
+  constructor(private readonly keepAllValues = false) {}
   // Collects what arrives before any run started (a stream that breaks R-RUN-1).
   private readonly before: RunReport = newRun(0, undefined, undefined);
   // The run that receives events and warnings now.
@@ -82,12 +95,15 @@ export class ReportBuilder {
       }
       case "REASONING_ENCRYPTED_VALUE": {
         const value = String(event.encryptedValue);
-        run.values.push({
-          subtype: String(event.subtype),
-          entityId: String(event.entityId),
-          bytes: Buffer.byteLength(value, "utf8"),
-          value,
-        });
+        run.values++;
+        if (this.keepAllValues || run.valuesShown.length < VALUES_KEPT) {
+          run.valuesShown.push({
+            subtype: String(event.subtype),
+            entityId: String(event.entityId),
+            bytes: Buffer.byteLength(value, "utf8"),
+            value: this.keepAllValues ? value : "",
+          });
+        }
         break;
       }
       case "TEXT_MESSAGE_START":
@@ -106,7 +122,9 @@ export class ReportBuilder {
   }
 
   onWarning(warning: ReasoningWarning): void {
-    this.current.warnings.push(warning);
+    const run = this.current;
+    run.warnings++;
+    if (run.warningsShown.length < WARNINGS_KEPT) run.warningsShown.push(warning);
   }
 
   /** The pipeline failed: `truncated` for RUN_TRUNCATED, else a violation. */
@@ -117,7 +135,7 @@ export class ReportBuilder {
   /** Every run, with the pre-run bucket first when anything landed in it. */
   all(): RunReport[] {
     const b = this.before;
-    return b.events > 0 || b.warnings.length > 0 || b.end !== "open" ? [b, ...this.runs] : this.runs;
+    return b.events > 0 || b.warnings > 0 || b.end !== "open" ? [b, ...this.runs] : this.runs;
   }
 }
 
@@ -130,10 +148,12 @@ function newRun(number: number, runId: string | undefined, threadId: string | un
     events: 0,
     spans: [],
     reasoning: new Map(),
-    values: [],
+    values: 0,
+    valuesShown: [],
     textMessages: new Set(),
     toolCalls: new Set(),
-    warnings: [],
+    warnings: 0,
+    warningsShown: [],
   };
 }
 

@@ -114,14 +114,22 @@ export function appendContent(
   if (delta === "") {
     // An empty delta (keep-alive) appends nothing (R-SCHEMA-3); only its metadata, if any, lands.
     if (metadata === undefined) return result(conversation, [event]);
-    if (position < 0) return notApplied(conversation, event, ctx, id, 0, true, "was removed");
+    if (position < 0) return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
     return result(conversation.replaceAt(position, withMetadata(conversation.at(position)!, metadata)), [event]);
   }
-  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed");
+  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed by a MESSAGES_SNAPSHOT");
   const held = conversation.at(position)! as Message & { readonly content?: unknown };
   const content = held.content;
   if (content !== undefined && typeof content !== "string") {
-    return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was restated with non-text content");
+    return notApplied(
+      conversation,
+      event,
+      ctx,
+      id,
+      byteLength(delta),
+      metadata !== undefined,
+      `is held as a ${roleName(held.role)} message with non-text content, which only a MESSAGES_SNAPSHOT brings (the id names two messages)`,
+    );
   }
   const updated = withContent(held, content === undefined ? delta : content + delta);
   if (metadata !== undefined) updated.metadata = mergeMetadata(held.metadata, metadata);
@@ -193,7 +201,7 @@ export function endMessage(
   if (position < 0) {
     index.removedMessages.delete(id);
     if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, "was removed");
+    return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
   }
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
@@ -259,7 +267,7 @@ export function notApplied(
     event,
     ctx,
     [id],
-    `the open item this event continues ${why} by a MESSAGES_SNAPSHOT; ${lost} not applied to history`,
+    `the open item this event continues ${why}; ${lost} not applied to history`,
     true,
   );
   return result(conversation, [event], [w]);

@@ -87,7 +87,7 @@ export function appendArguments(conversation: Conversation, event: AguiEvent, ct
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_CONTENT");
   if (delta === "" && metadata === undefined) return result(conversation, [event]);
-  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed");
+  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed by a MESSAGES_SNAPSHOT");
   const holder = conversation.at(position) as AssistantMessage;
   const calls = holder.toolCalls!;
   const slot = slotOf(calls, id);
@@ -145,7 +145,7 @@ export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: S
   if (position < 0) {
     index.removedToolCalls.delete(id);
     if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, "was removed");
+    return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
   }
   index.openToolCalls.delete(id);
   const next = metadata === undefined ? conversation : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));

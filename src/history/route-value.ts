@@ -78,8 +78,13 @@ function unknownEntity(
     event,
     ctx,
     [entityId],
-    `REASONING_ENCRYPTED_VALUE ${why} (unknown, not streamed yet, or removed by a snapshot); the event was dropped and its value (${byteLength(value)} bytes) not stored`,
+    `REASONING_ENCRYPTED_VALUE ${why} (unknown, not streamed yet, or removed by a snapshot); the event was dropped and its value (${bytes(byteLength(value))}) not stored`,
     true,
   );
   return result(conversation, NONE, [w]);
+}
+
+/** `1 byte`, `2 bytes`. */
+function bytes(n: number): string {
+  return `${n} byte${n === 1 ? "" : "s"}`;
 }

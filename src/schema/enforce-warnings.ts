@@ -25,11 +25,22 @@ const C = ENFORCE_WARNING_CODES;
 /** Longest protocol version string a warning repeats. */
 const MAX_VERSION_CHARS = 40;
 
+/** The retired 0.x reasoning events upcastThinking translates (R-DEP-2); any other THINKING_* type was never an event. */
+const RETIRED_THINKING_TYPES: ReadonlySet<string> = new Set([
+  "THINKING_START",
+  "THINKING_END",
+  "THINKING_TEXT_MESSAGE_START",
+  "THINKING_TEXT_MESSAGE_CONTENT",
+  "THINKING_TEXT_MESSAGE_END",
+]);
+
 export function unknownTypeWarning(event: unknown, ctx: StepContext): ReasoningWarning {
   const type = typeOf(event);
-  const hint = type.startsWith("THINKING_")
+  const hint = RETIRED_THINKING_TYPES.has(type)
     ? " (a retired 0.x shape: upcastThinking must run before enforceSchema to translate it)"
-    : "";
+    : type.startsWith("THINKING_")
+      ? " (nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)"
+      : "";
   return {
     code: C.UNKNOWN_EVENT_TYPE,
     rule: "R-PROC-1",

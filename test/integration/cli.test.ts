@@ -122,7 +122,7 @@ describe("agui-reasoning check (in-process)", () => {
     const r = await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(["outcome", "error", "warnings", "events", "history"]);
+    expect(Object.keys(out)).toEqual(["schemaVersion", "outcome", "input", "error", "counts", "runs", "warnings", "events", "history"]);
     expect(out.outcome).toBe("completed");
     expect(out.error).toBeNull();
     expect(out.warnings.map((w: { code: string }) => w.code)).toEqual(["UNKNOWN_ENTITY"]);
@@ -144,17 +144,22 @@ describe("agui-reasoning check (in-process)", () => {
     expect(out.history.messages[0]).toEqual({
       id: "m1",
       role: "reasoning",
-      content: `${SECRET_THOUGHT} — 😀`,
+      content: "[reasoning: 25 characters]",
       encryptedValue: "[redacted: 28 bytes]",
     });
+    expect(out.events[3].delta).toBe("[reasoning: 21 characters]");
     expect(r.stdout).not.toContain(SECRET_VALUE);
+    expect(r.stdout).not.toContain(SECRET_THOUGHT);
 
     const shown = JSON.parse((await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json", "--show-values"])).stdout);
     expect(shown.events[7].encryptedValue).toBe(SECRET_VALUE);
     expect(shown.history.messages[0].encryptedValue).toBe(SECRET_VALUE);
+    expect(shown.history.messages[0].content).toBe("[reasoning: 25 characters]");
+    const reasoning = JSON.parse((await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json", "--show-reasoning"])).stdout);
+    expect(reasoning.history.messages[0]).toEqual({ id: "m1", role: "reasoning", content: `${SECRET_THOUGHT} — 😀`, encryptedValue: "[redacted: 28 bytes]" });
   });
 
-  it("R-REASON-9 --json on a violation: outcome failed and error { code, rule, eventIndex, message }, exit 1", async () => {
+  it("R-REASON-9 --json on a violation: outcome failed and error { code, rule, eventIndex, line, eventType, ids, message }, exit 1", async () => {
     const r = await check(["check", file("orphan-json.jsonl", jsonl(orphan)), "--json"]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
@@ -163,7 +168,12 @@ describe("agui-reasoning check (in-process)", () => {
       code: "ORPHAN_CONTENT",
       rule: "R-REASON-9",
       eventIndex: 3,
+      line: 4,
+      eventType: "REASONING_MESSAGE_CONTENT",
+      synthesizedType: null,
+      ids: ["ghost"],
       message: expect.stringContaining("ORPHAN_CONTENT (R-REASON-9) at event #3 REASONING_MESSAGE_CONTENT"),
+      explanation: { rule: "R-REASON-9", text: "content names an item nothing opened; a consumer must not invent the item" },
     });
     expect(out.history.messages).toEqual([{ id: "m1", role: "reasoning", content: "" }]);
   });

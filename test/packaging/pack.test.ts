@@ -78,12 +78,13 @@ const EXPECTED = {
 };
 
 describe("packaging: the packed tarball installed into a clean project", () => {
-  it("ships only dist, README.md, LICENSE and package.json", () => {
-    const listed = run("tar", ["-tzf", join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!)], work)
+  it("ships only dist, schema (the check's --json JSON Schema), README.md, LICENSE and package.json", () => {
+    const files = run("tar", ["-tzf", join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!)], work)
       .split("\n")
       .filter(Boolean)
-      .map((f) => f.replace(/^package\//, "").split("/")[0]);
-    expect([...new Set(listed)].sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
+      .map((f) => f.replace(/^package\//, ""));
+    expect([...new Set(files.map((f) => f.split("/")[0]))].sort()).toEqual(["LICENSE", "README.md", "dist", "package.json", "schema"]);
+    expect(files.filter((f) => f.startsWith("schema/"))).toEqual(["schema/check-result.v1.json"]);
   });
 
   it("require(): both entry points run a three-event stream (CommonJS)", () => {

@@ -1,0 +1,131 @@
+import { readFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Observable } from "rxjs";
+import type { Message, RunAgentInput } from "@ag-ui/core";
+import { agentEvents } from "../integration/agent-events";
+import { InputError } from "./read-recording";
+
+/** Media types an `HttpAgent` reads as an event stream. */
+const EVENT_STREAM = /^(text\/event-stream|application\/vnd\.ag-ui\.event\+proto)\b/i;
+/** Bytes of a wrong reply looked at to describe its shape. */
+const PEEK_BYTES = 512;
+
+/** What the endpoint answered (for the report when the stream holds nothing). */
+export interface Reply {
+  status: number;
+  reason: string;
+  contentType: string;
+}
+
+export interface LiveSource {
+  readonly events$: Observable<unknown>;
+  readonly initialMessages: readonly Message[];
+  /** The reply, once it came. */
+  reply(): Reply | undefined;
+}
+
+/**
+ * `--url`: one run of a live agent through a real `HttpAgent` (an optional dependency, loaded on
+ * demand). The agent's fetch is wrapped so that a reply which is not an event stream — an HTTP
+ * error, an HTML page, JSON — fails as unusable input (exit 2) with its status, reason, content type
+ * and the shape of its first bytes, never their content.
+ */
+export async function liveSource(url: string, inputFile: string | undefined): Promise<LiveSource> {
+  const input = await runInput(inputFile);
+  let client: typeof import("@ag-ui/client");
+  try {
+    // A variable specifier keeps bundlers from inlining the client: it stays an optional dependency.
+    const specifier = "@ag-ui/client";
+    client = (await import(specifier)) as typeof import("@ag-ui/client");
+  } catch {
+    throw new InputError("--url needs @ag-ui/client: npm install @ag-ui/client");
+  }
+  let reply: Reply | undefined;
+  const checkedFetch = async (target: string, init: RequestInit): Promise<Response> => {
+    const response = await fetch(target, init);
+    const contentType = response.headers.get("content-type") ?? "";
+    reply = { status: response.status, reason: response.statusText || STATUS_CODES[response.status] || "", contentType };
+    if (response.ok && EVENT_STREAM.test(contentType)) return response;
+    const shape = await bodyShape(response);
+    const what = `${describeReply(reply)}, ${shape}`;
+    throw new InputError(response.ok ? `the reply is not an event stream (text/event-stream): ${what}` : what);
+  };
+  const agent = new client.HttpAgent({ url, fetch: checkedFetch as typeof fetch });
+  return { events$: agentEvents(agent, input), initialMessages: input.messages, reply: () => reply };
+}
+
+/** `HTTP 404 Not Found, content type "text/html"`. */
+export function describeReply(reply: Reply): string {
+  const reason = reply.reason ? ` ${reply.reason}` : "";
+  return `HTTP ${reply.status}${reason}, content type ${reply.contentType ? JSON.stringify(reply.contentType) : "none"}`;
+}
+
+/** The shape of a body's first bytes, in words: what kind of document it looks like, never what it says. */
+async function bodyShape(response: Response): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await peek(response, PEEK_BYTES);
+  } catch {
+    return "a body that could not be read";
+  }
+  if (bytes.length === 0) return "an empty body";
+  const size = bytes.length >= PEEK_BYTES ? `more than ${PEEK_BYTES} bytes` : `${bytes.length} byte${bytes.length === 1 ? "" : "s"}`;
+  const start = Buffer.from(bytes).toString("utf8").replace(/^\uFEFF/, "").trimStart();
+  let kind: string;
+  if (/^</.test(start)) kind = /^<!doctype html|^<html/i.test(start) ? "an HTML page" : "markup (HTML or XML)";
+  else if (/^[{[]/.test(start)) kind = "JSON";
+  else if (/^(data|event|id|retry):/.test(start)) kind = "SSE frames";
+  else if (bytes.some((b) => b < 9 || (b > 13 && b < 32))) kind = "binary data";
+  else kind = "plain text";
+  return `a body of ${size} that looks like ${kind}`;
+}
+
+/** Up to `max` bytes of the body; the rest is cancelled. */
+async function peek(response: Response, max: number): Promise<Uint8Array> {
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  while (length < max) {
+    const { done, value } = await reader.read();
+    if (done || !value) break;
+    parts.push(value);
+    length += value.length;
+  }
+  await reader.cancel().catch(() => {});
+  return Buffer.concat(parts).subarray(0, max);
+}
+
+/** The run input for `--url`: the file's fields over fresh ids and empty lists. */
+async function runInput(file: string | undefined): Promise<RunAgentInput> {
+  const base: RunAgentInput = {
+    threadId: randomUUID(),
+    runId: randomUUID(),
+    messages: [],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
+  if (file === undefined) return base;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new InputError(`--input ${file}: ${code === "ENOENT" ? "no such file" : "cannot be read"}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InputError(`--input ${file}: not valid JSON`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new InputError(`--input ${file}: must be a JSON object (a RunAgentInput)`);
+  }
+  const merged = { ...base, ...(parsed as Partial<RunAgentInput>) };
+  if (!Array.isArray(merged.messages)) throw new InputError(`--input ${file}: "messages" must be an array`);
+  return merged;
+}

@@ -1,0 +1,44 @@
+/** How many of the latest source events' types are remembered: a failure names one of the last few. */
+const TYPES_KEPT = 256;
+
+/** Fields that name the item a chunk continues, per chunk type. */
+const CHUNK_ID_FIELD: Readonly<Record<string, string>> = {
+  REASONING_MESSAGE_CHUNK: "messageId",
+  TEXT_MESSAGE_CHUNK: "messageId",
+  TOOL_CALL_CHUNK: "toolCallId",
+};
+
+/**
+ * What the source said, as far as explaining a failure needs it: the type each recent source event
+ * had (a failure on an event the pipeline synthesized from a chunk carries the synthesized type; the
+ * report names the chunk the user wrote), and the ids the current run's chunks named (an explicit
+ * event for such an id mixes the two forms, R-STREAM-9).
+ */
+export class SourceTrail {
+  private readonly types: string[] = new Array<string>(TYPES_KEPT);
+  private count = 0;
+  private chunkIds = new Set<string>();
+
+  /** The next raw source event (index = events seen so far). */
+  observe(raw: unknown): void {
+    const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
+    const name = typeof type === "string" ? type : "<no type>";
+    this.types[this.count % TYPES_KEPT] = name;
+    this.count++;
+    if (name === "RUN_STARTED") this.chunkIds = new Set();
+    const field = CHUNK_ID_FIELD[name];
+    const id = field !== undefined ? (raw as Record<string, unknown>)[field] : undefined;
+    if (typeof id === "string") this.chunkIds.add(id);
+  }
+
+  /** The type of source event `index`, when it is recent enough to be remembered. */
+  typeAt(index: number): string | undefined {
+    if (index < 0 || index >= this.count || index < this.count - TYPES_KEPT) return undefined;
+    return this.types[index % TYPES_KEPT];
+  }
+
+  /** Whether a chunk of the current run named `id`. */
+  chunked(id: string): boolean {
+    return this.chunkIds.has(id);
+  }
+}
