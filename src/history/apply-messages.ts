@@ -2,6 +2,7 @@ import { EventType, type Message } from "@ag-ui/core";
 import { result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
+import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { listOpen, unlist } from "./incomplete";
 import {
   byteLength,
@@ -106,6 +107,7 @@ export function appendContent(
   event: AguiEvent,
   ctx: StepContext,
   family: MessageFamily,
+  maxContentLength: number,
 ): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const delta = readString(event, "delta", ctx);
@@ -122,6 +124,11 @@ export function appendContent(
   const content = held.content;
   if (content !== undefined && typeof content !== "string") {
     return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was restated with non-text content");
+  }
+  const length = content === undefined ? 0 : content.length;
+  // D-LIMIT: checked before any string is built (past the engine's limit, `+` throws a RangeError).
+  if (!fitsContentLength(length, delta.length, maxContentLength)) {
+    throw contentLimitExceeded(event, ctx, `${family.name} message's content`, id, length, delta.length, maxContentLength);
   }
   const updated = withContent(held, content === undefined ? delta : content + delta);
   if (metadata !== undefined) updated.metadata = mergeMetadata(held.metadata, metadata);

@@ -22,6 +22,7 @@ import {
 import type { UpcastState } from "../upcast/upcast-thinking";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
+import { maxContentLengthOf } from "../history/content-limit";
 import { DeltaLane } from "./delta-lane";
 import { Fanout } from "./fanout";
 import { StageChain } from "./run-stages";
@@ -87,6 +88,7 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
 
   const resume = resumePointOf(options);
   const historyStage = createHistoryStage(options);
+  const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
   const stages: FacadeStages = [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }), historyStage];
   const chain = new StageChain(
     resume === undefined ? stages : resume.resume(stages),
@@ -193,7 +195,7 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
         }
         depth--;
         busy = false;
-        if (depth === 0) lane = DeltaLane.arm(states(), value);
+        if (depth === 0) lane = DeltaLane.arm(states(), value, maxContentLength);
         publishHistory();
       },
       error(error) {
