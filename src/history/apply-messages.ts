@@ -99,7 +99,7 @@ export function startMessage(
   }
   index.openMessages.add(id);
   index.removedMessages.delete(id);
-  return result(next.withIncomplete(listOpen(next.incomplete, "message", id)), [event]);
+  return result(listOpen(next, "message", id), [event]);
 }
 
 export function appendContent(
@@ -205,7 +205,7 @@ export function endMessage(
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
   const next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
-  return result(next.withIncomplete(unlist(next.incomplete, "message", id)), [event]);
+  return result(unlist(next, "message", id), [event]);
 }
 
 /** A copy of a message or tool call with `metadata` merged in (R-META-4). */

@@ -52,7 +52,7 @@ export function startToolCall(conversation: Conversation, event: AguiEvent, ctx:
   }
   index.openToolCalls.add(id);
   index.removedToolCalls.delete(id);
-  return result(next.withIncomplete(listOpen(next.incomplete, "tool-call", id)), [event], warnings.length === 0 ? NONE : warnings);
+  return result(listOpen(next, "tool-call", id), [event], warnings.length === 0 ? NONE : warnings);
 }
 
 /** Puts a new call on its holder (see the file comment), creating the holder when none is held. */
@@ -160,7 +160,7 @@ export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: S
   }
   index.openToolCalls.delete(id);
   const next = metadata === undefined ? conversation : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
-  return result(next.withIncomplete(unlist(next.incomplete, "tool-call", id)), [event]);
+  return result(unlist(next, "tool-call", id), [event]);
 }
 
 /**
