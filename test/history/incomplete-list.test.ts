@@ -10,7 +10,7 @@ import { createHistoryStage } from "../../src/history/history-stage";
 import type { IncompleteItem, IncompleteReason, ReasoningHistory } from "../../src/history/types";
 import { ev } from "../../src/testing/builders";
 
-type Op = { readonly op: "start" | "end"; readonly kind: IncompleteItem["kind"]; readonly n: number } | { readonly op: "run-error" | "run" };
+type Op = { readonly op: "start" | "end"; readonly kind: IncompleteItem["kind"]; readonly n: number } | { readonly op: "run-error" };
 
 /** The list as the plain-array implementation kept it: append on first START, in place on a reopen, removed on END. */
 class ArrayModel {
@@ -53,7 +53,6 @@ function streamOf(ops: readonly Op[]): { events: AguiEvent[]; expected: Incomple
       push(ev.runStarted(`r${++run}`));
       continue;
     }
-    if (o.op === "run") continue;
     const id = `${o.kind === "message" ? "m" : "tc"}${o.n}`;
     const key = `${o.kind}:${id}`;
     if (o.op === "start" && !open.has(key)) {
@@ -120,7 +119,7 @@ describe("history.incomplete: a persistent, indexed list", () => {
     for (let i = 0; i < 1000; i++) events.push(ev.toolCallStart(`tc${i}`));
     const stage = createHistoryStage();
     let state = stage.init();
-    events.forEach((event, index) => (state = stage.step(state, event, { index }).state));
+    events.forEach((event, index) => (state = stage.step(state, event as AguiEvent, { index }).state));
     const history = state.history;
     const expected = Array.from({ length: 1000 }, (_, i) => ({ kind: "tool-call", id: `tc${i}`, reason: "open" }));
     expect(Object.keys(history)).toEqual(["messages", "incomplete", "issuers"]);
