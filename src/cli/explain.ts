@@ -18,5 +18,5 @@ export const EXPLANATIONS: Readonly<Record<ReasoningErrorCode, string>> = {
   ATTRIBUTION_MISMATCH: "a continuation's subagentRunId disagrees with the owner its item was opened under",
   EVENT_OUTSIDE_RUN: "an event arrived outside an open run: before RUN_STARTED, or after the run closed",
   NESTED_RUN: "RUN_STARTED arrived while a run was still open",
-  LIMIT_EXCEEDED: "more items were open at once than the configured limit allows",
+  LIMIT_EXCEEDED: "a bound was passed: more items open at once than maxOpenItems, or a content or arguments longer than maxContentLength",
 };
