@@ -90,7 +90,7 @@ const SHAPES: readonly Shape[] = [
   },
   {
     name: "many encrypted values: n reasoning messages, each given an encrypted value",
-    n: 800,
+    n: 2000,
     enabled: SCALING_SWITCHES.issuerListFixed,
     stream: (n) => {
       const events: unknown[] = [ev.runStarted()];
