@@ -11,7 +11,8 @@
  * itself split at a random point and resumed from `exportState()`.
  *
  * Hostile objects nested inside fields (metadata, messages, input, content) are behind
- * `HOSTILE_NESTED_OBJECTS` (support/hostile-values.ts) until the issue-11 fix is merged.
+ * `HOSTILE_NESTED_OBJECTS`, and non-JSON values nested there behind `NESTED_NON_JSON_VALUES`
+ * (support/hostile-values.ts), until the issue-11 fix is merged.
  */
 import fc from "fast-check";
 import { Observable, pipe, type OperatorFunction } from "rxjs";
@@ -22,9 +23,10 @@ import { verifyDiscipline } from "../../src/discipline/verify-discipline";
 import { routeEncryptedValues } from "../../src/history/history-stage";
 import type { ReasoningHistory } from "../../src/history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../../src/pipeline/reasoning-pipeline";
+import type { PipelineSnapshot } from "../../src/resume/pipeline-snapshot";
 import { enforceSchema } from "../../src/schema/enforce-schema";
 import { upcastThinking } from "../../src/upcast/upcast-thinking";
-import { build, HOSTILE_NESTED_OBJECTS, hostileObjects, hostileScalar } from "./support/hostile-values";
+import { build, HOSTILE_NESTED_OBJECTS, hostileObjects, hostileScalar, nestedScalar } from "./support/hostile-values";
 
 const SEED = Number(process.env.FC_SEED ?? 20261201);
 /** Cases per run (the issue asks for at least 20,000). */
@@ -139,6 +141,16 @@ function withField(e: Obj, key: string, value: unknown): Obj {
   return copy;
 }
 
+/** `e` with `value` one level inside: in its metadata (added if absent), or inside its first nested object or message. */
+function withNested(e: Obj, value: unknown): Obj {
+  for (const key of ["messages", "input", "content", "snapshot", "event"]) {
+    const inner = e[key];
+    if (Array.isArray(inner) && inner.length > 0 && typeof inner[0] === "object") return withField(e, key, [{ ...(inner[0] as Obj), content: value }, ...inner.slice(1)]);
+    if (typeof inner === "object" && inner !== null && !Array.isArray(inner)) return withField(e, key, { ...(inner as Obj), nested: value });
+  }
+  return withField(e, "metadata", { ...((e.metadata as Obj | undefined) ?? {}), nested: value });
+}
+
 /** A well-formed event, or one broken in its structure. */
 const eventArb: fc.Arbitrary<unknown> = wellFormed.chain((e) => {
   const keys = [...Object.keys(e), "timestamp", "rawEvent", "subagentRunId", "parentMessageId", "role"];
@@ -146,6 +158,8 @@ const eventArb: fc.Arbitrary<unknown> = wellFormed.chain((e) => {
     { weight: 8, arbitrary: fc.constant(e) },
     // Any field, known or not, with a value of any type.
     { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...keys), hostileScalar).map(([key, value]) => withField(e, key, value)) },
+    // Any type one level down: in metadata, in a snapshot's or the run input's message, in activity content.
+    { weight: 3, arbitrary: nestedScalar.map((value) => withNested(e, value)) },
     // A field removed.
     { weight: 2, arbitrary: fc.constantFrom(...Object.keys(e)).map((key) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== key))) },
     // The event itself hostile: frozen, null-prototype, symbol-keyed, cyclic, throwing getters, broken Proxies.
@@ -270,7 +284,8 @@ function problemsOf(events: readonly unknown[], split: number): string[] {
   }
   let snapshot;
   try {
-    snapshot = first.pipeline.exportState();
+    // Through JSON text, as a snapshot is stored: it must be plain JSON.
+    snapshot = JSON.parse(JSON.stringify(first.pipeline.exportState())) as PipelineSnapshot;
   } catch (error) {
     problems.push(`split at ${split}: exportState threw ${error instanceof Error ? error.message : String(error)}`);
     return problems;
