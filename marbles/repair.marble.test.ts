@@ -183,6 +183,38 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
     expect(runPipeline(from(r.out)).error).toMatchObject({ code: "MALFORMED_EVENT", eventIndex: 1 });
   });
 
+  it("R-SUB-5: a SUBAGENT_STARTED whose parentSubagentRunId was never announced is dropped with a lossy warning naming both ids; an announced parent (open or ended) passes", () => {
+    const nested = ev.subagentStarted("child", { parentSubagentRunId: "parent" });
+    const orphan = ev.subagentStarted("lost", { parentSubagentRunId: "ghost" });
+    const r = repair([
+      ev.runStarted(),
+      ev.subagentStarted("parent"),
+      nested,
+      ev.subagentFinished("child"),
+      ev.subagentFinished("parent"),
+      ev.subagentStarted("late", { parentSubagentRunId: "parent" }),
+      ev.subagentFinished("late"),
+      orphan,
+      ev.subagentFinished("lost"),
+      ev.runFinished(),
+    ]);
+    expect(r.out).toEqual([
+      ev.runStarted(),
+      ev.subagentStarted("parent"),
+      nested,
+      ev.subagentFinished("child"),
+      ev.subagentFinished("parent"),
+      ev.subagentStarted("late", { parentSubagentRunId: "parent" }),
+      ev.subagentFinished("late"),
+      ev.runFinished(),
+    ]);
+    expect(r.warnings.map((w) => [w.code, w.rule, w.eventIndex, w.ids, w.lossy])).toEqual([
+      ["REPAIRED_ORPHAN_DROPPED", "R-SUB-5", 7, ["lost", "ghost"], true],
+      ["REPAIRED_ORPHAN_DROPPED", "R-SUB-5", 8, ["lost"], undefined],
+    ]);
+    expect(runPipeline(from(r.out)).error).toBeUndefined();
+  });
+
   it("D-WARN R-VER-7: `quiet` does not silence the lossy repairs; it silences the others", () => {
     const sink = collectWarnings();
     const events = [ev.runStarted(), ev.reasoningMessageContent("m1", "x"), ev.reasoningStart("s1"), ev.runFinished()];
@@ -227,6 +259,19 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
       "DUPLICATE_OPEN",
       ["REPAIRED_DUPLICATE_OPEN_DROPPED", "REPAIRED_ORPHAN_DROPPED"],
       historyOf(),
+    ],
+    [
+      "R-SUB-5: a SUBAGENT_STARTED naming a parent never announced in this run (its announcement and FINISHED are dropped; its tagged events stay)",
+      [
+        ev.runStarted(),
+        ev.subagentStarted("child", { parentSubagentRunId: "ghost" }),
+        ev.reasoningChunk("m1", "sub", { subagentRunId: "child" }),
+        ev.subagentFinished("child"),
+        ev.runFinished(),
+      ],
+      "ORPHAN_CONTENT",
+      ["REPAIRED_ORPHAN_DROPPED", "REPAIRED_ORPHAN_DROPPED"],
+      historyOf([msg.reasoning("m1", "sub", { subagentRunId: "child" })]),
     ],
     [
       "D-TRUNC: truncated with a chunk stream and a tool call open",

@@ -22,7 +22,7 @@ export const EXPLANATIONS: Readonly<Record<ReasoningErrorCode | CheckOnlyCode, s
   EVENT_OUTSIDE_RUN: "an event arrived outside an open run: before RUN_STARTED, or after the run closed",
   NESTED_RUN: "RUN_STARTED arrived while a run was still open",
   LIMIT_EXCEEDED:
-    "the stream passed a bound of the check: more items open at once than maxOpenItems, or one content longer than maxContentLength",
+    "a bound was passed: more items open at once than maxOpenItems, or a content or arguments longer than maxContentLength",
   NO_RUN:
     "the stream holds no run (no RUN_STARTED or RUN_ERROR): nothing was checked, which in CI usually means a wrong file or endpoint; --allow-empty accepts it",
 };

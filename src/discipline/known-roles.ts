@@ -23,6 +23,32 @@ export function recordMessages(roles: KnownRoles, messages: unknown, replace: bo
   }
 }
 
+/**
+ * A MESSAGES_SNAPSHOT: the known roles become those of the messages the history holds after it
+ * (apply-snapshot.ts, R-STATE-3…7): the snapshot's own; the reasoning and activity messages a
+ * snapshot keeps when it restates none of that role; and the items still open, which the stream
+ * goes on with (D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE). The rest is forgotten: no message holds that id
+ * any more, so no START can conflict with it. Why: the map lives across runs, and without this a
+ * stream of runs whose fresh ids a snapshot drops again grew it by every id ever seen (issue 12,
+ * finding 4). Now it is bounded by the history's size. Costs O(known + snapshot), as the snapshot.
+ */
+export function recordSnapshot(roles: KnownRoles, messages: unknown, isOpen: (id: string) => boolean): void {
+  if (!Array.isArray(messages)) return;
+  let restatesReasoning = false;
+  let restatesActivity = false;
+  for (const m of messages as unknown[]) {
+    const role = typeof m === "object" && m !== null ? (m as { role?: unknown }).role : undefined;
+    if (role === "reasoning") restatesReasoning = true;
+    else if (role === "activity") restatesActivity = true;
+  }
+  for (const [id, role] of roles) {
+    const kept = (role === "reasoning" && !restatesReasoning) || (role === "activity" && !restatesActivity) || isOpen(id);
+    // Deleting the entry being visited is safe in a Map iteration.
+    if (!kept) roles.delete(id);
+  }
+  recordMessages(roles, messages, true);
+}
+
 /** A streamed message declares its role; an id already known keeps its role (R-TEXT-5: established values stand). */
 export function declareMessage(roles: KnownRoles, id: string, role: string): void {
   if (!roles.has(id)) roles.set(id, role);

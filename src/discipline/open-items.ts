@@ -294,3 +294,11 @@ export function continuesOpenItem(sets: OpenSets, family: Family, id: string, ta
   const item = sets.families[family.index]!.byId.get(id);
   return item !== undefined && item.open && (tag === undefined || tag === item.owner || !family.attributed);
 }
+
+/** The message families (their START declares a role, D-ROLE-CONFLICT). */
+const MESSAGE_FAMILIES: readonly Family[] = FAMILIES.filter((f) => f.declaresRole !== undefined);
+
+/** Whether `id` is open as a message of any message family (reasoning or text). */
+export function isOpenMessage(sets: OpenSets, id: string): boolean {
+  return MESSAGE_FAMILIES.some((f) => sets.families[f.index]!.byId.get(id)?.open === true);
+}

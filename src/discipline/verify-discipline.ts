@@ -3,8 +3,8 @@ import type { OperatorFunction } from "rxjs";
 import { stageOperator } from "../core/stage-operator";
 import { result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
 import { ROUTES, type Family } from "./families";
-import { checkRoleConflict, declareMessage, recordMessages, type KnownRoles } from "./known-roles";
-import { checkOpen, checkParent, closeItem, commitOpen, continueItem, continuesOpenItem, keyOf, tagOf } from "./open-items";
+import { checkRoleConflict, declareMessage, recordMessages, recordSnapshot, type KnownRoles } from "./known-roles";
+import { checkOpen, checkParent, closeItem, commitOpen, continueItem, continuesOpenItem, isOpenMessage, keyOf, tagOf } from "./open-items";
 import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
 import { quote, violation } from "./violation";
 import { VerifyState } from "./verify-state";
@@ -91,7 +91,7 @@ function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenI
         );
       case "snapshot":
         requireOpenRun(state, event, ctx);
-        recordMessages(state.roles, event.messages, true);
+        recordSnapshot(state.roles, event.messages, (id) => isOpenMessage(state.sets, id));
         break;
       case "declares-message":
         requireOpenRun(state, event, ctx);

@@ -2,6 +2,7 @@ import { EventType, type Message } from "@ag-ui/core";
 import { result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
+import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { listOpen, unlist } from "./incomplete";
 import {
   byteLength,
@@ -98,7 +99,7 @@ export function startMessage(
   }
   index.openMessages.add(id);
   index.removedMessages.delete(id);
-  return result(next.withIncomplete(listOpen(next.incomplete, "message", id)), [event]);
+  return result(listOpen(next, "message", id), [event]);
 }
 
 export function appendContent(
@@ -106,6 +107,7 @@ export function appendContent(
   event: AguiEvent,
   ctx: StepContext,
   family: MessageFamily,
+  maxContentLength: number,
 ): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const delta = readString(event, "delta", ctx);
@@ -130,6 +132,11 @@ export function appendContent(
       metadata !== undefined,
       `is held as a ${roleName(held.role)} message with non-text content, which only a MESSAGES_SNAPSHOT brings (the id names two messages)`,
     );
+  }
+  const length = content === undefined ? 0 : content.length;
+  // D-LIMIT: checked before any string is built (past the engine's limit, `+` throws a RangeError).
+  if (!fitsContentLength(length, delta.length, maxContentLength)) {
+    throw contentLimitExceeded(event, ctx, `${family.name} message's content`, id, length, delta.length, maxContentLength);
   }
   const updated = withContent(held, content === undefined ? delta : content + delta);
   if (metadata !== undefined) updated.metadata = mergeMetadata(held.metadata, metadata);
@@ -206,7 +213,7 @@ export function endMessage(
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
   const next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
-  return result(next.withIncomplete(unlist(next.incomplete, "message", id)), [event]);
+  return result(unlist(next, "message", id), [event]);
 }
 
 /** A copy of a message or tool call with `metadata` merged in (R-META-4). */

@@ -2,6 +2,7 @@ import type { AssistantMessage, Message, ToolCall, ToolMessage } from "@ag-ui/co
 import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import { toolCallsOf, type Conversation } from "./conversation";
+import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { listOpen, unlist } from "./incomplete";
 import { notApplied, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
@@ -51,7 +52,7 @@ export function startToolCall(conversation: Conversation, event: AguiEvent, ctx:
   }
   index.openToolCalls.add(id);
   index.removedToolCalls.delete(id);
-  return result(next.withIncomplete(listOpen(next.incomplete, "tool-call", id)), [event], warnings.length === 0 ? NONE : warnings);
+  return result(listOpen(next, "tool-call", id), [event], warnings.length === 0 ? NONE : warnings);
 }
 
 /** Puts a new call on its holder (see the file comment), creating the holder when none is held. */
@@ -81,7 +82,12 @@ function placeCall(conversation: Conversation, event: AguiEvent, ctx: StepContex
   return conversation.replaceAt(holderAt, { ...held, toolCalls: [...(toolCallsOf(held) ?? []), call] });
 }
 
-export function appendArguments(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+export function appendArguments(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  maxContentLength: number,
+): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "toolCallId", ctx);
   const delta = readString(event, "delta", ctx);
   const metadata = readMetadata(event, ctx);
@@ -93,6 +99,11 @@ export function appendArguments(conversation: Conversation, event: AguiEvent, ct
   const slot = slotOf(calls, id);
   const call = calls[slot]!;
   const held = call.function?.arguments;
+  const length = typeof held === "string" ? held.length : 0;
+  // D-LIMIT: checked before any string is built (past the engine's limit, `+` throws a RangeError).
+  if (!fitsContentLength(length, delta.length, maxContentLength)) {
+    throw contentLimitExceeded(event, ctx, "tool call's arguments", id, length, delta.length, maxContentLength);
+  }
   const updated = withArguments(call, typeof held === "string" ? held + delta : delta);
   if (metadata !== undefined) updated.metadata = mergeMetadata(call.metadata, metadata);
   return conversation.replaceAt(position, withCall(holder, slot, updated)).passing(event);
@@ -149,7 +160,7 @@ export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: S
   }
   index.openToolCalls.delete(id);
   const next = metadata === undefined ? conversation : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
-  return result(next.withIncomplete(unlist(next.incomplete, "tool-call", id)), [event]);
+  return result(unlist(next, "tool-call", id), [event]);
 }
 
 /**

@@ -25,6 +25,11 @@ export class ContentBuilder {
     this.current = content;
   }
 
+  /** UTF-16 code units of the content so far (the caller bounds it, D-LIMIT: past the engine's limit a join throws). */
+  get length(): number {
+    return this.current.length;
+  }
+
   append(delta: string): string {
     const block = this.block;
     block[this.filled++] = delta;

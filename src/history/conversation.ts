@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { passThrough, type AguiEvent, type StepResult } from "../core/types";
+import { EAGER_ITEMS, IncompleteList, indexIncomplete, type IncompleteSlots } from "./incomplete";
 import { PersistentList } from "./persistent-list";
 import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "./types";
 
@@ -28,6 +29,8 @@ export interface ConversationIndex {
   /** Entity id → position of its record in `issuers`, one map per subtype (D-ISSUER). */
   readonly messageIssuer: Map<string, number>;
   readonly toolCallIssuer: Map<string, number>;
+  /** Id → slot of its item in `incomplete`, per kind (incomplete.ts). */
+  readonly incompleteSlot: IncompleteSlots;
   /** One reusable "the event passes on" result for this stage instance (see `Conversation.passing`). */
   readonly pass: (state: Conversation, event: AguiEvent) => StepResult<Conversation, AguiEvent>;
 }
@@ -45,7 +48,7 @@ export interface ConversationIndex {
 export class Conversation implements HistoryState {
   private constructor(
     readonly messages: PersistentList<Message>,
-    readonly incomplete: readonly IncompleteItem[],
+    readonly incomplete: IncompleteList,
     readonly issuers: readonly ValueIssuer[],
     readonly index: ConversationIndex,
     // A published messages array of an earlier version, equal to ours except maybe at `patchAt`.
@@ -70,18 +73,20 @@ export class Conversation implements HistoryState {
       removedToolCalls: new Set(),
       messageIssuer: new Map(),
       toolCallIssuer: new Map(),
+      incompleteSlot: { message: new Map(), "tool-call": new Map() },
       pass: passThrough(),
     };
     indexMessages(published.messages, index);
     indexIssuers(published.issuers, index);
-    return new Conversation(messages, published.incomplete, published.issuers, index, undefined, -1, published);
+    const incomplete = indexIncomplete(published.incomplete, index.incompleteSlot);
+    return new Conversation(messages, incomplete, published.issuers, index, undefined, -1, published);
   }
 
   get history(): ReasoningHistory {
     let history = this.published;
     if (history === undefined) {
-      if (this.messages.size <= EAGER_MESSAGES) {
-        history = { messages: this.materialize(), incomplete: this.incomplete, issuers: this.issuers };
+      if (this.messages.size <= EAGER_MESSAGES && this.incomplete.ready) {
+        history = { messages: this.materialize(), incomplete: this.incomplete.toArray(), issuers: this.issuers };
         this.basis = undefined;
       } else {
         history = new LazyHistory(this);
@@ -148,7 +153,7 @@ export class Conversation implements HistoryState {
     return new Conversation(PersistentList.from(messages), this.incomplete, this.issuers, this.index, messages, -1, undefined);
   }
 
-  withIncomplete(incomplete: readonly IncompleteItem[]): Conversation {
+  withIncomplete(incomplete: IncompleteList): Conversation {
     if (incomplete === this.incomplete) return this;
     return new Conversation(this.messages, incomplete, this.issuers, this.index, this.currentBasis(), this.currentPatch(), undefined);
   }
@@ -214,6 +219,13 @@ const defineMessages: (target: object) => void =
     ? (target) => (target as { __defineGetter__(name: string, getter: () => unknown): void }).__defineGetter__("messages", lazyMessages)
     : (target) => Object.defineProperty(target, "messages", MESSAGES_ACCESSOR);
 
+/** The getter of a `LazyHistory`'s `incomplete` when its array is not built yet (a long incomplete list). */
+function lazyIncomplete(this: LazyHistory): readonly IncompleteItem[] {
+  return this.incompleteNow();
+}
+
+const INCOMPLETE_ACCESSOR: PropertyDescriptor = { get: lazyIncomplete, enumerable: true, configurable: true };
+
 /**
  * A published history of a long conversation whose `messages` array is built on first read.
  *
@@ -233,13 +245,20 @@ class LazyHistory implements ReasoningHistory {
 
   constructor(version: Conversation) {
     defineMessages(this);
-    (this as { incomplete: readonly IncompleteItem[] }).incomplete = version.incomplete;
+    // A long incomplete list is built when read too (a hostile stream opens thousands of items).
+    const incomplete = version.incomplete;
+    if (incomplete.ready) (this as { incomplete: readonly IncompleteItem[] }).incomplete = incomplete.toArray();
+    else Object.defineProperty(this, "incomplete", INCOMPLETE_ACCESSOR);
     (this as { issuers: readonly ValueIssuer[] }).issuers = version.issuers;
     this.#version = version;
   }
 
   messagesNow(): readonly Message[] {
     return this.#version.buildMessages();
+  }
+
+  incompleteNow(): readonly IncompleteItem[] {
+    return this.#version.incomplete.toArray();
   }
 }
 

@@ -7,6 +7,7 @@ import { addToolResult, appendArguments, endToolCall, startToolCall } from "./ap
 import { patchActivity, snapshotActivity } from "./apply-activity";
 import { reconcileSnapshot, startRun } from "./apply-snapshot";
 import { Conversation, type HistoryState } from "./conversation";
+import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
 import { issuersOf } from "./issuers";
 import { PersistentList } from "./persistent-list";
@@ -24,6 +25,11 @@ export interface HistoryOptions extends WarningOptions {
   initialMessages?: readonly Message[];
   /** A previous ReasoningHistory (keeps its issuers exactly); wins over initialMessages. */
   initialHistory?: ReasoningHistory;
+  /**
+   * UTF-16 code units one message's content (or one tool call's arguments) may hold; the delta that
+   * would pass it fails the run with LIMIT_EXCEEDED (D-LIMIT). Default 2^28.
+   */
+  maxContentLength?: number;
 }
 
 /**
@@ -42,11 +48,12 @@ export interface HistoryOptions extends WarningOptions {
 export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryState, AguiEvent, AguiEvent> {
   const producer = options.producer;
   if (producer !== undefined && typeof producer !== "string") throw new TypeError("agui-reasoning: `producer` must be a string");
+  const maxContentLength = maxContentLengthOf(options.maxContentLength, "deriveHistory");
   const seed = seedOf(options);
   const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
     name: "history",
     init: () => Conversation.start(seed.messages, seed.history),
-    step: (conversation, event, ctx) => reduce(conversation, event, ctx, producer),
+    step: (conversation, event, ctx) => reduce(conversation, event, ctx, producer, maxContentLength),
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
     finish: (conversation) => result(endOpenItems(conversation, "truncated"), NONE),
   };
@@ -84,25 +91,26 @@ function reduce(
   input: AguiEvent,
   ctx: StepContext,
   producer: string | undefined,
+  maxContentLength: number,
 ): StepResult<Conversation, AguiEvent> {
   const event = readEvent(input, ctx);
   switch (event.type) {
     case EventType.TEXT_MESSAGE_START:
       return startMessage(conversation, event, ctx, TEXT_FAMILY);
     case EventType.TEXT_MESSAGE_CONTENT:
-      return appendContent(conversation, event, ctx, TEXT_FAMILY);
+      return appendContent(conversation, event, ctx, TEXT_FAMILY, maxContentLength);
     case EventType.TEXT_MESSAGE_END:
       return endMessage(conversation, event, ctx, TEXT_FAMILY);
     case EventType.REASONING_MESSAGE_START:
       return startMessage(conversation, event, ctx, REASONING_FAMILY);
     case EventType.REASONING_MESSAGE_CONTENT:
-      return appendContent(conversation, event, ctx, REASONING_FAMILY);
+      return appendContent(conversation, event, ctx, REASONING_FAMILY, maxContentLength);
     case EventType.REASONING_MESSAGE_END:
       return endMessage(conversation, event, ctx, REASONING_FAMILY);
     case EventType.TOOL_CALL_START:
       return startToolCall(conversation, event, ctx);
     case EventType.TOOL_CALL_ARGS:
-      return appendArguments(conversation, event, ctx);
+      return appendArguments(conversation, event, ctx, maxContentLength);
     case EventType.TOOL_CALL_END:
       return endToolCall(conversation, event, ctx);
     case EventType.TOOL_CALL_RESULT:

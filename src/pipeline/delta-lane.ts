@@ -8,6 +8,7 @@ import { appendableSlot, isSimpleMessage, messageFamilyOfContent, withContentAt 
 import { appendableCall, withArgumentsAt } from "../history/apply-tool-calls";
 import type { Conversation } from "../history/conversation";
 import { ContentBuilder } from "../history/content-builder";
+import { fitsContentLength } from "../history/content-limit";
 import type { FacadeStates } from "../resume/pipeline-snapshot";
 
 /** The stage states the lane is judged on (the facade's `states()`). */
@@ -36,7 +37,8 @@ type IdField = "messageId" | "toolCallId";
  * A lane-shaped delta has the lane's type and tag (`subagentRunId`, or none), names the lane's item
  * (a chunk may leave the id out where its lane's stream is that item), and has no field but those,
  * `delta` (a string) and a safe-integer `timestamp`: no `metadata`, no `rawEvent`, nor a chunk's
- * opener fields (`role`, `name`, `toolCallName`, `parentMessageId`), which take the steps.
+ * opener fields (`role`, `name`, `toolCallName`, `parentMessageId`), which take the steps. A delta
+ * that would take the text past `maxContentLength` takes the steps too: they fail the run (D-LIMIT).
  */
 export class DeltaLane {
   private constructor(
@@ -59,10 +61,12 @@ export class DeltaLane {
     private readonly simple: boolean,
     /** The text so far, delta by delta (its cons cells are short-lived, see ContentBuilder). */
     private readonly text: ContentBuilder,
+    /** The history's `maxContentLength`: a delta that would pass it takes the steps, which fail the run (D-LIMIT). */
+    private readonly maxContentLength: number,
   ) {}
 
   /** The lane for the deltas that may follow `event`, judged on the states as they are now; or undefined. */
-  static arm(states: LaneStates, event: unknown): DeltaLane | undefined {
+  static arm(states: LaneStates, event: unknown, maxContentLength: number): DeltaLane | undefined {
     const read = readDelta(event);
     if (read === undefined) return undefined;
     const { type, idField, tag, chunkFamily } = read;
@@ -94,14 +98,14 @@ export class DeltaLane {
     if (contentType === EventType.TOOL_CALL_ARGS) {
       const call = appendableCall(conversation, id);
       if (call === undefined) return undefined;
-      return new DeltaLane(type, idField, id, idOptional, tag, stream, call.position, call.slot, false, new ContentBuilder(call.args));
+      return new DeltaLane(type, idField, id, idOptional, tag, stream, call.position, call.slot, false, new ContentBuilder(call.args), maxContentLength);
     }
     const family = messageFamilyOfContent(contentType);
     if (family === undefined) return undefined;
     const position = appendableSlot(conversation, family, id);
     if (position < 0) return undefined;
     const held = conversation.at(position)! as Message & { readonly content: string };
-    return new DeltaLane(type, idField, id, idOptional, tag, stream, position, -1, isSimpleMessage(held), new ContentBuilder(held.content));
+    return new DeltaLane(type, idField, id, idOptional, tag, stream, position, -1, isSimpleMessage(held), new ContentBuilder(held.content), maxContentLength);
   }
 
   /** The delta when `event` is a lane-shaped delta of this lane (see the class comment), else undefined. */
@@ -116,6 +120,7 @@ export class DeltaLane {
       if (id !== this.id && !(id === undefined && this.idOptional)) return undefined;
       const delta = e.delta;
       if (typeof delta !== "string") return undefined;
+      if (!fitsContentLength(this.text.length, delta.length, this.maxContentLength)) return undefined;
       // Read directly as well as listed: the stages read these fields whether enumerable or not.
       const timestamp = e.timestamp;
       if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) return undefined;

@@ -22,6 +22,7 @@ import {
 import type { UpcastState } from "../upcast/upcast-thinking";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
+import { maxContentLengthOf } from "../history/content-limit";
 import { DeltaLane } from "./delta-lane";
 import { Fanout } from "./fanout";
 import { StageChain } from "./run-stages";
@@ -49,7 +50,9 @@ export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, 
  * the `connect()` subscription) has unsubscribed — then the source is unsubscribed. (`HttpAgent.run()`
  * sends its request when called and does not abort it on unsubscribe; use `agentEvents(agent, input)`,
  * which starts the request on subscription and aborts it on unsubscribe.) A pipeline runs its source
- * at most once; it is not restarted.
+ * at most once; it is not restarted. A subscriber that comes after that teardown gets a defined end:
+ * `history$` the last history and completion, `warnings$` completion, and `events$` an `Error` saying
+ * the pipeline already ran (`ALREADY_RAN`). After the source ended, every view gives its end as usual.
  */
 export interface ReasoningPipeline {
   /** Validated, expanded, verified events. Errors with `ReasoningProtocolError` on a violation (or with the source's own error). */
@@ -87,6 +90,7 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
 
   const resume = resumePointOf(options);
   const historyStage = createHistoryStage(options);
+  const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
   const stages: FacadeStages = [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }), historyStage];
   const chain = new StageChain(
     resume === undefined ? stages : resume.resume(stages),
@@ -193,7 +197,7 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
         }
         depth--;
         busy = false;
-        if (depth === 0) lane = DeltaLane.arm(states(), value);
+        if (depth === 0) lane = DeltaLane.arm(states(), value, maxContentLength);
         publishHistory();
       },
       error(error) {
@@ -225,6 +229,12 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
     if (refCount === 0 && phase === "running") {
       phase = "done";
       upstream?.unsubscribe();
+      // Torn down: a later subscriber gets a defined end, not silence (issue 12, finding 6) —
+      // history$ the last history and completion, warnings$ completion, events$ an error saying why
+      // (completing would report a run that was cut off as a success).
+      histories.complete();
+      warnings.complete();
+      events.error(new Error(ALREADY_RAN));
     }
   };
 
@@ -282,6 +292,11 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
     },
   };
 }
+
+/** What a subscriber of `events$` gets after the pipeline was torn down (every view unsubscribed). */
+export const ALREADY_RAN =
+  "agui-reasoning: this pipeline already ran: every subscriber unsubscribed, which stopped its source, and a pipeline runs its source once; " +
+  "create a new pipeline (exportState() and resumeFrom continue where this one stopped)";
 
 function resumePointOf(options: ReasoningPipelineOptions): ResumePoint | undefined {
   if (options.resumeFrom === undefined) return undefined;

@@ -31,6 +31,8 @@ type Step = StepResult<RepairState, unknown>;
  * - The source ends inside a run, or RUN_STARTED arrives inside one: the open items are closed and
  *   a RUN_ERROR with code `REPAIRED_TRUNCATION` ends the run — never a RUN_FINISHED (D-TRUNC).
  * - Events outside a run: dropped (R-RUN-1/8).
+ * - SUBAGENT_STARTED naming a `parentSubagentRunId` not announced in this run: dropped (lossy: the
+ *   invocation's name and nesting); its SUBAGENT_FINISHED then goes as an orphan (R-SUB-5, issue 12).
  *
  * Every repair is a `REPAIRED_*` warning naming the ids involved; those that lose content are lossy.
  * Chunk streams need no repair of their own: the run-level events that end a run close them
@@ -179,6 +181,14 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
   const owner = event.subagentRunId;
   if (typeof id !== "string" || (owner !== undefined && typeof owner !== "string")) return pass(state, event);
   const itemOwner = family.attributed ? owner : undefined;
+  const parent = family.parentField === undefined ? undefined : event[family.parentField];
+  if (typeof parent === "string" && !announced(state, family, parent)) {
+    // Repaired by dropping the announcement: inventing the parent would invent an invocation, and
+    // removing the field would reshape the event. Its FINISHED then goes as an orphan; events tagged
+    // with its id stay (they need no announcement). Lossy: the invocation's name and nesting are lost.
+    const text = `${event.type} for the ${family.noun} ${quote(id)} names the parent ${quote(parent)}, which was not announced in this run; it was dropped`;
+    return dropped(state, "REPAIRED_ORPHAN_DROPPED", family.rules.orphanContent, event, ctx, [id, parent], text, true);
+  }
   const ended = !family.reopenable && state.endedSubagents.has(id);
   if (state.find(family, id, itemOwner) === undefined && !ended) {
     state.add(family, id, itemOwner);
@@ -252,8 +262,14 @@ function dropped(
   ctx: StepContext,
   ids: readonly string[],
   message: string,
+  lossy = carriesContent(event),
 ): Step {
-  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, carriesContent(event))]);
+  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, lossy)]);
+}
+
+/** Whether `id` of `family` was announced in this run: open now, or ended (verification's nesting check, R-SUB-5). */
+function announced(state: RepairState, family: Family, id: string): boolean {
+  return state.find(family, id, undefined) !== undefined || state.endedSubagents.has(id);
 }
 
 /** Content a dropped event takes with it: a non-empty delta, a title, metadata (lossy, R-VER-6). */

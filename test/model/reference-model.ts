@@ -640,7 +640,19 @@ class Interpreter {
     // Known roles (D-ROLE-CONFLICT bookkeeping for standalone events).
     if (type === "TOOL_CALL_RESULT") this.rememberRole(event.messageId as string, "tool");
     else if (type === "ACTIVITY_SNAPSHOT") this.rememberRole(event.messageId as string, "activity");
-    else if (type === "MESSAGES_SNAPSHOT") for (const m of event.messages as Obj[]) this.roles.set(m.id as string, m.role as string);
+    else if (type === "MESSAGES_SNAPSHOT") {
+      // Issue 12 finding 4: the roles of messages the history stops holding are forgotten. It keeps
+      // the snapshot's messages, and reasoning/activity messages when the snapshot has none of that
+      // role (R-STATE-3…7); the stream goes on with open messages (D-SNAPSHOT-OPEN).
+      const restated = new Set((event.messages as Obj[]).map((m) => m.role));
+      const openMessage = (id: string): boolean =>
+        DISCIPLINE.some((family, f) => (family.open === "REASONING_MESSAGE_START" || family.open === "TEXT_MESSAGE_START") && this.items[f]!.get(id)?.open === true);
+      for (const [id, role] of [...this.roles]) {
+        const held = (role === "reasoning" || role === "activity") && !restated.has(role);
+        if (!held && !openMessage(id)) this.roles.delete(id);
+      }
+      for (const m of event.messages as Obj[]) this.roles.set(m.id as string, m.role as string);
+    }
 
     // Open-set families (R-REASON-9…14, R-TEXT-9, R-TOOL-6, R-RUN-12, R-SUB-2/5, D-SPAN-OWNER).
     DISCIPLINE.forEach((family, f) => {

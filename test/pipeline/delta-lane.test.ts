@@ -20,6 +20,7 @@ import { createHistoryStage, type HistoryState } from "../../src/history/history
 import { StageChain, type ChainSink } from "../../src/pipeline/run-stages";
 import { DeltaLane } from "../../src/pipeline/delta-lane";
 import { ContentBuilder } from "../../src/history/content-builder";
+import { DEFAULT_MAX_CONTENT_LENGTH } from "../../src/history/content-limit";
 import type { ExpandState } from "../../src/chunks/lanes";
 import type { VerifyState } from "../../src/discipline/verify-state";
 import { isCleanHotEvent } from "../../src/schema/fast-path";
@@ -71,7 +72,7 @@ function statesAfter(events: readonly unknown[]): unknown[] {
 
 /** `DeltaLane.arm` on a StageChain's states (upcast, enforce, expand, verify, history), as the facade's `states()` gives them. */
 function armOn(states: readonly unknown[], event: unknown): DeltaLane | undefined {
-  return DeltaLane.arm({ expand: states[2] as ExpandState, verify: states[3] as VerifyState, history: states[4] as HistoryState }, event);
+  return DeltaLane.arm({ expand: states[2] as ExpandState, verify: states[3] as VerifyState, history: states[4] as HistoryState }, event, DEFAULT_MAX_CONTENT_LENGTH);
 }
 
 /** The same stages, stepped by a plain StageChain: what the facade does without its lane. */
