@@ -1138,7 +1138,7 @@ describe("guards", () => {
     ]);
   });
 
-  it("R-EVT-8: a TOOL_CALL_RESULT re-using a held tool message id replaces it with a lossy warning; another role conflicts", () => {
+  it("R-EVT-8: a TOOL_CALL_RESULT re-using a held tool message id replaces it with a lossy warning", () => {
     const r = run([
       ev.runStarted(),
       ...toolCall("tc1", "a1"),
@@ -1148,7 +1148,82 @@ describe("guards", () => {
     ]);
     expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID"]);
     expect(r.history).toEqual(hist([{ id: "a1", role: "assistant", toolCalls: [call("tc1")] }, { id: "t1", role: "tool", toolCallId: "tc1", content: "second" }]));
-    expect(run([ev.runStarted(), ...text("a1", "x"), ev.toolCallResult("a1", "tc1", "r")]).error).toMatchObject({ code: "ID_ROLE_CONFLICT" });
+  });
+});
+
+describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of another role", () => {
+  const result = (id: string, callId: string, content: string) => ({ id, role: "tool", toolCallId: callId, content });
+
+  it("D-TOOL-RESULT-ID: LangGraph's shape (the call's parent id reused by its result) completes with a non-lossy DUPLICATE_MESSAGE_ID naming both roles", () => {
+    const r = run([ev.runStarted(), ...toolCall("tc1", "X"), ev.toolCallResult("X", "tc1", "42"), ev.runFinished()]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID"]);
+    expectWarning(r.warnings[0], { rule: "D-TOOL-RESULT-ID", eventIndex: 4, ids: ["X"] });
+    expect(r.warnings[0]!.lossy).toBeUndefined();
+    expect(r.warnings[0]!.message).toMatch(/assistant.*tool/);
+    expect(r.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "42")]);
+  });
+
+  it("D-TOOL-RESULT-ID: the C++ mock's shape (a parent-less call, its result under the call id) completes without a warning (the id was minted by the package)", () => {
+    const r = run([ev.runStarted(), ev.toolCallStart("tc1", "search"), ev.toolCallEnd("tc1"), ev.toolCallResult("tc1", "tc1", "ok"), ev.runFinished()]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual([]);
+    expect(r.history.messages).toEqual([{ id: "tc1", role: "assistant", toolCalls: [{ id: "tc1", type: "function", function: { name: "search", arguments: "" } }] }, result("tc1", "tc1", "ok")]);
+  });
+
+  it("D-TOOL-RESULT-ID: a result reusing a text message id is its own tool message, placed after the call's holder; lookups by id keep the earlier message", () => {
+    const r = run([
+      ev.runStarted(),
+      ...text("a1", "x"),
+      ...toolCall("tc1", "h1"),
+      ev.toolCallResult("a1", "tc1", "r"),
+      ev.encryptedValue("message", "a1", "v"),
+      ev.textStart("a1"),
+      ev.textContent("a1", "y"),
+      ev.textEnd("a1"),
+      ev.toolCallResult("a1", "tc1", "r2"),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID", "DUPLICATE_MESSAGE_ID"]);
+    expect(r.warnings.map((w) => w.rule)).toEqual(["D-TOOL-RESULT-ID", "R-EVT-8"]);
+    expect(r.history.messages).toEqual([
+      A("a1", "xy", { encryptedValue: "v" }),
+      { id: "h1", role: "assistant", toolCalls: [call("tc1")] },
+      result("a1", "tc1", "r2"),
+    ]);
+    expect(r.history.issuers).toEqual([issued("message", "a1")]);
+    // Back in run input as a tool message of its own.
+    expect(toRunInputMessages(r.history, { producer: P }).map((m) => m.role)).toEqual(["assistant", "assistant", "tool"]);
+  });
+
+  it("D-TOOL-RESULT-ID: a result inserted before later messages keeps every lookup right", () => {
+    const r = run([
+      ev.runStarted(),
+      ...toolCall("tc1", "X"),
+      ...text("later", "z"),
+      ev.toolCallResult("X", "tc1", "42"),
+      ev.textStart("later"),
+      ev.textContent("later", "!"),
+      ev.textEnd("later"),
+      ev.encryptedValue("message", "X", "v"),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.history.messages).toEqual([
+      { id: "X", role: "assistant", toolCalls: [call("tc1")], encryptedValue: "v" },
+      result("X", "tc1", "42"),
+      A("later", "z!"),
+    ]);
+  });
+
+  it("D-TOOL-RESULT-ID: a snapshot reconciles two messages sharing an id by id and role", () => {
+    const held = [ev.runStarted(), ...toolCall("tc1", "X"), ev.toolCallResult("X", "tc1", "42")];
+    const both = run([...held, snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1", "{\"q\":1}")] }, result("X", "tc1", "43")])]);
+    expect(both.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1", "{\"q\":1}")] }, result("X", "tc1", "43")]);
+    const toolOnly = run([...held, snapshot([result("X", "tc1", "43")])]);
+    expect(toolOnly.history.messages).toEqual([result("X", "tc1", "43")]);
+    // After the snapshot, a new result under X replaces the held tool message (R-EVT-8), not the assistant.
+    const again = run([...held, snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "43")]), ev.toolCallResult("X", "tc1", "44")]);
+    expect(again.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "44")]);
   });
 });
 

@@ -44,33 +44,49 @@ interface Reconciliation {
 }
 
 function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
-  // Snapshot message by id (a repeated id: the later copy wins, placed where the id first appears).
+  // Snapshot message by key (a repeated key: the later copy wins, placed where the key first appears).
   const copies = new Map<string, Message>();
-  for (const message of snapshot) copies.set(message.id, message);
+  for (const message of snapshot) copies.set(keyOf(message), message);
   const restatesActivity = snapshot.some((m) => m.role === "activity");
   const restatesReasoning = snapshot.some((m) => m.role === "reasoning");
+  // Ids a held message of another role than tool has: a tool message with such an id holds no value
+  // lookups resolve to (D-TOOL-RESULT-ID), so dropping it withdraws no issuer record.
+  const otherIds = new Set<string>();
+  for (const message of held) if (message.role !== "tool") otherIds.add(message.id);
   const plan: Reconciliation = { messages: [], restated: [], goneMessages: new Set(), goneToolCalls: new Set() };
   const placed = new Set<string>();
-  const place = (message: Message): void => {
-    placed.add(message.id);
+  const place = (key: string, message: Message): void => {
+    placed.add(key);
     plan.messages.push(message);
     plan.restated.push(message);
   };
   const drop = (message: Message): void => {
-    plan.goneMessages.add(message.id);
+    if (message.role !== "tool" || !otherIds.has(message.id)) plan.goneMessages.add(message.id);
     for (const call of toolCallsOf(message) ?? []) plan.goneToolCalls.add(call.id);
   };
   for (const message of held) {
-    const copy = copies.get(message.id);
+    const key = keyOf(message);
+    const copy = copies.get(key);
     if (copy !== undefined) {
       drop(message);
-      if (!placed.has(message.id)) place(copy);
+      if (!placed.has(key)) place(key, copy);
     } else if ((message.role === "activity" && !restatesActivity) || (message.role === "reasoning" && !restatesReasoning)) {
       plan.messages.push(message);
     } else drop(message);
   }
-  for (const message of snapshot) if (!placed.has(message.id)) place(copies.get(message.id)!);
+  for (const message of snapshot) {
+    const key = keyOf(message);
+    if (!placed.has(key)) place(key, copies.get(key)!);
+  }
   return plan;
+}
+
+/**
+ * How a snapshot message is matched with a held one: by id, and a tool message only with a tool
+ * message, since a tool result may share its id with the message holding its call (D-TOOL-RESULT-ID).
+ */
+function keyOf(message: Message): string {
+  return message.role === "tool" ? `tool:${message.id}` : `message:${message.id}`;
 }
 
 /** Open items a snapshot took away stop receiving fragments (D-SNAPSHOT-OPEN). */
