@@ -2,6 +2,7 @@ import { from, Observable, of } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningHistory } from "../src";
 import { ev, sequentialIds } from "../src/testing/builders";
+import { runPipeline } from "../src/testing/run-pipeline";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
 
 const PRODUCER = "https://agent.example/run";
@@ -243,5 +244,76 @@ describe("reasoningPipeline (facade)", () => {
     const p = reasoningPipeline(of(ev.runStarted(), ev.runFinished()), { ...quiet(), initialMessages });
     p.connect();
     expect(p.history.messages).toEqual(initialMessages);
+  });
+});
+
+describe("D-NO-ALIAS: the history shares no mutable object with an event", () => {
+  /** Every object and array an event nests (not the event itself), each once. */
+  function nested(events: readonly unknown[]): object[] {
+    const found = new Set<object>();
+    const stack: unknown[] = [];
+    for (const event of events) for (const value of Object.values(event as object)) stack.push(value);
+    while (stack.length > 0) {
+      const value = stack.pop();
+      if (typeof value !== "object" || value === null || found.has(value)) continue;
+      found.add(value);
+      stack.push(...Object.values(value));
+    }
+    return [...found];
+  }
+
+  /** Changes every nested object and array in place: strings rewritten, a key added, an element pushed. */
+  function mutateAll(objects: readonly object[]): void {
+    for (const o of objects) {
+      if (Array.isArray(o)) o.push("MUTATED");
+      else {
+        const record = o as Record<string, unknown>;
+        for (const key of Object.keys(record)) if (typeof record[key] === "string") record[key] = "MUTATED";
+        record.mutated = ["MUTATED"];
+      }
+    }
+  }
+
+  const meta = (tag: string) => ({ metadata: { tag, list: [tag, { deep: [tag] }] } });
+  const part = { type: "text", text: "result part" };
+  const held = { id: "u0", role: "user", content: "hello", metadata: { list: ["u0"] } };
+  const restated = { id: "a0", role: "assistant", content: "restated", toolCalls: [{ id: "tc0", type: "function", function: { name: "f", arguments: "{}" }, metadata: { list: [1] } }] };
+  const stream = () => [
+    ev.runStarted("r1", { input: { threadId: "t1", runId: "r1", messages: [held], tools: [], context: [] } }),
+    ev.messagesSnapshot([held, restated] as never),
+    ev.textStart("a1", "assistant", meta("text-start")),
+    ev.textContent("a1", "answer", meta("text-content")),
+    ev.textEnd("a1", meta("text-end")),
+    ev.reasoningMessageStart("m1", meta("reasoning-start")),
+    ev.reasoningMessageContent("m1", "thought", meta("reasoning-content")),
+    ev.reasoningMessageEnd("m1", meta("reasoning-end")),
+    ev.toolCallStart("tc1", "search", { parentMessageId: "a1", ...meta("call-start") }),
+    ev.toolCallArgs("tc1", "{}", meta("call-args")),
+    ev.toolCallEnd("tc1", meta("call-end")),
+    ev.toolCallResult("t1", "tc1", "", { content: [part], ...meta("result") }),
+    ev.reasoningChunk("m2", "chunked", meta("chunk")),
+    ev.activitySnapshot("act1", "plan", { steps: [{ title: "one", tags: ["a"] }] }, meta("activity")),
+    { type: "ACTIVITY_DELTA", messageId: "act1", activityType: "plan", patch: [{ op: "add", path: "/steps/-", value: { title: "two", tags: ["b"] } }], ...meta("delta") },
+    ev.runFinished("r1"),
+  ];
+
+  it("D-NO-ALIAS: mutating every source and delivered event object afterwards changes no published history", () => {
+    const source = stream();
+    const run = runPipeline(source);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings).toEqual([]);
+    // What was published, deep-copied before anything is mutated.
+    const before = structuredClone(run.histories.map((h) => ({ ...h, messages: [...h.messages] })));
+    const last = run.history.messages as unknown as Record<string, unknown>[];
+    expect(last.map((m) => m.id)).toEqual(["u0", "a0", "a1", "t1", "m1", "m2", "act1"]);
+    mutateAll(nested([...source, ...run.events]));
+    expect(run.histories.map((h) => ({ ...h, messages: [...h.messages] }))).toEqual(before);
+  });
+
+  it("D-NO-ALIAS: the history holds none of the event objects (metadata, nested arrays, snapshot messages, activity content, tool-call objects, parts)", () => {
+    const source = stream();
+    const run = runPipeline(source);
+    const ours = new Set(nested(run.histories.map((h) => ({ messages: h.messages }))));
+    for (const object of nested([...source, ...run.events])) expect(ours.has(object)).toBe(false);
   });
 });

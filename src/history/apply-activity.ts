@@ -10,7 +10,9 @@ import {
   mergeMetadata,
   readMetadata,
   readObject,
+  readField,
   readOptionalString,
+  readOwnCopy,
   readString,
   roleName,
   warning,
@@ -31,7 +33,7 @@ export function snapshotActivity(conversation: Conversation, event: AguiEvent, c
   const content = readObject(event, "content", ctx);
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   const metadata = readMetadata(event, ctx);
-  const replace = event.replace;
+  const replace = readField(event, "replace", ctx);
   if (replace !== undefined && typeof replace !== "boolean") {
     throw malformed(event, ctx, `\`replace\` must be a boolean when present (got ${jsonType(replace)})`, [id]);
   }
@@ -54,7 +56,8 @@ export function patchActivity(conversation: Conversation, event: AguiEvent, ctx:
   const id = readString(event, "messageId", ctx);
   const activityType = readString(event, "activityType", ctx);
   const metadata = readMetadata(event, ctx);
-  const patch = event.patch;
+  // Its values land in the content: the package's own copy (D-NO-ALIAS).
+  const patch = readOwnCopy(event, "patch", ctx);
   if (!Array.isArray(patch)) throw malformed(event, ctx, `\`patch\` must be an array (got ${jsonType(patch)})`, [id]);
   const position = conversation.index.position.get(id);
   if (position === undefined) return skipped(conversation, event, ctx, id, "names no message this history holds");

@@ -9,6 +9,7 @@ import {
   mergeMetadata,
   protocolError,
   readMetadata,
+  readField,
   readOptionalString,
   readString,
   roleName,
@@ -31,8 +32,8 @@ export interface MessageFamily {
   readonly duplicateRule: string;
   /** Whether a held message of this role belongs to the family (else the id conflicts, D-ROLE-CONFLICT). */
   fits(role: string): boolean;
-  /** The new message a START creates (`content: ""`, R-SCHEMA-10). */
-  create(event: AguiEvent, ctx: StepContext, id: string): Message;
+  /** The new message a START creates (`content: ""`, R-SCHEMA-10), with the START's own-copy `metadata`. */
+  create(event: AguiEvent, ctx: StepContext, id: string, metadata: Record<string, unknown> | undefined): Message;
 }
 
 const TEXT_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
@@ -42,14 +43,14 @@ export const TEXT_FAMILY: MessageFamily = {
   orphanRule: "R-TEXT-9",
   duplicateRule: "R-TEXT-9",
   fits: (role) => TEXT_ROLES.has(role),
-  create(event, ctx, id) {
+  create(event, ctx, id, metadata) {
     // R-TEXT-3: role optional, absent = assistant; `name` optional.
     const role = readOptionalString(event, "role", ctx) ?? "assistant";
     if (!TEXT_ROLES.has(role)) throw malformed(event, ctx, "`role` must be a text message role (R-SCHEMA-12)", [id]);
     const message: Record<string, unknown> = { id, role, content: "" };
     const name = readOptionalString(event, "name", ctx);
     if (name !== undefined) message.name = name;
-    return attributed(message, event, ctx);
+    return attributed(message, event, ctx, metadata);
   },
 };
 
@@ -58,10 +59,10 @@ export const REASONING_FAMILY: MessageFamily = {
   orphanRule: "R-REASON-9",
   duplicateRule: "R-REASON-11",
   fits: (role) => role === "reasoning",
-  create(event, ctx, id) {
+  create(event, ctx, id, metadata) {
     // R-SCHEMA-2: role required and fixed; R-SCHEMA-10: a reasoning message never has `name`.
-    if (event.role !== "reasoning") throw malformed(event, ctx, "`role` must be \"reasoning\" (R-SCHEMA-2)", [id]);
-    return attributed({ id, role: "reasoning", content: "" }, event, ctx);
+    if (readField(event, "role", ctx) !== "reasoning") throw malformed(event, ctx, "`role` must be \"reasoning\" (R-SCHEMA-2)", [id]);
+    return attributed({ id, role: "reasoning", content: "" }, event, ctx, metadata);
   },
 };
 
@@ -80,7 +81,7 @@ export function startMessage(
   const position = index.position.get(id);
   let next: Conversation;
   if (position === undefined) {
-    next = conversation.append(family.create(event, ctx, id));
+    next = conversation.append(family.create(event, ctx, id, metadata));
   } else {
     // Reopen (R-TEXT-5): the established values stand, content will append, position is kept.
     const held = conversation.at(position)!;
@@ -206,12 +207,11 @@ export function withMetadata<T extends { readonly metadata?: unknown }>(target: 
   return { ...target, metadata: mergeMetadata(target.metadata, metadata) };
 }
 
-/** Keeps the event's `subagentRunId` (R-STATE-7, R-SUB-2) and `metadata` on a new message. */
-function attributed(message: Record<string, unknown>, event: AguiEvent, ctx: StepContext): Message {
+/** Keeps the event's `subagentRunId` (R-STATE-7, R-SUB-2) and `metadata` (an own copy, D-NO-ALIAS) on a new message. */
+function attributed(message: Record<string, unknown>, event: AguiEvent, ctx: StepContext, metadata: Record<string, unknown> | undefined): Message {
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
-  const metadata = readMetadata(event, ctx);
-  if (metadata !== undefined) message.metadata = { ...metadata };
+  if (metadata !== undefined) message.metadata = metadata;
   return message as unknown as Message;
 }
 

@@ -4,7 +4,8 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import { toolCallsOf, type Conversation } from "./conversation";
 import { keepHeld } from "./incomplete";
 import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
-import { isPlainObject, isRole, jsonType, malformed, readMessages, warning } from "./read-event";
+import { ownCopy } from "./own-copy";
+import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import type { ValueIssuer } from "./types";
 
 /**
@@ -24,7 +25,7 @@ export function reconcileSnapshot(
   ctx: StepContext,
   producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
-  const { messages: snapshot, warnings } = withKnownRoles(readMessages(event.messages, "/messages", event, ctx), "/messages", event, ctx);
+  const { messages: snapshot, warnings } = withKnownRoles(readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx), "/messages", event, ctx);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
   for (const message of plan.restated) issuersOf(message, producer, added);
@@ -118,11 +119,15 @@ export function startRun(
   ctx: StepContext,
   producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
-  const input = event.input;
-  if (input !== undefined && !isPlainObject(input)) {
-    throw malformed(event, ctx, `\`input\` must be an object when present (got ${jsonType(input)})`);
-  }
-  const echoed = input?.messages === undefined ? NONE : readMessages(input.messages, "/input/messages", event, ctx);
+  // Echoed messages are stored: the package's own copy of them (D-NO-ALIAS), not of the whole input.
+  const echo = guarded(event, ctx, "input", () => {
+    const input = event.input;
+    if (input === undefined) return undefined;
+    if (!isPlainObject(input)) return { not: jsonType(input) };
+    return { messages: ownCopy(input.messages) };
+  });
+  if (echo?.not !== undefined) throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
+  const echoed = echo?.messages === undefined ? NONE : readMessages(echo.messages, "/input/messages", event, ctx);
   conversation.index.removedMessages.clear();
   conversation.index.removedToolCalls.clear();
   const { messages, warnings } = withKnownRoles(echoed, "/input/messages", event, ctx);

@@ -12,7 +12,9 @@ import {
   mergeMetadata,
   protocolError,
   readMetadata,
+  readField,
   readOptionalString,
+  readOwnCopy,
   readString,
   roleName,
   warning,
@@ -43,7 +45,7 @@ export function startToolCall(conversation: Conversation, event: AguiEvent, ctx:
   let next: Conversation;
   if (position < 0) {
     const call: ToolCall = { id, type: "function", function: { name, arguments: "" } };
-    if (metadata !== undefined) call.metadata = { ...metadata };
+    if (metadata !== undefined) call.metadata = metadata;
     next = placeCall(conversation, event, ctx, call, warnings);
   } else {
     // Reopen (R-TOOL-2): further arguments append; the established name and parent stand.
@@ -162,16 +164,18 @@ export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: S
 export function addToolResult(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const toolCallId = readString(event, "toolCallId", ctx);
-  const content = event.content;
+  // Parts are objects: the package's own copy (D-NO-ALIAS).
+  const content = readOwnCopy(event, "content", ctx);
   if (typeof content !== "string" && !Array.isArray(content)) {
     throw malformed(event, ctx, `\`content\` must be a string or an array of parts (got ${jsonType(content)})`, [id]);
   }
-  if (event.role !== undefined && event.role !== "tool") throw malformed(event, ctx, "`role` must be \"tool\" when present", [id]);
+  const role = readField(event, "role", ctx);
+  if (role !== undefined && role !== "tool") throw malformed(event, ctx, "`role` must be \"tool\" when present", [id]);
   const message: ToolMessage = { id, role: "tool", toolCallId, content: content as ToolMessage["content"] };
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
   const metadata = readMetadata(event, ctx);
-  if (metadata !== undefined) message.metadata = { ...metadata };
+  if (metadata !== undefined) message.metadata = metadata;
 
   const toolAt = conversation.toolMessageAt(id);
   if (toolAt !== undefined) {
