@@ -1151,6 +1151,54 @@ describe("guards", () => {
   });
 });
 
+describe("D-SNAPSHOT-ROLE: a snapshot restating an open message with a role of the other family", () => {
+  it("D-SNAPSHOT-ROLE: an open text message restated as reasoning keeps the snapshot's message; later fragments are not applied (lossy TARGET_REPLACED); its END closes it", () => {
+    const r = run([
+      ev.runStarted(),
+      ev.textStart("t"),
+      ev.textContent("t", "a"),
+      snapshot([R("t", "c")]),
+      ev.textContent("t", "more"),
+      ev.textContent("t", ""),
+      ev.textEnd("t"),
+      ev.runFinished(),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["TARGET_REPLACED"]);
+    expectWarning(r.warnings[0], { rule: "D-SNAPSHOT-ROLE", eventIndex: 4, ids: ["t"], lossy: true });
+    expect(r.warnings[0]!.message).toContain("4 bytes");
+    expect(r.history).toEqual(hist([R("t", "c")]));
+  });
+
+  it("D-SNAPSHOT-ROLE: an open reasoning message restated as assistant: content and END metadata are not applied (TARGET_REPLACED); the END closes it", () => {
+    const r = run([
+      ev.runStarted(),
+      ev.reasoningMessageStart("r"),
+      snapshot([A("r", "answer")]),
+      ev.reasoningMessageContent("r", "x"),
+      ev.reasoningMessageEnd("r", { metadata: { k: 1 } }),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["TARGET_REPLACED", "TARGET_REPLACED"]);
+    expect(r.warnings.map((w) => w.eventIndex)).toEqual([3, 4]);
+    expect(r.history).toEqual(hist([A("r", "answer")]));
+  });
+
+  it("D-SNAPSHOT-ROLE: an open text message restated as a tool message is not appended to either", () => {
+    const tool = { id: "t", role: "tool", toolCallId: "tc1", content: "out" };
+    const r = run([ev.runStarted(), ev.textStart("t"), snapshot([tool]), ev.textContent("t", "x"), ev.textEnd("t"), ev.runFinished()]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["TARGET_REPLACED"]);
+    expect(r.history).toEqual(hist([tool]));
+  });
+
+  it("D-SNAPSHOT-ROLE: the restated message is the snapshot's, complete: no longer listed as incomplete; run alone, the stage still rejects a fragment of the other family", () => {
+    const { stage, state } = stepAll([ev.runStarted(), ev.textStart("t"), ev.textStart("u"), snapshot([R("t", "c"), A("u", "")])]);
+    expect(state.history.incomplete).toEqual([open("u")]);
+    expect(() => stage.step(state, ev.reasoningMessageContent("u", "x"), { index: 4 })).toThrow(expect.objectContaining({ code: "ORPHAN_CONTENT" }));
+  });
+});
+
 describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of another role", () => {
   const result = (id: string, callId: string, content: string) => ({ id, role: "tool", toolCallId: callId, content });
 

@@ -247,6 +247,19 @@ describe("reasoningPipeline (facade)", () => {
   });
 });
 
+describe("D-SNAPSHOT-ROLE: a snapshot never makes a stream impossible to finish", () => {
+  it("D-SNAPSHOT-ROLE: an open text message restated as reasoning: its own END closes it, the run finishes, the history keeps the snapshot's message", () => {
+    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);
+    const run = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.textContent("t", "late"), ev.textEnd("t"), ev.runFinished()]);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings.map((w) => [w.code, w.rule, w.eventIndex, w.lossy])).toEqual([["TARGET_REPLACED", "D-SNAPSHOT-ROLE", 3, true]]);
+    expect(run.history).toEqual({ messages: [{ id: "t", role: "reasoning", content: "c" }], incomplete: [], issuers: [] });
+    // A diagnostic on the way names the text family that holds it open.
+    const wrong = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.reasoningMessageEnd("t")]);
+    expect(wrong.error).toMatchObject({ code: "ORPHAN_END", eventIndex: 3, message: expect.stringContaining("open as a text message") });
+  });
+});
+
 describe("D-NO-ALIAS: the history shares no mutable object with an event", () => {
   /** Every object and array an event nests (not the event itself), each once. */
   function nested(events: readonly unknown[]): object[] {

@@ -449,6 +449,20 @@ describe("verifyDiscipline — decisions (D-*)", () => {
     verify([RS(), TMS("a1"), RMS("a1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["a1"]));
   });
 
+  it("D-SNAPSHOT-ROLE: a snapshot restating an open message with another role leaves it open in the family that opened it; every diagnostic names that family", () => {
+    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);
+    verify([RS(), TMS("t"), restated, TMC("t"), TME("t"), RF()]);
+    const wrongEnd = verify([RS(), TMS("t"), restated, RME("t")], fails("ORPHAN_END", "R-REASON-9", 3, ["t"]))!;
+    expect(wrongEnd.message).toContain("open as a text message, which only TEXT_MESSAGE_END closes");
+    const finished = verify([RS(), TMS("t"), restated, RF()], fails("OPEN_AT_RUN_FINISHED", "R-TEXT-9", 3, ["t"]))!;
+    expect(finished.message).toContain("text messages are still active");
+    // The other way round.
+    const asAnswer = ev.messagesSnapshot([{ id: "r", role: "assistant", content: "c" } as Message]);
+    verify([RS(), RMS("r"), asAnswer, RMC("r"), RME("r"), RF()]);
+    const wrongText = verify([RS(), RMS("r"), asAnswer, TME("r")], fails("ORPHAN_END", "R-TEXT-9", 3, ["r"]))!;
+    expect(wrongText.message).toContain("open as a reasoning message, which only REASONING_MESSAGE_END closes");
+  });
+
   it("D-ROLE-CONFLICT: TEXT_MESSAGE_START naming a known reasoning message fails; same-kind reopens pass, across runs too", () => {
     const thought: Message = { id: "r1m", role: "reasoning", content: "earlier" };
     verify([RS(), RMS("m1"), RME("m1"), TMS("m1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["m1"]));

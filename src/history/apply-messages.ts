@@ -112,6 +112,7 @@ export function appendContent(
   const delta = readString(event, "delta", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_CONTENT");
+  if (position === REPLACED && (delta !== "" || metadata !== undefined)) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, RESTATED);
   if (delta === "") {
     // An empty delta (keep-alive) appends nothing (R-SCHEMA-3); only its metadata, if any, lands.
     if (metadata === undefined) return result(conversation, [event]);
@@ -192,9 +193,10 @@ export function endMessage(
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_END");
   const { index } = conversation;
   if (position < 0) {
+    // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is left as it is.
     index.removedMessages.delete(id);
     if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, "was removed");
+    return notApplied(conversation, event, ctx, id, 0, true, position === REPLACED ? RESTATED : "was removed");
   }
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
@@ -215,10 +217,16 @@ function attributed(message: Record<string, unknown>, event: AguiEvent, ctx: Ste
   return message as unknown as Message;
 }
 
+/** `openPosition` when a MESSAGES_SNAPSHOT restated the open message with a role of the other family (D-SNAPSHOT-ROLE). */
+const REPLACED = -2;
+const RESTATED = "was restated with another role";
+
 /**
- * Position of the open message a fragment names, or -1 when a MESSAGES_SNAPSHOT removed it
- * (D-SNAPSHOT-OPEN). A fragment for anything else has no referent and fails (R-REASON-9, R-TEXT-9):
- * the history never invents a message.
+ * Position of the open message a fragment names, -1 when a MESSAGES_SNAPSHOT removed it
+ * (D-SNAPSHOT-OPEN), or `REPLACED` when a snapshot restated it with a role of the other family
+ * (D-SNAPSHOT-ROLE: the item stays open in the stream, in the family that opened it, while the
+ * history holds the snapshot's message; apply-snapshot.ts moves it to `removedMessages`). A fragment
+ * for anything else has no referent and fails (R-REASON-9, R-TEXT-9): the history never invents a message.
  */
 function openPosition(
   conversation: Conversation,
@@ -230,7 +238,10 @@ function openPosition(
 ): number {
   const { index } = conversation;
   if (!index.openMessages.has(id)) {
-    if (index.removedMessages.has(id)) return -1;
+    if (index.removedMessages.has(id)) {
+      const held = index.position.get(id);
+      return held !== undefined && !family.fits(conversation.at(held)!.role) ? REPLACED : -1;
+    }
     throw protocolError(code, family.orphanRule, event, ctx, [id], `no ${family.name} message with this id is open`);
   }
   const position = index.position.get(id);
@@ -242,7 +253,10 @@ function openPosition(
   return position;
 }
 
-/** D-SNAPSHOT-OPEN: a fragment for an open message the snapshot took away is not applied. */
+/**
+ * D-SNAPSHOT-OPEN: a fragment for an open item the snapshot took away is not applied (TARGET_REMOVED);
+ * D-SNAPSHOT-ROLE: nor one for an open message it restated with another role (TARGET_REPLACED).
+ */
 export function notApplied(
   conversation: Conversation,
   event: AguiEvent,
@@ -253,9 +267,10 @@ export function notApplied(
   why: string,
 ): StepResult<Conversation, AguiEvent> {
   const lost = hasMetadata ? `${bytes} bytes of content and metadata` : `${bytes} bytes of content`;
+  const replaced = why === RESTATED;
   const w: ReasoningWarning = warning(
-    "TARGET_REMOVED",
-    "D-SNAPSHOT-OPEN",
+    replaced ? "TARGET_REPLACED" : "TARGET_REMOVED",
+    replaced ? "D-SNAPSHOT-ROLE" : "D-SNAPSHOT-OPEN",
     event,
     ctx,
     [id],

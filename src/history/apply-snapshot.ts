@@ -2,6 +2,7 @@ import type { Message } from "@ag-ui/core";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import { toolCallsOf, type Conversation } from "./conversation";
+import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messages";
 import { keepHeld } from "./incomplete";
 import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
 import { ownCopy } from "./own-copy";
@@ -26,11 +27,12 @@ export function reconcileSnapshot(
   producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
   const { messages: snapshot, warnings } = withKnownRoles(readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx), "/messages", event, ctx);
+  const openFamilies = openMessageFamilies(conversation);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
   for (const message of plan.restated) issuersOf(message, producer, added);
   const reconciled = replaceIssuers(conversation.withMessages(plan.messages), plan.goneMessages, plan.goneToolCalls, added);
-  return result(keepHeld(stopRemovedItems(reconciled)), [event], warnings);
+  return result(keepHeld(stopRemovedItems(reconciled, openFamilies)), [event], warnings);
 }
 
 /** The outcome of reconciling held messages with a snapshot. */
@@ -90,14 +92,34 @@ function keyOf(message: Message): string {
   return message.role === "tool" ? `tool:${message.id}` : `message:${message.id}`;
 }
 
-/** Open items a snapshot took away stop receiving fragments (D-SNAPSHOT-OPEN). */
-function stopRemovedItems(conversation: Conversation): Conversation {
+/** The family that opened each open message (by its held role before a snapshot). */
+function openMessageFamilies(conversation: Conversation): Map<string, MessageFamily> {
+  const families = new Map<string, MessageFamily>();
   const { index } = conversation;
   for (const id of index.openMessages) {
-    if (!index.position.has(id)) {
+    const position = index.position.get(id);
+    if (position !== undefined) families.set(id, conversation.at(position)!.role === "reasoning" ? REASONING_FAMILY : TEXT_FAMILY);
+  }
+  return families;
+}
+
+/**
+ * Open items a snapshot took away stop receiving fragments (D-SNAPSHOT-OPEN); so do open messages
+ * it restated with a role the family that opened them does not hold (D-SNAPSHOT-ROLE): the history keeps the snapshot's
+ * message, complete as restated, so it is no longer listed as incomplete.
+ */
+function stopRemovedItems(conversation: Conversation, openFamilies: ReadonlyMap<string, MessageFamily>): Conversation {
+  const { index } = conversation;
+  let restated: Set<string> | undefined;
+  for (const id of index.openMessages) {
+    const position = index.position.get(id);
+    const family = openFamilies.get(id);
+    const replaced = position !== undefined && family !== undefined && !family.fits(conversation.at(position)!.role);
+    if (position === undefined || replaced) {
       index.openMessages.delete(id);
       index.removedMessages.add(id);
     }
+    if (replaced) (restated ??= new Set()).add(id);
   }
   for (const id of index.openToolCalls) {
     if (!index.toolCallHolder.has(id)) {
@@ -105,7 +127,8 @@ function stopRemovedItems(conversation: Conversation): Conversation {
       index.removedToolCalls.add(id);
     }
   }
-  return conversation;
+  if (restated === undefined) return conversation;
+  return conversation.withIncomplete(conversation.incomplete.filter((item) => item.kind !== "message" || !restated.has(item.id)));
 }
 
 /**
