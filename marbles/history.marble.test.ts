@@ -1059,8 +1059,32 @@ describe("activity messages", () => {
     ]);
     expect(r.error).toBeUndefined();
     expect(r.codes).toEqual(["ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED"]);
-    expect(r.warnings.every((w) => w.lossy === true && w.rule === "R-ACT-5")).toBe(true);
+    expect(r.warnings.every((w) => w.lossy === true)).toBe(true);
+    expect(r.warnings.map((w) => w.rule)).toEqual(["R-ACT-5", "R-ACT-5", "R-ACT-5", "D-ACTIVITY-REPLACE"]);
     expect(r.history.messages).toEqual([A("a1", "x"), { id: "act", role: "activity", activityType: "s", content: { found: 0 } }]);
+  });
+
+  it("D-ACTIVITY-REPLACE: ACTIVITY_SNAPSHOT replace:true naming a held conversation message keeps the message and skips the snapshot (ids only)", () => {
+    const r = run([ev.runStarted(), ...text("a1", "secret answer"), ev.activitySnapshot("a1", "plan", { steps: ["secret step"] }, { replace: true })]);
+    expect(r.error).toBeUndefined();
+    expect(r.warnings).toHaveLength(1);
+    expectWarning(r.warnings[0], { code: "ACTIVITY_SKIPPED", rule: "D-ACTIVITY-REPLACE", eventIndex: 4, ids: ["a1"], lossy: true });
+    expectRedacted(r.warnings, "secret");
+    expect(r.history.messages).toEqual([A("a1", "secret answer")]);
+  });
+
+  it("R-META-4: an activity delta whose patch does not apply still merges its metadata; the content stays as it was (ACTIVITY_SKIPPED)", () => {
+    const r = run([
+      ev.runStarted(),
+      ev.activitySnapshot("act", "s", { found: 0 }, { metadata: { a: 1 } }),
+      { ...activityDelta("act", "s", [{ op: "remove", path: "/missing" }]), metadata: { b: 2 } },
+      { ...activityDelta("act", "s", [{ op: "replace", path: "", value: [1] }]), metadata: { a: 3 } },
+      activityDelta("act", "s", [{ op: "remove", path: "/missing" }]),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED"]);
+    expect(r.warnings.map((w) => w.message.includes("metadata was merged"))).toEqual([true, true, false]);
+    expect(r.history.messages).toEqual([{ id: "act", role: "activity", activityType: "s", content: { found: 0 }, metadata: { a: 3, b: 2 } }]);
   });
 });
 

@@ -247,6 +247,16 @@ describe("reasoningPipeline (facade)", () => {
   });
 });
 
+describe("D-RUN-ID: a server minting its own run id", () => {
+  it("D-RUN-ID: the run completes; warnings$ carries one RUN_ID_MISMATCH with both ids only", () => {
+    const run = runPipeline([ev.runStarted("client-run"), ev.textStart("a1"), ev.textContent("a1", "secret answer"), ev.textEnd("a1"), ev.runFinished("server-run")]);
+    expect(run.error).toBeUndefined();
+    expect(run.events.map((e) => e.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(run.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([["RUN_ID_MISMATCH", 4, ["client-run", "server-run"]]]);
+    expect(JSON.stringify(run.warnings)).not.toContain("secret answer");
+  });
+});
+
 describe("D-SNAPSHOT-ROLE: a snapshot never makes a stream impossible to finish", () => {
   it("D-SNAPSHOT-ROLE: an open text message restated as reasoning: its own END closes it, the run finishes, the history keeps the snapshot's message", () => {
     const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);

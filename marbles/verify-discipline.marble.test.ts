@@ -449,6 +449,27 @@ describe("verifyDiscipline — decisions (D-*)", () => {
     verify([RS(), TMS("a1"), RMS("a1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["a1"]));
   });
 
+  it("D-RUN-ID: RUN_FINISHED or RUN_ERROR naming another runId/threadId than RUN_STARTED ends the run with a non-lossy RUN_ID_MISMATCH naming both", () => {
+    const stage = () => createVerifyStage();
+    const finished = runStage(stage(), [RS("r1"), RF("server-minted"), RS("r2"), RF("r2")]);
+    expect(finished.error).toBeUndefined();
+    expect(finished.out).toHaveLength(4);
+    expect(finished.warnings).toEqual([
+      expect.objectContaining({ code: "RUN_ID_MISMATCH", rule: "D-RUN-ID", eventIndex: 1, eventType: "RUN_FINISHED", ids: ["r1", "server-minted"] }),
+    ]);
+    expect(finished.warnings[0]!.lossy).toBeUndefined();
+    // A new run may start after it: the run did end.
+    expect(finished.state.phase).toBe("finished");
+    const thread = runStage(stage(), [RS("r1"), ev.runFinished("r1", { threadId: "other-thread" })]);
+    expect(thread.warnings.map((w) => w.ids)).toEqual([["t1", "other-thread"]]);
+    const errored = runStage(stage(), [RS("r1"), RMS("m1"), { type: "RUN_ERROR", message: "boom", runId: "r9" } as AguiEvent, RS("r2"), RF("r2")]);
+    expect(errored.error).toBeUndefined();
+    expect(errored.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([["RUN_ID_MISMATCH", 2, ["r1", "r9"]]]);
+    // RUN_ERROR carries no ids in 1.0: nothing to compare; a matching RUN_FINISHED: no warning.
+    expect(runStage(stage(), [RS("r1"), { type: "RUN_ERROR", message: "boom" } as AguiEvent]).warnings).toEqual([]);
+    expect(runStage(stage(), [RS("r1"), RF("r1")]).warnings).toEqual([]);
+  });
+
   it("D-SNAPSHOT-ROLE: a snapshot restating an open message with another role leaves it open in the family that opened it; every diagnostic names that family", () => {
     const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);
     verify([RS(), TMS("t"), restated, TMC("t"), TME("t"), RF()]);
