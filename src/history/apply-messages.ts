@@ -267,15 +267,10 @@ export function notApplied(
   why: string,
 ): StepResult<Conversation, AguiEvent> {
   const lost = hasMetadata ? `${bytes} bytes of content and metadata` : `${bytes} bytes of content`;
-  const replaced = why === RESTATED;
-  const w: ReasoningWarning = warning(
-    replaced ? "TARGET_REPLACED" : "TARGET_REMOVED",
-    replaced ? "D-SNAPSHOT-ROLE" : "D-SNAPSHOT-OPEN",
-    event,
-    ctx,
-    [id],
-    `the open item this event continues ${why} by a MESSAGES_SNAPSHOT; ${lost} not applied to history`,
-    true,
-  );
+  const text = `the open item this event continues ${why} by a MESSAGES_SNAPSHOT; ${lost} not applied to history`;
+  const w: ReasoningWarning =
+    why === RESTATED
+      ? warning("TARGET_REPLACED", "D-SNAPSHOT-ROLE", event, ctx, [id], text, true)
+      : warning("TARGET_REMOVED", "D-SNAPSHOT-OPEN", event, ctx, [id], text, true);
   return result(conversation, [event], [w]);
 }
