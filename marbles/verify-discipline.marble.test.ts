@@ -534,12 +534,12 @@ describe("verifyDiscipline — decisions (D-*)", () => {
 });
 
 describe("verifyDiscipline — LIMIT_EXCEEDED (maxOpenItems)", () => {
-  it("LIMIT_EXCEEDED: open items of all families count together against maxOpenItems", () => {
+  it("D-LIMIT: LIMIT_EXCEEDED when open items of all families together pass maxOpenItems", () => {
     verify([RS(), RSt("s1"), TCS("tc1"), TMS("a1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 3, ["a1"]), { maxOpenItems: 2 });
     verify([RS(), RMS("m1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 1, ["m1"]), { maxOpenItems: 0 });
   });
 
-  it("LIMIT_EXCEEDED: closing frees a slot, a reopen counts again, a new run starts from zero", () => {
+  it("D-LIMIT: closing frees a slot, a reopen counts again, a new run starts from zero", () => {
     const run1 = [RS(), RSt("s1"), RMS("m1"), RME("m1"), TMS("a1"), TME("a1"), RMS("m1"), RME("m1"), REnd("s1"), RF()];
     const run2 = [RS("r2"), SS("a"), SS("b"), SF("a"), SF("b"), RF("r2")];
     verify([...run1, ...run2], undefined, { maxOpenItems: 2 });

@@ -31,29 +31,44 @@ export function readEvent(event: unknown, ctx: StepContext): AguiEvent {
 
 /**
  * `read()` of the input, where a throw (a getter or proxy trap, a revoked proxy, a cycle) becomes
- * MALFORMED_EVENT naming the field (docs/security.md). The thrown error's own message is not kept:
- * hostile code wrote it (D-REDACT).
+ * MALFORMED_EVENT naming the field (docs/security.md). For the rare reads; the per-event ones below
+ * inline the same try/catch (no closure per event).
  */
 export function guarded<T>(event: AguiEvent, ctx: StepContext, path: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    const why = error instanceof NotJsonData ? error.message : "reading it threw";
-    throw malformed(event, ctx, `\`${path}\` could not be read as JSON data: ${why}`);
+    throw unreadable(event, ctx, path, error);
   }
+}
+
+/** The MALFORMED_EVENT for a field that could not be read. The thrown error's own message is not kept: hostile code wrote it (D-REDACT). */
+function unreadable(event: AguiEvent, ctx: StepContext, path: string, error: unknown): ReasoningProtocolError {
+  const why = error instanceof NotJsonData ? error.message : "reading it threw";
+  return malformed(event, ctx, `\`${path}\` could not be read as JSON data: ${why}`);
 }
 
 /** The field `field` of the event, read where a throw becomes MALFORMED_EVENT. */
 export function readField(event: AguiEvent, field: string, ctx: StepContext): unknown {
-  return guarded(event, ctx, field, () => event[field]);
+  try {
+    return event[field];
+  } catch (error) {
+    throw unreadable(event, ctx, field, error);
+  }
 }
 
 /**
  * The package's own copy of the JSON value of field `field` (D-NO-ALIAS), read once, where a throw
- * becomes MALFORMED_EVENT: the history stores only such copies of what an event nests.
+ * becomes MALFORMED_EVENT: the history stores only such copies of what an event nests. Absent stays
+ * `undefined`, a string is itself (no copy).
  */
 export function readOwnCopy(event: AguiEvent, field: string, ctx: StepContext): unknown {
-  return guarded(event, ctx, field, () => ownCopy(event[field]));
+  try {
+    const value = event[field];
+    return typeof value === "object" && value !== null ? ownCopy(value) : value;
+  } catch (error) {
+    throw unreadable(event, ctx, field, error);
+  }
 }
 
 export function readString(event: AguiEvent, field: string, ctx: StepContext): string {
