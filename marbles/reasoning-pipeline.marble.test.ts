@@ -247,6 +247,35 @@ describe("reasoningPipeline (facade)", () => {
   });
 });
 
+describe("D-TOOL-RESULT-ID: real producers' tool results", () => {
+  it("D-TOOL-RESULT-ID: LangGraph's unstreamed call (the result reuses the call's parent id) completes; the result goes back as its own tool message", () => {
+    const run = runPipeline([
+      ev.runStarted(),
+      ev.toolCallStart("call-1", "search", { parentMessageId: "X" }),
+      ev.toolCallArgs("call-1", '{"q":"x"}'),
+      ev.toolCallEnd("call-1"),
+      ev.toolCallResult("X", "call-1", "42"),
+      ev.runFinished(),
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings.map((w) => [w.code, w.rule, w.ids, w.lossy ?? false])).toEqual([["DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", ["X"], false]]);
+    expect(toRunInputMessages(run.history, { producer: "https://agent.test/run" }).map((m) => [m.id, m.role])).toEqual([
+      ["X", "assistant"],
+      ["X", "tool"],
+    ]);
+  });
+
+  it("D-TOOL-RESULT-ID: the C++ mock's parent-less call answered under the call id completes without a warning", () => {
+    const run = runPipeline([ev.runStarted(), ev.toolCallStart("tc1", "get_weather"), ev.toolCallArgs("tc1", "{}"), ev.toolCallEnd("tc1"), ev.toolCallResult("tc1", "tc1", "sunny"), ev.runFinished()]);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings).toEqual([]);
+    expect(run.history.messages.map((m) => [m.id, m.role])).toEqual([
+      ["tc1", "assistant"],
+      ["tc1", "tool"],
+    ]);
+  });
+});
+
 describe("D-RUN-ID: a server minting its own run id", () => {
   it("D-RUN-ID: the run completes; warnings$ carries one RUN_ID_MISMATCH with both ids only", () => {
     const run = runPipeline([ev.runStarted("client-run"), ev.textStart("a1"), ev.textContent("a1", "secret answer"), ev.textEnd("a1"), ev.runFinished("server-run")]);
