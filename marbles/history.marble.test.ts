@@ -1059,8 +1059,32 @@ describe("activity messages", () => {
     ]);
     expect(r.error).toBeUndefined();
     expect(r.codes).toEqual(["ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED"]);
-    expect(r.warnings.every((w) => w.lossy === true && w.rule === "R-ACT-5")).toBe(true);
+    expect(r.warnings.every((w) => w.lossy === true)).toBe(true);
+    expect(r.warnings.map((w) => w.rule)).toEqual(["R-ACT-5", "R-ACT-5", "R-ACT-5", "D-ACTIVITY-REPLACE"]);
     expect(r.history.messages).toEqual([A("a1", "x"), { id: "act", role: "activity", activityType: "s", content: { found: 0 } }]);
+  });
+
+  it("D-ACTIVITY-REPLACE: ACTIVITY_SNAPSHOT replace:true naming a held conversation message keeps the message and skips the snapshot (ids only)", () => {
+    const r = run([ev.runStarted(), ...text("a1", "secret answer"), ev.activitySnapshot("a1", "plan", { steps: ["secret step"] }, { replace: true })]);
+    expect(r.error).toBeUndefined();
+    expect(r.warnings).toHaveLength(1);
+    expectWarning(r.warnings[0], { code: "ACTIVITY_SKIPPED", rule: "D-ACTIVITY-REPLACE", eventIndex: 4, ids: ["a1"], lossy: true });
+    expectRedacted(r.warnings, "secret");
+    expect(r.history.messages).toEqual([A("a1", "secret answer")]);
+  });
+
+  it("R-META-4: an activity delta whose patch does not apply still merges its metadata; the content stays as it was (ACTIVITY_SKIPPED)", () => {
+    const r = run([
+      ev.runStarted(),
+      ev.activitySnapshot("act", "s", { found: 0 }, { metadata: { a: 1 } }),
+      { ...activityDelta("act", "s", [{ op: "remove", path: "/missing" }]), metadata: { b: 2 } },
+      { ...activityDelta("act", "s", [{ op: "replace", path: "", value: [1] }]), metadata: { a: 3 } },
+      activityDelta("act", "s", [{ op: "remove", path: "/missing" }]),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED"]);
+    expect(r.warnings.map((w) => w.message.includes("metadata was merged"))).toEqual([true, true, false]);
+    expect(r.history.messages).toEqual([{ id: "act", role: "activity", activityType: "s", content: { found: 0 }, metadata: { a: 3, b: 2 } }]);
   });
 });
 
@@ -1138,7 +1162,7 @@ describe("guards", () => {
     ]);
   });
 
-  it("R-EVT-8: a TOOL_CALL_RESULT re-using a held tool message id replaces it with a lossy warning; another role conflicts", () => {
+  it("R-EVT-8: a TOOL_CALL_RESULT re-using a held tool message id replaces it with a lossy warning", () => {
     const r = run([
       ev.runStarted(),
       ...toolCall("tc1", "a1"),
@@ -1148,7 +1172,130 @@ describe("guards", () => {
     ]);
     expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID"]);
     expect(r.history).toEqual(hist([{ id: "a1", role: "assistant", toolCalls: [call("tc1")] }, { id: "t1", role: "tool", toolCallId: "tc1", content: "second" }]));
-    expect(run([ev.runStarted(), ...text("a1", "x"), ev.toolCallResult("a1", "tc1", "r")]).error).toMatchObject({ code: "ID_ROLE_CONFLICT" });
+  });
+});
+
+describe("D-SNAPSHOT-ROLE: a snapshot restating an open message with a role of the other family", () => {
+  it("D-SNAPSHOT-ROLE: an open text message restated as reasoning keeps the snapshot's message; later fragments are not applied (lossy TARGET_REPLACED); its END closes it", () => {
+    const r = run([
+      ev.runStarted(),
+      ev.textStart("t"),
+      ev.textContent("t", "a"),
+      snapshot([R("t", "c")]),
+      ev.textContent("t", "more"),
+      ev.textContent("t", ""),
+      ev.textEnd("t"),
+      ev.runFinished(),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["TARGET_REPLACED"]);
+    expectWarning(r.warnings[0], { rule: "D-SNAPSHOT-ROLE", eventIndex: 4, ids: ["t"], lossy: true });
+    expect(r.warnings[0]!.message).toContain("4 bytes");
+    expect(r.history).toEqual(hist([R("t", "c")]));
+  });
+
+  it("D-SNAPSHOT-ROLE: an open reasoning message restated as assistant: content and END metadata are not applied (TARGET_REPLACED); the END closes it", () => {
+    const r = run([
+      ev.runStarted(),
+      ev.reasoningMessageStart("r"),
+      snapshot([A("r", "answer")]),
+      ev.reasoningMessageContent("r", "x"),
+      ev.reasoningMessageEnd("r", { metadata: { k: 1 } }),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["TARGET_REPLACED", "TARGET_REPLACED"]);
+    expect(r.warnings.map((w) => w.eventIndex)).toEqual([3, 4]);
+    expect(r.history).toEqual(hist([A("r", "answer")]));
+  });
+
+  it("D-SNAPSHOT-ROLE: an open text message restated as a tool message is not appended to either", () => {
+    const tool = { id: "t", role: "tool", toolCallId: "tc1", content: "out" };
+    const r = run([ev.runStarted(), ev.textStart("t"), snapshot([tool]), ev.textContent("t", "x"), ev.textEnd("t"), ev.runFinished()]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["TARGET_REPLACED"]);
+    expect(r.history).toEqual(hist([tool]));
+  });
+
+  it("D-SNAPSHOT-ROLE: the restated message is the snapshot's, complete: no longer listed as incomplete; run alone, the stage still rejects a fragment of the other family", () => {
+    const { stage, state } = stepAll([ev.runStarted(), ev.textStart("t"), ev.textStart("u"), snapshot([R("t", "c"), A("u", "")])]);
+    expect(state.history.incomplete).toEqual([open("u")]);
+    expect(() => stage.step(state, ev.reasoningMessageContent("u", "x"), { index: 4 })).toThrow(expect.objectContaining({ code: "ORPHAN_CONTENT" }));
+  });
+});
+
+describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of another role", () => {
+  const result = (id: string, callId: string, content: string) => ({ id, role: "tool", toolCallId: callId, content });
+
+  it("D-TOOL-RESULT-ID: LangGraph's shape (the call's parent id reused by its result) completes with a non-lossy DUPLICATE_MESSAGE_ID naming both roles", () => {
+    const r = run([ev.runStarted(), ...toolCall("tc1", "X"), ev.toolCallResult("X", "tc1", "42"), ev.runFinished()]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID"]);
+    expectWarning(r.warnings[0], { rule: "D-TOOL-RESULT-ID", eventIndex: 4, ids: ["X"] });
+    expect(r.warnings[0]!.lossy).toBeUndefined();
+    expect(r.warnings[0]!.message).toMatch(/assistant.*tool/);
+    expect(r.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "42")]);
+  });
+
+  it("D-TOOL-RESULT-ID: the C++ mock's shape (a parent-less call, its result under the call id) completes without a warning (the id was minted by the package)", () => {
+    const r = run([ev.runStarted(), ev.toolCallStart("tc1", "search"), ev.toolCallEnd("tc1"), ev.toolCallResult("tc1", "tc1", "ok"), ev.runFinished()]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual([]);
+    expect(r.history.messages).toEqual([{ id: "tc1", role: "assistant", toolCalls: [{ id: "tc1", type: "function", function: { name: "search", arguments: "" } }] }, result("tc1", "tc1", "ok")]);
+  });
+
+  it("D-TOOL-RESULT-ID: a result reusing a text message id is its own tool message, placed after the call's holder; lookups by id keep the earlier message", () => {
+    const r = run([
+      ev.runStarted(),
+      ...text("a1", "x"),
+      ...toolCall("tc1", "h1"),
+      ev.toolCallResult("a1", "tc1", "r"),
+      ev.encryptedValue("message", "a1", "v"),
+      ev.textStart("a1"),
+      ev.textContent("a1", "y"),
+      ev.textEnd("a1"),
+      ev.toolCallResult("a1", "tc1", "r2"),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID", "DUPLICATE_MESSAGE_ID"]);
+    expect(r.warnings.map((w) => w.rule)).toEqual(["D-TOOL-RESULT-ID", "R-EVT-8"]);
+    expect(r.history.messages).toEqual([
+      A("a1", "xy", { encryptedValue: "v" }),
+      { id: "h1", role: "assistant", toolCalls: [call("tc1")] },
+      result("a1", "tc1", "r2"),
+    ]);
+    expect(r.history.issuers).toEqual([issued("message", "a1")]);
+    // Back in run input as a tool message of its own.
+    expect(toRunInputMessages(r.history, { producer: P }).map((m) => m.role)).toEqual(["assistant", "assistant", "tool"]);
+  });
+
+  it("D-TOOL-RESULT-ID: a result inserted before later messages keeps every lookup right", () => {
+    const r = run([
+      ev.runStarted(),
+      ...toolCall("tc1", "X"),
+      ...text("later", "z"),
+      ev.toolCallResult("X", "tc1", "42"),
+      ev.textStart("later"),
+      ev.textContent("later", "!"),
+      ev.textEnd("later"),
+      ev.encryptedValue("message", "X", "v"),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.history.messages).toEqual([
+      { id: "X", role: "assistant", toolCalls: [call("tc1")], encryptedValue: "v" },
+      result("X", "tc1", "42"),
+      A("later", "z!"),
+    ]);
+  });
+
+  it("D-TOOL-RESULT-ID: a snapshot reconciles two messages sharing an id by id and role", () => {
+    const held = [ev.runStarted(), ...toolCall("tc1", "X"), ev.toolCallResult("X", "tc1", "42")];
+    const both = run([...held, snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1", "{\"q\":1}")] }, result("X", "tc1", "43")])]);
+    expect(both.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1", "{\"q\":1}")] }, result("X", "tc1", "43")]);
+    const toolOnly = run([...held, snapshot([result("X", "tc1", "43")])]);
+    expect(toolOnly.history.messages).toEqual([result("X", "tc1", "43")]);
+    // After the snapshot, a new result under X replaces the held tool message (R-EVT-8), not the assistant.
+    const again = run([...held, snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "43")]), ev.toolCallResult("X", "tc1", "44")]);
+    expect(again.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "44")]);
   });
 });
 

@@ -2,6 +2,7 @@ import { from, Observable, of } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningHistory } from "../src";
 import { ev, sequentialIds } from "../src/testing/builders";
+import { runPipeline } from "../src/testing/run-pipeline";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
 
 const PRODUCER = "https://agent.example/run";
@@ -243,5 +244,128 @@ describe("reasoningPipeline (facade)", () => {
     const p = reasoningPipeline(of(ev.runStarted(), ev.runFinished()), { ...quiet(), initialMessages });
     p.connect();
     expect(p.history.messages).toEqual(initialMessages);
+  });
+});
+
+describe("D-TOOL-RESULT-ID: real producers' tool results", () => {
+  it("D-TOOL-RESULT-ID: LangGraph's unstreamed call (the result reuses the call's parent id) completes; the result goes back as its own tool message", () => {
+    const run = runPipeline([
+      ev.runStarted(),
+      ev.toolCallStart("call-1", "search", { parentMessageId: "X" }),
+      ev.toolCallArgs("call-1", '{"q":"x"}'),
+      ev.toolCallEnd("call-1"),
+      ev.toolCallResult("X", "call-1", "42"),
+      ev.runFinished(),
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings.map((w) => [w.code, w.rule, w.ids, w.lossy ?? false])).toEqual([["DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", ["X"], false]]);
+    expect(toRunInputMessages(run.history, { producer: "https://agent.test/run" }).map((m) => [m.id, m.role])).toEqual([
+      ["X", "assistant"],
+      ["X", "tool"],
+    ]);
+  });
+
+  it("D-TOOL-RESULT-ID: the C++ mock's parent-less call answered under the call id completes without a warning", () => {
+    const run = runPipeline([ev.runStarted(), ev.toolCallStart("tc1", "get_weather"), ev.toolCallArgs("tc1", "{}"), ev.toolCallEnd("tc1"), ev.toolCallResult("tc1", "tc1", "sunny"), ev.runFinished()]);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings).toEqual([]);
+    expect(run.history.messages.map((m) => [m.id, m.role])).toEqual([
+      ["tc1", "assistant"],
+      ["tc1", "tool"],
+    ]);
+  });
+});
+
+describe("D-RUN-ID: a server minting its own run id", () => {
+  it("D-RUN-ID: the run completes; warnings$ carries one RUN_ID_MISMATCH with both ids only", () => {
+    const run = runPipeline([ev.runStarted("client-run"), ev.textStart("a1"), ev.textContent("a1", "secret answer"), ev.textEnd("a1"), ev.runFinished("server-run")]);
+    expect(run.error).toBeUndefined();
+    expect(run.events.map((e) => e.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(run.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([["RUN_ID_MISMATCH", 4, ["client-run", "server-run"]]]);
+    expect(JSON.stringify(run.warnings)).not.toContain("secret answer");
+  });
+});
+
+describe("D-SNAPSHOT-ROLE: a snapshot never makes a stream impossible to finish", () => {
+  it("D-SNAPSHOT-ROLE: an open text message restated as reasoning: its own END closes it, the run finishes, the history keeps the snapshot's message", () => {
+    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);
+    const run = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.textContent("t", "late"), ev.textEnd("t"), ev.runFinished()]);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings.map((w) => [w.code, w.rule, w.eventIndex, w.lossy])).toEqual([["TARGET_REPLACED", "D-SNAPSHOT-ROLE", 3, true]]);
+    expect(run.history).toEqual({ messages: [{ id: "t", role: "reasoning", content: "c" }], incomplete: [], issuers: [] });
+    // A diagnostic on the way names the text family that holds it open.
+    const wrong = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.reasoningMessageEnd("t")]);
+    expect(wrong.error).toMatchObject({ code: "ORPHAN_END", eventIndex: 3, message: expect.stringContaining("open as a text message") });
+  });
+});
+
+describe("D-NO-ALIAS: the history shares no mutable object with an event", () => {
+  /** Every object and array an event nests (not the event itself), each once. */
+  function nested(events: readonly unknown[]): object[] {
+    const found = new Set<object>();
+    const stack: unknown[] = [];
+    for (const event of events) for (const value of Object.values(event as object)) stack.push(value);
+    while (stack.length > 0) {
+      const value = stack.pop();
+      if (typeof value !== "object" || value === null || found.has(value)) continue;
+      found.add(value);
+      stack.push(...Object.values(value));
+    }
+    return [...found];
+  }
+
+  /** Changes every nested object and array in place: strings rewritten, a key added, an element pushed. */
+  function mutateAll(objects: readonly object[]): void {
+    for (const o of objects) {
+      if (Array.isArray(o)) o.push("MUTATED");
+      else {
+        const record = o as Record<string, unknown>;
+        for (const key of Object.keys(record)) if (typeof record[key] === "string") record[key] = "MUTATED";
+        record.mutated = ["MUTATED"];
+      }
+    }
+  }
+
+  const meta = (tag: string) => ({ metadata: { tag, list: [tag, { deep: [tag] }] } });
+  const part = { type: "text", text: "result part" };
+  const held = { id: "u0", role: "user", content: "hello", metadata: { list: ["u0"] } };
+  const restated = { id: "a0", role: "assistant", content: "restated", toolCalls: [{ id: "tc0", type: "function", function: { name: "f", arguments: "{}" }, metadata: { list: [1] } }] };
+  const stream = () => [
+    ev.runStarted("r1", { input: { threadId: "t1", runId: "r1", messages: [held], tools: [], context: [] } }),
+    ev.messagesSnapshot([held, restated] as never),
+    ev.textStart("a1", "assistant", meta("text-start")),
+    ev.textContent("a1", "answer", meta("text-content")),
+    ev.textEnd("a1", meta("text-end")),
+    ev.reasoningMessageStart("m1", meta("reasoning-start")),
+    ev.reasoningMessageContent("m1", "thought", meta("reasoning-content")),
+    ev.reasoningMessageEnd("m1", meta("reasoning-end")),
+    ev.toolCallStart("tc1", "search", { parentMessageId: "a1", ...meta("call-start") }),
+    ev.toolCallArgs("tc1", "{}", meta("call-args")),
+    ev.toolCallEnd("tc1", meta("call-end")),
+    ev.toolCallResult("t1", "tc1", "", { content: [part], ...meta("result") }),
+    ev.reasoningChunk("m2", "chunked", meta("chunk")),
+    ev.activitySnapshot("act1", "plan", { steps: [{ title: "one", tags: ["a"] }] }, meta("activity")),
+    { type: "ACTIVITY_DELTA", messageId: "act1", activityType: "plan", patch: [{ op: "add", path: "/steps/-", value: { title: "two", tags: ["b"] } }], ...meta("delta") },
+    ev.runFinished("r1"),
+  ];
+
+  it("D-NO-ALIAS: mutating every source and delivered event object afterwards changes no published history", () => {
+    const source = stream();
+    const run = runPipeline(source);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings).toEqual([]);
+    // What was published, deep-copied before anything is mutated.
+    const before = structuredClone(run.histories.map((h) => ({ ...h, messages: [...h.messages] })));
+    const last = run.history.messages as unknown as Record<string, unknown>[];
+    expect(last.map((m) => m.id)).toEqual(["u0", "a0", "a1", "t1", "m1", "m2", "act1"]);
+    mutateAll(nested([...source, ...run.events]));
+    expect(run.histories.map((h) => ({ ...h, messages: [...h.messages] }))).toEqual(before);
+  });
+
+  it("D-NO-ALIAS: the history holds none of the event objects (metadata, nested arrays, snapshot messages, activity content, tool-call objects, parts)", () => {
+    const source = stream();
+    const run = runPipeline(source);
+    const ours = new Set(nested(run.histories.map((h) => ({ messages: h.messages }))));
+    for (const object of nested([...source, ...run.events])) expect(ours.has(object)).toBe(false);
   });
 });

@@ -240,6 +240,13 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
       historyOf([msg.reasoning("m1", "ab")]),
     ],
     [
+      "D-SNAPSHOT-ROLE: a text message a snapshot restated as reasoning, open at RUN_FINISHED",
+      [ev.runStarted(), ev.textStart("t"), ev.messagesSnapshot([msg.reasoning("t", "c")]), ev.runFinished()],
+      "OPEN_AT_RUN_FINISHED",
+      ["REPAIRED_CLOSED_AT_FINISH"],
+      historyOf([msg.reasoning("t", "c")]),
+    ],
+    [
       "R-REASON-13: open at RUN_FINISHED",
       [ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "a"), ev.runFinished()],
       "OPEN_AT_RUN_FINISHED",

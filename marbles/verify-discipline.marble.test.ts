@@ -449,6 +449,41 @@ describe("verifyDiscipline — decisions (D-*)", () => {
     verify([RS(), TMS("a1"), RMS("a1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["a1"]));
   });
 
+  it("D-RUN-ID: RUN_FINISHED or RUN_ERROR naming another runId/threadId than RUN_STARTED ends the run with a non-lossy RUN_ID_MISMATCH naming both", () => {
+    const stage = () => createVerifyStage();
+    const finished = runStage(stage(), [RS("r1"), RF("server-minted"), RS("r2"), RF("r2")]);
+    expect(finished.error).toBeUndefined();
+    expect(finished.out).toHaveLength(4);
+    expect(finished.warnings).toEqual([
+      expect.objectContaining({ code: "RUN_ID_MISMATCH", rule: "D-RUN-ID", eventIndex: 1, eventType: "RUN_FINISHED", ids: ["r1", "server-minted"] }),
+    ]);
+    expect(finished.warnings[0]!.lossy).toBeUndefined();
+    // A new run may start after it: the run did end.
+    expect(finished.state.phase).toBe("finished");
+    const thread = runStage(stage(), [RS("r1"), ev.runFinished("r1", { threadId: "other-thread" })]);
+    expect(thread.warnings.map((w) => w.ids)).toEqual([["t1", "other-thread"]]);
+    const errored = runStage(stage(), [RS("r1"), RMS("m1"), { type: "RUN_ERROR", message: "boom", runId: "r9" } as AguiEvent, RS("r2"), RF("r2")]);
+    expect(errored.error).toBeUndefined();
+    expect(errored.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([["RUN_ID_MISMATCH", 2, ["r1", "r9"]]]);
+    // RUN_ERROR carries no ids in 1.0: nothing to compare; a matching RUN_FINISHED: no warning.
+    expect(runStage(stage(), [RS("r1"), { type: "RUN_ERROR", message: "boom" } as AguiEvent]).warnings).toEqual([]);
+    expect(runStage(stage(), [RS("r1"), RF("r1")]).warnings).toEqual([]);
+  });
+
+  it("D-SNAPSHOT-ROLE: a snapshot restating an open message with another role leaves it open in the family that opened it; every diagnostic names that family", () => {
+    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);
+    verify([RS(), TMS("t"), restated, TMC("t"), TME("t"), RF()]);
+    const wrongEnd = verify([RS(), TMS("t"), restated, RME("t")], fails("ORPHAN_END", "R-REASON-9", 3, ["t"]))!;
+    expect(wrongEnd.message).toContain("open as a text message, which only TEXT_MESSAGE_END closes");
+    const finished = verify([RS(), TMS("t"), restated, RF()], fails("OPEN_AT_RUN_FINISHED", "R-TEXT-9", 3, ["t"]))!;
+    expect(finished.message).toContain("text messages are still active");
+    // The other way round.
+    const asAnswer = ev.messagesSnapshot([{ id: "r", role: "assistant", content: "c" } as Message]);
+    verify([RS(), RMS("r"), asAnswer, RMC("r"), RME("r"), RF()]);
+    const wrongText = verify([RS(), RMS("r"), asAnswer, TME("r")], fails("ORPHAN_END", "R-TEXT-9", 3, ["r"]))!;
+    expect(wrongText.message).toContain("open as a reasoning message, which only REASONING_MESSAGE_END closes");
+  });
+
   it("D-ROLE-CONFLICT: TEXT_MESSAGE_START naming a known reasoning message fails; same-kind reopens pass, across runs too", () => {
     const thought: Message = { id: "r1m", role: "reasoning", content: "earlier" };
     verify([RS(), RMS("m1"), RME("m1"), TMS("m1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["m1"]));
@@ -499,12 +534,12 @@ describe("verifyDiscipline — decisions (D-*)", () => {
 });
 
 describe("verifyDiscipline — LIMIT_EXCEEDED (maxOpenItems)", () => {
-  it("LIMIT_EXCEEDED: open items of all families count together against maxOpenItems", () => {
+  it("D-LIMIT: LIMIT_EXCEEDED when open items of all families together pass maxOpenItems", () => {
     verify([RS(), RSt("s1"), TCS("tc1"), TMS("a1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 3, ["a1"]), { maxOpenItems: 2 });
     verify([RS(), RMS("m1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 1, ["m1"]), { maxOpenItems: 0 });
   });
 
-  it("LIMIT_EXCEEDED: closing frees a slot, a reopen counts again, a new run starts from zero", () => {
+  it("D-LIMIT: closing frees a slot, a reopen counts again, a new run starts from zero", () => {
     const run1 = [RS(), RSt("s1"), RMS("m1"), RME("m1"), TMS("a1"), TME("a1"), RMS("m1"), RME("m1"), REnd("s1"), RF()];
     const run2 = [RS("r2"), SS("a"), SS("b"), SF("a"), SF("b"), RF("r2")];
     verify([...run1, ...run2], undefined, { maxOpenItems: 2 });

@@ -256,9 +256,23 @@ function orphan(
       `No active ${family.noun} found with ID ${quote(id)}: that id is open as a ${other.noun}, which is a separate namespace.`,
     );
   }
+  const rule = code === "ORPHAN_CONTENT" ? family.rules.orphanContent : family.rules.orphanEnd;
+  // A message open in the other message family (a snapshot may have restated its role): the
+  // diagnostic names the family that holds it open, and what closes it (D-SNAPSHOT-ROLE).
+  const holder = family.declaresRole === undefined ? undefined : FAMILIES.find((f) => f !== family && f.declaresRole !== undefined && sets.families[f.index]!.byId.get(id)?.open === true);
+  if (holder !== undefined) {
+    return violation(
+      code,
+      rule,
+      event,
+      ctx,
+      [id],
+      `No active ${family.noun} found with ID ${quote(id)}: it is open as a ${holder.noun}, which only ${holder.closes.join(" or ")} closes (a MESSAGES_SNAPSHOT restating its role does not change that).`,
+    );
+  }
   return violation(
     code,
-    code === "ORPHAN_CONTENT" ? family.rules.orphanContent : family.rules.orphanEnd,
+    rule,
     event,
     ctx,
     [id],

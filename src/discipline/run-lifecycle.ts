@@ -1,5 +1,5 @@
 import { ReasoningProtocolError } from "../core/errors";
-import type { AguiEvent, StepContext } from "../core/types";
+import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import type { Family } from "./families";
 import { recordMessages } from "./known-roles";
 import { openFamilies, openIds, resetOpenSets } from "./open-items";
@@ -48,6 +48,7 @@ export function startRun(state: VerifyState, event: AguiEvent, ctx: StepContext)
   // The previous run's RUN_FINISHED or RUN_ERROR already emptied the sets (R-RUN-11).
   state.phase = "active";
   state.runId = runId;
+  state.threadId = typeof event.threadId === "string" ? event.threadId : undefined;
   const input = event.input;
   if (typeof input === "object" && input !== null) recordMessages(state.roles, (input as { messages?: unknown }).messages, false);
 }
@@ -56,7 +57,7 @@ export function startRun(state: VerifyState, event: AguiEvent, ctx: StepContext)
  * RUN_FINISHED requires everything the run opened to be closed, whatever its outcome (R-REASON-13,
  * R-RUN-4, R-STREAM-3, R-SUB-5). It is not forwarded when it fails.
  */
-export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext): void {
+export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext): ReasoningWarning | undefined {
   requireOpenRun(state, event, ctx);
   if (state.sets.total > 0) {
     const families = openFamilies(state.sets);
@@ -73,6 +74,7 @@ export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext
   }
   resetOpenSets(state.sets);
   state.phase = "finished";
+  return runIdMismatch(state, event, ctx);
 }
 
 /**
@@ -80,10 +82,38 @@ export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext
  * open (R-RUN-11/13, D-RUN-ERROR). Allowed first (R-RUN-1) and late after RUN_FINISHED (R-RUN-7);
  * after another RUN_ERROR only RUN_STARTED may come.
  */
-export function errorRun(state: VerifyState, event: AguiEvent, ctx: StepContext): void {
+export function errorRun(state: VerifyState, event: AguiEvent, ctx: StepContext): ReasoningWarning | undefined {
   if (state.phase === "errored") requireOpenRun(state, event, ctx);
+  const mismatch = state.phase === "active" ? runIdMismatch(state, event, ctx) : undefined;
   resetOpenSets(state.sets);
   state.phase = "errored";
+  return mismatch;
+}
+
+/**
+ * D-RUN-ID: a RUN_FINISHED or RUN_ERROR naming another `runId` or `threadId` than the open run's
+ * RUN_STARTED ends the run as usual, with a non-lossy warning naming both (LangGraph servers mint
+ * their own run id). R-INPUT-1 binds the producer; the spec does not make it fatal for a consumer.
+ * A field the event does not carry is not compared (RUN_ERROR describes neither).
+ */
+function runIdMismatch(state: VerifyState, event: AguiEvent, ctx: StepContext): ReasoningWarning | undefined {
+  const ids: string[] = [];
+  const parts: string[] = [];
+  for (const [field, opened] of [["runId", state.runId], ["threadId", state.threadId]] as const) {
+    const ended = event[field];
+    if (typeof ended !== "string" || opened === undefined || ended === opened) continue;
+    ids.push(opened, ended);
+    parts.push(`${field} ${quote(ended)} (RUN_STARTED had ${quote(opened)})`);
+  }
+  if (parts.length === 0) return undefined;
+  return {
+    code: "RUN_ID_MISMATCH",
+    rule: "D-RUN-ID",
+    message: `${event.type} names ${parts.join(" and ")}; the run ends as usual`,
+    eventType: event.type,
+    eventIndex: ctx.index,
+    ids,
+  };
 }
 
 /**

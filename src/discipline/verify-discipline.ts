@@ -74,12 +74,16 @@ function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenI
       case "run-started":
         startRun(state, event, ctx);
         break;
-      case "run-finished":
-        finishRun(state, event, ctx);
+      case "run-finished": {
+        const mismatch = finishRun(state, event, ctx);
+        if (mismatch !== undefined) return result(state, [event], [mismatch]);
         break;
-      case "run-error":
-        errorRun(state, event, ctx);
+      }
+      case "run-error": {
+        const mismatch = errorRun(state, event, ctx);
+        if (mismatch !== undefined) return result(state, [event], [mismatch]);
         break;
+      }
       case "chunk":
         throw violation(
           "MALFORMED_EVENT",

@@ -15,8 +15,10 @@ export type RunPhase = "none" | "active" | "finished" | "errored";
  */
 export class VerifyState {
   phase: RunPhase = "none";
-  /** `runId` of the current (or last) run, for error details. */
+  /** `runId` of the current (or last) run, for error details and D-RUN-ID. */
   runId: string | undefined = undefined;
+  /** `threadId` of the current (or last) run's RUN_STARTED (D-RUN-ID). */
+  threadId: string | undefined = undefined;
   /** Per-family open sets of the current run. */
   readonly sets: OpenSets = createOpenSets();
   /**

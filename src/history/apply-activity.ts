@@ -10,7 +10,9 @@ import {
   mergeMetadata,
   readMetadata,
   readObject,
+  readField,
   readOptionalString,
+  readOwnCopy,
   readString,
   roleName,
   warning,
@@ -22,7 +24,9 @@ import {
  * `replace: false` leaves a held one as it stands. ACTIVITY_DELTA applies its RFC 6902 patch to the
  * content with a small immutable applier (json-patch.ts) and retypes the message. Both skip with a
  * lossy `ACTIVITY_SKIPPED` warning (R-ACT-5, R-SNAP-3) when the target is missing or not an activity
- * message, or the patch does not apply — never a failure.
+ * message (a conversation message is never overwritten by display state, D-ACTIVITY-REPLACE), or the
+ * patch does not apply — never a failure. A delta whose patch does not apply still merges its
+ * metadata (R-META-4: the metadata of every event making up the item), the content unchanged.
  */
 
 export function snapshotActivity(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
@@ -31,13 +35,15 @@ export function snapshotActivity(conversation: Conversation, event: AguiEvent, c
   const content = readObject(event, "content", ctx);
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   const metadata = readMetadata(event, ctx);
-  const replace = event.replace;
+  const replace = readField(event, "replace", ctx);
   if (replace !== undefined && typeof replace !== "boolean") {
     throw malformed(event, ctx, `\`replace\` must be a boolean when present (got ${jsonType(replace)})`, [id]);
   }
   const position = conversation.index.position.get(id);
   const held = position === undefined ? undefined : conversation.at(position)!;
-  if (held !== undefined && held.role !== "activity") return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
+  if (held !== undefined && held.role !== "activity") {
+    return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`, "D-ACTIVITY-REPLACE");
+  }
 
   if (held !== undefined && replace === false) {
     if (metadata === undefined) return result(conversation, [event]);
@@ -54,16 +60,21 @@ export function patchActivity(conversation: Conversation, event: AguiEvent, ctx:
   const id = readString(event, "messageId", ctx);
   const activityType = readString(event, "activityType", ctx);
   const metadata = readMetadata(event, ctx);
-  const patch = event.patch;
+  // Its values land in the content: the package's own copy (D-NO-ALIAS).
+  const patch = readOwnCopy(event, "patch", ctx);
   if (!Array.isArray(patch)) throw malformed(event, ctx, `\`patch\` must be an array (got ${jsonType(patch)})`, [id]);
   const position = conversation.index.position.get(id);
   if (position === undefined) return skipped(conversation, event, ctx, id, "names no message this history holds");
   const held = conversation.at(position)!;
   if (held.role !== "activity") return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
   const outcome = applyJsonPatch(held.content, patch);
-  if (!outcome.ok) return skipped(conversation, event, ctx, id, `has a patch that does not apply: ${outcome.reason}`);
-  if (!isPlainObject(outcome.value)) return skipped(conversation, event, ctx, id, "has a patch whose result is not an object");
-  const message: ActivityMessage = { ...held, activityType, content: outcome.value };
+  const failure = !outcome.ok ? `has a patch that does not apply: ${outcome.reason}` : !isPlainObject(outcome.value) ? "has a patch whose result is not an object" : undefined;
+  if (failure !== undefined) {
+    // R-META-4: the metadata still lands; only the content stays as it was.
+    const kept = metadata === undefined ? conversation : conversation.replaceAt(position, { ...held, metadata: mergeMetadata(held.metadata, metadata) });
+    return skipped(kept, event, ctx, id, failure, "R-ACT-5", metadata !== undefined);
+  }
+  const message: ActivityMessage = { ...held, activityType, content: (outcome as { readonly value: Record<string, unknown> }).value };
   if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);
   return result(conversation.replaceAt(position, message), [event]);
 }
@@ -74,7 +85,10 @@ function skipped(
   ctx: StepContext,
   id: string,
   why: string,
+  rule = "R-ACT-5",
+  metadataMerged = false,
 ): StepResult<Conversation, AguiEvent> {
-  const w = warning("ACTIVITY_SKIPPED", "R-ACT-5", event, ctx, [id], `the event ${why}; it was not applied to history`, true);
+  const what = metadataMerged ? "its content change was not applied to history (its metadata was merged)" : "it was not applied to history";
+  const w = warning("ACTIVITY_SKIPPED", rule, event, ctx, [id], `the event ${why}; ${what}`, true);
   return result(conversation, [event], [w]);
 }

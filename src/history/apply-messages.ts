@@ -10,6 +10,7 @@ import {
   mergeMetadata,
   protocolError,
   readMetadata,
+  readField,
   readOptionalString,
   readString,
   roleName,
@@ -32,8 +33,8 @@ export interface MessageFamily {
   readonly duplicateRule: string;
   /** Whether a held message of this role belongs to the family (else the id conflicts, D-ROLE-CONFLICT). */
   fits(role: string): boolean;
-  /** The new message a START creates (`content: ""`, R-SCHEMA-10). */
-  create(event: AguiEvent, ctx: StepContext, id: string): Message;
+  /** The new message a START creates (`content: ""`, R-SCHEMA-10), with the START's own-copy `metadata`. */
+  create(event: AguiEvent, ctx: StepContext, id: string, metadata: Record<string, unknown> | undefined): Message;
 }
 
 const TEXT_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
@@ -43,14 +44,14 @@ export const TEXT_FAMILY: MessageFamily = {
   orphanRule: "R-TEXT-9",
   duplicateRule: "R-TEXT-9",
   fits: (role) => TEXT_ROLES.has(role),
-  create(event, ctx, id) {
+  create(event, ctx, id, metadata) {
     // R-TEXT-3: role optional, absent = assistant; `name` optional.
     const role = readOptionalString(event, "role", ctx) ?? "assistant";
     if (!TEXT_ROLES.has(role)) throw malformed(event, ctx, "`role` must be a text message role (R-SCHEMA-12)", [id]);
     const message: Record<string, unknown> = { id, role, content: "" };
     const name = readOptionalString(event, "name", ctx);
     if (name !== undefined) message.name = name;
-    return attributed(message, event, ctx);
+    return attributed(message, event, ctx, metadata);
   },
 };
 
@@ -59,10 +60,10 @@ export const REASONING_FAMILY: MessageFamily = {
   orphanRule: "R-REASON-9",
   duplicateRule: "R-REASON-11",
   fits: (role) => role === "reasoning",
-  create(event, ctx, id) {
+  create(event, ctx, id, metadata) {
     // R-SCHEMA-2: role required and fixed; R-SCHEMA-10: a reasoning message never has `name`.
-    if (event.role !== "reasoning") throw malformed(event, ctx, "`role` must be \"reasoning\" (R-SCHEMA-2)", [id]);
-    return attributed({ id, role: "reasoning", content: "" }, event, ctx);
+    if (readField(event, "role", ctx) !== "reasoning") throw malformed(event, ctx, "`role` must be \"reasoning\" (R-SCHEMA-2)", [id]);
+    return attributed({ id, role: "reasoning", content: "" }, event, ctx, metadata);
   },
 };
 
@@ -81,7 +82,7 @@ export function startMessage(
   const position = index.position.get(id);
   let next: Conversation;
   if (position === undefined) {
-    next = conversation.append(family.create(event, ctx, id));
+    next = conversation.append(family.create(event, ctx, id, metadata));
   } else {
     // Reopen (R-TEXT-5): the established values stand, content will append, position is kept.
     const held = conversation.at(position)!;
@@ -113,6 +114,7 @@ export function appendContent(
   const delta = readString(event, "delta", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_CONTENT");
+  if (position === REPLACED && (delta !== "" || metadata !== undefined)) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, RESTATED);
   if (delta === "") {
     // An empty delta (keep-alive) appends nothing (R-SCHEMA-3); only its metadata, if any, lands.
     if (metadata === undefined) return result(conversation, [event]);
@@ -206,9 +208,10 @@ export function endMessage(
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_END");
   const { index } = conversation;
   if (position < 0) {
+    // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is left as it is.
     index.removedMessages.delete(id);
     if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
+    return notApplied(conversation, event, ctx, id, 0, true, position === REPLACED ? RESTATED : "was removed by a MESSAGES_SNAPSHOT");
   }
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
@@ -221,19 +224,24 @@ export function withMetadata<T extends { readonly metadata?: unknown }>(target: 
   return { ...target, metadata: mergeMetadata(target.metadata, metadata) };
 }
 
-/** Keeps the event's `subagentRunId` (R-STATE-7, R-SUB-2) and `metadata` on a new message. */
-function attributed(message: Record<string, unknown>, event: AguiEvent, ctx: StepContext): Message {
+/** Keeps the event's `subagentRunId` (R-STATE-7, R-SUB-2) and `metadata` (an own copy, D-NO-ALIAS) on a new message. */
+function attributed(message: Record<string, unknown>, event: AguiEvent, ctx: StepContext, metadata: Record<string, unknown> | undefined): Message {
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
-  const metadata = readMetadata(event, ctx);
-  if (metadata !== undefined) message.metadata = { ...metadata };
+  if (metadata !== undefined) message.metadata = metadata;
   return message as unknown as Message;
 }
 
+/** `openPosition` when a MESSAGES_SNAPSHOT restated the open message with a role of the other family (D-SNAPSHOT-ROLE). */
+const REPLACED = -2;
+const RESTATED = "was restated with another role by a MESSAGES_SNAPSHOT";
+
 /**
- * Position of the open message a fragment names, or -1 when a MESSAGES_SNAPSHOT removed it
- * (D-SNAPSHOT-OPEN). A fragment for anything else has no referent and fails (R-REASON-9, R-TEXT-9):
- * the history never invents a message.
+ * Position of the open message a fragment names, -1 when a MESSAGES_SNAPSHOT removed it
+ * (D-SNAPSHOT-OPEN), or `REPLACED` when a snapshot restated it with a role of the other family
+ * (D-SNAPSHOT-ROLE: the item stays open in the stream, in the family that opened it, while the
+ * history holds the snapshot's message; apply-snapshot.ts moves it to `removedMessages`). A fragment
+ * for anything else has no referent and fails (R-REASON-9, R-TEXT-9): the history never invents a message.
  */
 function openPosition(
   conversation: Conversation,
@@ -245,7 +253,10 @@ function openPosition(
 ): number {
   const { index } = conversation;
   if (!index.openMessages.has(id)) {
-    if (index.removedMessages.has(id)) return -1;
+    if (index.removedMessages.has(id)) {
+      const held = index.position.get(id);
+      return held !== undefined && !family.fits(conversation.at(held)!.role) ? REPLACED : -1;
+    }
     throw protocolError(code, family.orphanRule, event, ctx, [id], `no ${family.name} message with this id is open`);
   }
   const position = index.position.get(id);
@@ -257,7 +268,10 @@ function openPosition(
   return position;
 }
 
-/** D-SNAPSHOT-OPEN: a fragment for an open message the snapshot took away is not applied. */
+/**
+ * D-SNAPSHOT-OPEN: a fragment for an open item the snapshot took away is not applied (TARGET_REMOVED);
+ * D-SNAPSHOT-ROLE: nor one for an open message it restated with another role (TARGET_REPLACED).
+ */
 export function notApplied(
   conversation: Conversation,
   event: AguiEvent,
@@ -268,14 +282,10 @@ export function notApplied(
   why: string,
 ): StepResult<Conversation, AguiEvent> {
   const lost = hasMetadata ? `${bytes} bytes of content and metadata` : `${bytes} bytes of content`;
-  const w: ReasoningWarning = warning(
-    "TARGET_REMOVED",
-    "D-SNAPSHOT-OPEN",
-    event,
-    ctx,
-    [id],
-    `the open item this event continues ${why}; ${lost} not applied to history`,
-    true,
-  );
+  const text = `the open item this event continues ${why}; ${lost} not applied to history`;
+  const w: ReasoningWarning =
+    why === RESTATED
+      ? warning("TARGET_REPLACED", "D-SNAPSHOT-ROLE", event, ctx, [id], text, true)
+      : warning("TARGET_REMOVED", "D-SNAPSHOT-OPEN", event, ctx, [id], text, true);
   return result(conversation, [event], [w]);
 }

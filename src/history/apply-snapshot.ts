@@ -2,9 +2,11 @@ import type { Message } from "@ag-ui/core";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import { toolCallsOf, type Conversation } from "./conversation";
-import { keepHeld } from "./incomplete";
+import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messages";
+import { keepHeld, unlist } from "./incomplete";
 import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
-import { isPlainObject, isRole, jsonType, malformed, readMessages, warning } from "./read-event";
+import { ownCopy } from "./own-copy";
+import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import type { ValueIssuer } from "./types";
 
 /**
@@ -24,12 +26,13 @@ export function reconcileSnapshot(
   ctx: StepContext,
   producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
-  const { messages: snapshot, warnings } = withKnownRoles(readMessages(event.messages, "/messages", event, ctx), "/messages", event, ctx);
+  const { messages: snapshot, warnings } = withKnownRoles(readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx), "/messages", event, ctx);
+  const openFamilies = openMessageFamilies(conversation);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
   for (const message of plan.restated) issuersOf(message, producer, added);
   const reconciled = replaceIssuers(conversation.withMessages(plan.messages), plan.goneMessages, plan.goneToolCalls, added);
-  return result(keepHeld(stopRemovedItems(reconciled)), [event], warnings);
+  return result(keepHeld(stopRemovedItems(reconciled, openFamilies)), [event], warnings);
 }
 
 /** The outcome of reconciling held messages with a snapshot. */
@@ -44,43 +47,79 @@ interface Reconciliation {
 }
 
 function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
-  // Snapshot message by id (a repeated id: the later copy wins, placed where the id first appears).
+  // Snapshot message by key (a repeated key: the later copy wins, placed where the key first appears).
   const copies = new Map<string, Message>();
-  for (const message of snapshot) copies.set(message.id, message);
+  for (const message of snapshot) copies.set(keyOf(message), message);
   const restatesActivity = snapshot.some((m) => m.role === "activity");
   const restatesReasoning = snapshot.some((m) => m.role === "reasoning");
+  // Ids a held message of another role than tool has: a tool message with such an id holds no value
+  // lookups resolve to (D-TOOL-RESULT-ID), so dropping it withdraws no issuer record.
+  const otherIds = new Set<string>();
+  for (const message of held) if (message.role !== "tool") otherIds.add(message.id);
   const plan: Reconciliation = { messages: [], restated: [], goneMessages: new Set(), goneToolCalls: new Set() };
   const placed = new Set<string>();
-  const place = (message: Message): void => {
-    placed.add(message.id);
+  const place = (key: string, message: Message): void => {
+    placed.add(key);
     plan.messages.push(message);
     plan.restated.push(message);
   };
   const drop = (message: Message): void => {
-    plan.goneMessages.add(message.id);
+    if (message.role !== "tool" || !otherIds.has(message.id)) plan.goneMessages.add(message.id);
     for (const call of toolCallsOf(message) ?? []) plan.goneToolCalls.add(call.id);
   };
   for (const message of held) {
-    const copy = copies.get(message.id);
+    const key = keyOf(message);
+    const copy = copies.get(key);
     if (copy !== undefined) {
       drop(message);
-      if (!placed.has(message.id)) place(copy);
+      if (!placed.has(key)) place(key, copy);
     } else if ((message.role === "activity" && !restatesActivity) || (message.role === "reasoning" && !restatesReasoning)) {
       plan.messages.push(message);
     } else drop(message);
   }
-  for (const message of snapshot) if (!placed.has(message.id)) place(copies.get(message.id)!);
+  for (const message of snapshot) {
+    const key = keyOf(message);
+    if (!placed.has(key)) place(key, copies.get(key)!);
+  }
   return plan;
 }
 
-/** Open items a snapshot took away stop receiving fragments (D-SNAPSHOT-OPEN). */
-function stopRemovedItems(conversation: Conversation): Conversation {
+/**
+ * How a snapshot message is matched with a held one: by id, and a tool message only with a tool
+ * message, since a tool result may share its id with the message holding its call (D-TOOL-RESULT-ID).
+ */
+function keyOf(message: Message): string {
+  return message.role === "tool" ? `tool:${message.id}` : `message:${message.id}`;
+}
+
+/** The family that opened each open message (by its held role before a snapshot). */
+function openMessageFamilies(conversation: Conversation): Map<string, MessageFamily> {
+  const families = new Map<string, MessageFamily>();
   const { index } = conversation;
   for (const id of index.openMessages) {
-    if (!index.position.has(id)) {
+    const position = index.position.get(id);
+    if (position !== undefined) families.set(id, conversation.at(position)!.role === "reasoning" ? REASONING_FAMILY : TEXT_FAMILY);
+  }
+  return families;
+}
+
+/**
+ * Open items a snapshot took away stop receiving fragments (D-SNAPSHOT-OPEN); so do open messages
+ * it restated with a role the family that opened them does not hold (D-SNAPSHOT-ROLE): the history keeps the snapshot's
+ * message, complete as restated, so it is no longer listed as incomplete.
+ */
+function stopRemovedItems(conversation: Conversation, openFamilies: ReadonlyMap<string, MessageFamily>): Conversation {
+  const { index } = conversation;
+  let restated: Set<string> | undefined;
+  for (const id of index.openMessages) {
+    const position = index.position.get(id);
+    const family = openFamilies.get(id);
+    const replaced = position !== undefined && family !== undefined && !family.fits(conversation.at(position)!.role);
+    if (position === undefined || replaced) {
       index.openMessages.delete(id);
       index.removedMessages.add(id);
     }
+    if (replaced) (restated ??= new Set()).add(id);
   }
   for (const id of index.openToolCalls) {
     if (!index.toolCallHolder.has(id)) {
@@ -88,7 +127,10 @@ function stopRemovedItems(conversation: Conversation): Conversation {
       index.removedToolCalls.add(id);
     }
   }
-  return conversation;
+  if (restated === undefined) return conversation;
+  let next = conversation;
+  for (const id of restated) next = unlist(next, "message", id);
+  return next;
 }
 
 /**
@@ -102,11 +144,15 @@ export function startRun(
   ctx: StepContext,
   producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
-  const input = event.input;
-  if (input !== undefined && !isPlainObject(input)) {
-    throw malformed(event, ctx, `\`input\` must be an object when present (got ${jsonType(input)})`);
-  }
-  const echoed = input?.messages === undefined ? NONE : readMessages(input.messages, "/input/messages", event, ctx);
+  // Echoed messages are stored: the package's own copy of them (D-NO-ALIAS), not of the whole input.
+  const echo = guarded(event, ctx, "input", () => {
+    const input = event.input;
+    if (input === undefined) return undefined;
+    if (!isPlainObject(input)) return { not: jsonType(input) };
+    return { messages: ownCopy(input.messages) };
+  });
+  if (echo?.not !== undefined) throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
+  const echoed = echo?.messages === undefined ? NONE : readMessages(echo.messages, "/input/messages", event, ctx);
   conversation.index.removedMessages.clear();
   conversation.index.removedToolCalls.clear();
   const { messages, warnings } = withKnownRoles(echoed, "/input/messages", event, ctx);

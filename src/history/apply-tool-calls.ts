@@ -13,7 +13,9 @@ import {
   mergeMetadata,
   protocolError,
   readMetadata,
+  readField,
   readOptionalString,
+  readOwnCopy,
   readString,
   roleName,
   warning,
@@ -44,7 +46,7 @@ export function startToolCall(conversation: Conversation, event: AguiEvent, ctx:
   let next: Conversation;
   if (position < 0) {
     const call: ToolCall = { id, type: "function", function: { name, arguments: "" } };
-    if (metadata !== undefined) call.metadata = { ...metadata };
+    if (metadata !== undefined) call.metadata = metadata;
     next = placeCall(conversation, event, ctx, call, warnings);
   } else {
     // Reopen (R-TOOL-2): further arguments append; the established name and parent stand.
@@ -173,24 +175,21 @@ export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: S
 export function addToolResult(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const toolCallId = readString(event, "toolCallId", ctx);
-  const content = event.content;
+  // Parts are objects: the package's own copy (D-NO-ALIAS).
+  const content = readOwnCopy(event, "content", ctx);
   if (typeof content !== "string" && !Array.isArray(content)) {
     throw malformed(event, ctx, `\`content\` must be a string or an array of parts (got ${jsonType(content)})`, [id]);
   }
-  if (event.role !== undefined && event.role !== "tool") throw malformed(event, ctx, "`role` must be \"tool\" when present", [id]);
+  const role = readField(event, "role", ctx);
+  if (role !== undefined && role !== "tool") throw malformed(event, ctx, "`role` must be \"tool\" when present", [id]);
   const message: ToolMessage = { id, role: "tool", toolCallId, content: content as ToolMessage["content"] };
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
   const metadata = readMetadata(event, ctx);
-  if (metadata !== undefined) message.metadata = { ...metadata };
+  if (metadata !== undefined) message.metadata = metadata;
 
-  const { index } = conversation;
-  const position = index.position.get(id);
-  if (position !== undefined) {
-    const held = conversation.at(position)!;
-    if (held.role !== "tool") {
-      throw protocolError("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", event, ctx, [id], `TOOL_CALL_RESULT names a held ${roleName(held.role)} message`);
-    }
+  const toolAt = conversation.toolMessageAt(id);
+  if (toolAt !== undefined) {
     // The producer re-sent a result under a held id: last write wins, like a snapshot restating it.
     const w = warning(
       "DUPLICATE_MESSAGE_ID",
@@ -201,14 +200,29 @@ export function addToolResult(conversation: Conversation, event: AguiEvent, ctx:
       "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
       true,
     );
-    const replaced = replaceIssuers(conversation, new Set([id]), EMPTY_SET, NONE);
-    return result(replaced.replaceAt(position, message), [event], [w]);
+    const replaced = conversation.index.sharedToolMessage.has(id) ? conversation : replaceIssuers(conversation, new Set([id]), EMPTY_SET, NONE);
+    return result(replaced.replaceAt(toolAt, message), [event], [w]);
   }
+  // D-TOOL-RESULT-ID: an id a message of another role has is no failure (R-TEXT-5); the result is a
+  // tool message of its own, and lookups by the id keep resolving to the other message.
+  const heldAt = conversation.index.position.get(id);
+  const warnings = heldAt === undefined ? NONE : sharedIdWarning(conversation.at(heldAt)!, event, ctx, id);
   const holderAt = holderPosition(conversation, toolCallId);
-  if (holderAt < 0) return result(conversation.append(message), [event]);
+  if (holderAt < 0) return result(conversation.append(message), [event], warnings);
   let at = holderAt + 1;
   while (at < conversation.messages.size && conversation.at(at)!.role === "tool") at++;
-  return result(conversation.insertAt(at, message), [event]);
+  return result(conversation.insertAt(at, message), [event], warnings);
+}
+
+/**
+ * The non-lossy DUPLICATE_MESSAGE_ID of D-TOOL-RESULT-ID, naming the id and both roles; none when the
+ * held message is the assistant message the package minted with the id of a call it holds (a
+ * TOOL_CALL_START without `parentMessageId`): then the producer reused nothing.
+ */
+function sharedIdWarning(held: Message, event: AguiEvent, ctx: StepContext, id: string): readonly ReasoningWarning[] {
+  if (toolCallsOf(held)?.some((call) => call.id === id) === true) return NONE;
+  const text = `TOOL_CALL_RESULT reuses the id of a held ${roleName(held.role)} message; the result was added as a tool message of its own`;
+  return [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text, false)];
 }
 
 const EMPTY_SET: ReadonlySet<string> = new Set();

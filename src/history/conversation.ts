@@ -16,8 +16,14 @@ export interface HistoryState {
  * `Conversation`s share one index. All keys are opaque ids, hence `Map`/`Set` (an id may be `"__proto__"`).
  */
 export interface ConversationIndex {
-  /** Message id → position in `messages`. Ids are unique per thread (R-EVT-8); a seed repeating one keeps the last. */
+  /**
+   * Message id → position in `messages`. Ids are unique per thread (R-EVT-8); a seed repeating one keeps the last.
+   * A tool message whose id a held message of another role has (D-TOOL-RESULT-ID) is not here but in
+   * `sharedToolMessage`: lookups by id keep resolving to the other message.
+   */
   readonly position: Map<string, number>;
+  /** Message id → position of a tool message sharing its id with a held non-tool message (D-TOOL-RESULT-ID). */
+  readonly sharedToolMessage: Map<string, number>;
   /** Tool call id → id of the assistant message holding it (R-TOOL-1). */
   readonly toolCallHolder: Map<string, string>;
   /** Messages / tool calls opened in this pipeline and not closed yet. */
@@ -66,6 +72,7 @@ export class Conversation implements HistoryState {
   static start(messages: PersistentList<Message>, published: ReasoningHistory): Conversation {
     const index: ConversationIndex = {
       position: new Map(),
+      sharedToolMessage: new Map(),
       toolCallHolder: new Map(),
       openMessages: new Set(),
       openToolCalls: new Set(),
@@ -131,7 +138,7 @@ export class Conversation implements HistoryState {
   /** This conversation with `message` appended (and indexed). */
   append(message: Message): Conversation {
     const position = this.messages.size;
-    this.index.position.set(message.id, position);
+    (this.sharesId(message) ? this.index.sharedToolMessage : this.index.position).set(message.id, position);
     indexToolCalls(message, this.index.toolCallHolder);
     return this.edited(this.messages.push(message), position);
   }
@@ -139,15 +146,36 @@ export class Conversation implements HistoryState {
   /** This conversation with `message` inserted before `position`: O(n − position) index updates, O(n) list rebuild. */
   insertAt(position: number, message: Message): Conversation {
     if (position >= this.messages.size) return this.append(message);
+    const { index } = this;
+    if (this.sharesId(message)) index.sharedToolMessage.set(message.id, position);
     const messages = this.messages.insert(position, message);
-    for (let i = position; i < messages.size; i++) this.index.position.set(messages.get(i)!.id, i);
-    indexToolCalls(message, this.index.toolCallHolder);
-    return new Conversation(messages, this.incomplete, this.issuers, this.index, undefined, -1, undefined);
+    for (let i = position; i < messages.size; i++) {
+      const moved = messages.get(i)!;
+      (moved.role === "tool" && index.sharedToolMessage.has(moved.id) ? index.sharedToolMessage : index.position).set(moved.id, i);
+    }
+    indexToolCalls(message, index.toolCallHolder);
+    return new Conversation(messages, this.incomplete, this.issuers, index, undefined, -1, undefined);
+  }
+
+  /** Position of the tool message `id` (a shared one first, D-TOOL-RESULT-ID), or undefined. */
+  toolMessageAt(id: string): number | undefined {
+    const shared = this.index.sharedToolMessage.get(id);
+    if (shared !== undefined) return shared;
+    const position = this.index.position.get(id);
+    return position !== undefined && this.at(position)!.role === "tool" ? position : undefined;
+  }
+
+  /** Whether `message` is a tool message whose id a held message of another role already has (D-TOOL-RESULT-ID). */
+  private sharesId(message: Message): boolean {
+    if (message.role !== "tool") return false;
+    const held = this.index.position.get(message.id);
+    return held !== undefined && this.at(held)!.role !== "tool";
   }
 
   /** This conversation with every message replaced by `messages` (a fresh array it takes over): reindexes. */
   withMessages(messages: Message[]): Conversation {
     this.index.position.clear();
+    this.index.sharedToolMessage.clear();
     this.index.toolCallHolder.clear();
     indexMessages(messages, this.index);
     return new Conversation(PersistentList.from(messages), this.incomplete, this.issuers, this.index, messages, -1, undefined);
@@ -269,11 +297,24 @@ export function toolCallsOf(message: Message): readonly ToolCall[] | undefined {
   return Array.isArray(calls) ? calls : undefined;
 }
 
+/**
+ * Indexes a whole list: messages of every role but tool first (the last of an id wins), then tool
+ * messages, which go to `sharedToolMessage` when a message of another role has their id (D-TOOL-RESULT-ID).
+ */
 function indexMessages(messages: readonly Message[], index: ConversationIndex): void {
+  let tools = false;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
-    index.position.set(message.id, i);
+    if (message.role === "tool") tools = true;
+    else index.position.set(message.id, i);
     indexToolCalls(message, index.toolCallHolder);
+  }
+  if (!tools) return;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role !== "tool") continue;
+    const held = index.position.get(message.id);
+    (held !== undefined && messages[held]!.role !== "tool" ? index.sharedToolMessage : index.position).set(message.id, i);
   }
 }
 

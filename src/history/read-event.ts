@@ -2,6 +2,7 @@ import { isPlainObject } from "../core/json";
 import type { Message } from "@ag-ui/core";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
+import { NotJsonData, ownCopy } from "./own-copy";
 
 /**
  * Guarded reads of event fields. Input reaching the history stage is validated already, but the
@@ -28,33 +29,79 @@ export function readEvent(event: unknown, ctx: StepContext): AguiEvent {
   return event as AguiEvent;
 }
 
+/**
+ * `read()` of the input, where a throw (a getter or proxy trap, a revoked proxy, a cycle) becomes
+ * MALFORMED_EVENT naming the field (docs/security.md). For the rare reads; the per-event ones below
+ * inline the same try/catch (no closure per event).
+ */
+export function guarded<T>(event: AguiEvent, ctx: StepContext, path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw unreadable(event, ctx, path, error);
+  }
+}
+
+/** The MALFORMED_EVENT for a field that could not be read. The thrown error's own message is not kept: hostile code wrote it (D-REDACT). */
+function unreadable(event: AguiEvent, ctx: StepContext, path: string, error: unknown): ReasoningProtocolError {
+  const why = error instanceof NotJsonData ? error.message : "reading it threw";
+  return malformed(event, ctx, `\`${path}\` could not be read as JSON data: ${why}`);
+}
+
+/** The field `field` of the event, read where a throw becomes MALFORMED_EVENT. */
+export function readField(event: AguiEvent, field: string, ctx: StepContext): unknown {
+  try {
+    return event[field];
+  } catch (error) {
+    throw unreadable(event, ctx, field, error);
+  }
+}
+
+/**
+ * The package's own copy of the JSON value of field `field` (D-NO-ALIAS), read once, where a throw
+ * becomes MALFORMED_EVENT: the history stores only such copies of what an event nests. Absent stays
+ * `undefined`, a string is itself (no copy).
+ */
+export function readOwnCopy(event: AguiEvent, field: string, ctx: StepContext): unknown {
+  try {
+    const value = event[field];
+    return typeof value === "object" && value !== null ? ownCopy(value) : value;
+  } catch (error) {
+    throw unreadable(event, ctx, field, error);
+  }
+}
+
 export function readString(event: AguiEvent, field: string, ctx: StepContext): string {
-  const value = event[field];
+  const value = readField(event, field, ctx);
   if (typeof value !== "string") throw malformed(event, ctx, `\`${field}\` must be a string (got ${jsonType(value)})`);
   return value;
 }
 
 export function readOptionalString(event: AguiEvent, field: string, ctx: StepContext): string | undefined {
-  const value = event[field];
+  const value = readField(event, field, ctx);
   if (value === undefined || typeof value === "string") return value;
   throw malformed(event, ctx, `\`${field}\` must be a string when present (got ${jsonType(value)})`);
 }
 
-/** `metadata`: absent, or an object (never `null`, R-META-1). */
+/** `metadata`: absent, or an object (never `null`, R-META-1); the package's own copy (D-NO-ALIAS). */
 export function readMetadata(event: AguiEvent, ctx: StepContext): Metadata | undefined {
-  const value = event.metadata;
+  const value = readOwnCopy(event, "metadata", ctx);
   if (value === undefined) return undefined;
   if (isPlainObject(value)) return value;
   throw malformed(event, ctx, `\`metadata\` must be an object when present (got ${jsonType(value)})`);
 }
 
+/** An object field, as the package's own copy (D-NO-ALIAS). */
 export function readObject(event: AguiEvent, field: string, ctx: StepContext): Record<string, unknown> {
-  const value = event[field];
+  const value = readOwnCopy(event, field, ctx);
   if (isPlainObject(value)) return value;
   throw malformed(event, ctx, `\`${field}\` must be an object (got ${jsonType(value)})`);
 }
 
-/** A list of messages at `path` (each an object with string `id` and `role`). */
+/**
+ * A list of messages at `path` (each an object with string `id` and `role`). `value` must be the
+ * package's own copy (`readOwnCopy`): the messages returned are stored as they are.
+ */
 export function readMessages(value: unknown, path: string, event: AguiEvent, ctx: StepContext): readonly Message[] {
   if (!Array.isArray(value)) throw malformed(event, ctx, `\`${path}\` must be an array (got ${jsonType(value)})`);
   for (let i = 0; i < value.length; i++) {

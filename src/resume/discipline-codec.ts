@@ -19,6 +19,8 @@ export interface RunItemJSON {
 export interface VerifyStateJSON {
   readonly phase: RunPhase;
   readonly runId: string | null;
+  /** The open (or last) run's `threadId` (D-RUN-ID); absent in states exported before it was kept. */
+  readonly threadId?: string | null;
   /** Family by family in table order, each in the order its items were first opened. */
   readonly items: readonly RunItemJSON[];
   /** Message id → role, across runs (D-ROLE-CONFLICT), in the order they became known. */
@@ -38,7 +40,7 @@ export function verifyStateToJSON(state: VerifyState): VerifyStateJSON {
     for (const [id, item] of f.byId) add(family, id, item);
     for (const scope of f.byOwner.values()) for (const [id, item] of scope) add(family, id, item);
   }
-  return { phase: state.phase, runId: state.runId ?? null, items, roles: [...state.roles] };
+  return { phase: state.phase, runId: state.runId ?? null, threadId: state.threadId ?? null, items, roles: [...state.roles] };
 }
 
 /** Reads (and checks) what `verifyStateToJSON` wrote; a bad part is a `TypeError` naming its JSON pointer. */
@@ -53,6 +55,7 @@ export function verifyStateFromJSON(json: unknown, shape = new JsonShape("verify
   const state = new VerifyState(roles);
   state.phase = shape.oneOf(doc.phase, PHASES, "/phase");
   state.runId = shape.stringOrNull(doc.runId, "/runId");
+  state.threadId = doc.threadId === undefined ? undefined : (shape.stringOrNull(doc.threadId, "/threadId") ?? undefined);
   const items = shape.array(doc.items, "/items");
   // Outside a run nothing is tracked: RUN_FINISHED and RUN_ERROR empty the sets (R-RUN-11).
   if (state.phase !== "active" && items.length > 0) shape.fail("/items", `must be empty in phase "${state.phase}" (items are tracked inside a run only)`);

@@ -162,7 +162,7 @@ function openSpan(state: UpcastState, shape: LegacyShape, event: Obj, raw: unkno
     return result(state, [translatedEvent(event, { type: shape.target, messageId: id }, "title")], [upcast]);
   }
   if (typeof title !== "string") throw malformedTitle(title, raw, ctx);
-  const placement = placeTitle(event.metadata, title);
+  const placement = titlePlacement(event.metadata, title, shape, raw, ctx);
   switch (placement.kind) {
     case "left":
       // Malformed metadata: enforcement rejects the event; the title stays where it was.
@@ -173,6 +173,18 @@ function openSpan(state: UpcastState, shape: LegacyShape, event: Obj, raw: unkno
       const translated = translatedEvent(event, { type: shape.target, messageId: id, metadata: placement.metadata }, "title");
       return result(state, [translated], [upcast, titleMovedWarning(id, ctx)]);
     }
+  }
+}
+
+/**
+ * `placeTitle`, where a throw becomes MALFORMED_EVENT: merging the title reads the producer's
+ * metadata, which may be a hostile object (a proxy whose traps throw or lie, a throwing getter).
+ */
+function titlePlacement(metadata: unknown, title: string, shape: LegacyShape, raw: unknown, ctx: StepContext): ReturnType<typeof placeTitle> {
+  try {
+    return placeTitle(metadata, title);
+  } catch {
+    throw unreadableLegacy(shape.legacyType, raw, ctx);
   }
 }
 

@@ -96,7 +96,7 @@ describe(`values nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
     expect(depthOf(m1!.metadata.deep)).toBe(DEPTH);
   });
 
-  it("R-META-4: deep metadata merges by key without recursing into the values", () => {
+  it("R-META-4 D-NO-ALIAS: deep metadata merges by key; the history holds its own copies (an iterative copy: no stack overflow)", () => {
     const first = deepObject(DEPTH);
     const second = deepArray(DEPTH);
     const run = runFacade([
@@ -108,8 +108,10 @@ describe(`values nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
     ]);
     expect(failureOf(run.error)).toBeUndefined();
     const metadata = (run.history.messages[0] as { metadata: Record<string, unknown> }).metadata;
-    expect(metadata.a).toBe(second);
-    expect(metadata.b).toBe(first);
+    expect(metadata.a).not.toBe(second);
+    expect(Array.isArray(metadata.a)).toBe(true);
+    expect(metadata.b).not.toBe(first);
+    expect(depthOf(metadata.b)).toBe(DEPTH);
     expect(metadata.keep).toBe(1);
   });
 
@@ -202,6 +204,10 @@ describe(`values nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
     expect(routed.error).toBeUndefined();
     let last: ReasoningHistory | undefined;
     from(routed.out as never[]).pipe(deriveHistory(opts)).subscribe((h) => (last = h));
-    expect(last).toEqual(runFacade(events).history);
+    // The two histories hold equal copies (D-NO-ALIAS), compared without recursing 10,000 levels.
+    const shape = (h: ReasoningHistory | undefined) =>
+      h?.messages.map((m) => [m.id, m.role, depthOf((m as { metadata?: { deep?: unknown } }).metadata?.deep)]);
+    expect(shape(last)).toEqual(shape(runFacade(events).history));
+    expect(shape(last)).toEqual([["m1", "reasoning", DEPTH]]);
   });
 });

@@ -21,11 +21,15 @@
  * assistant message whose id is the tool call id, and a `parentMessageId` naming a non-assistant
  * message falls back to that with `TOOL_CALL_PARENT_CONFLICT` (as @ag-ui/client does); a tool
  * result goes right after the assistant message holding its call; a result reusing a held tool
- * message id replaces it (`DUPLICATE_MESSAGE_ID`); an ACTIVITY_SNAPSHOT naming a non-activity
- * message is skipped (`ACTIVITY_SKIPPED`); a START naming a held message of the other family
- * fails (`ID_ROLE_CONFLICT`, D-ROLE-CONFLICT, also for tool/activity messages); fragments of an
- * open item a snapshot removed warn `TARGET_REMOVED` only when they carry something (a non-empty
- * delta or metadata); an event removed for an unknown `subtype` reports only that removal; a
+ * message id replaces it (`DUPLICATE_MESSAGE_ID`), one reusing the id of a message of another role
+ * is a tool message of its own (D-TOOL-RESULT-ID: a non-lossy `DUPLICATE_MESSAGE_ID` unless the
+ * other is the assistant message minted with the id of a call it holds; lookups by id find the
+ * other); an ACTIVITY_SNAPSHOT naming a non-activity message is skipped (`ACTIVITY_SKIPPED`,
+ * D-ACTIVITY-REPLACE); a START naming a held message of the other family fails (`ID_ROLE_CONFLICT`,
+ * D-ROLE-CONFLICT, also for tool/activity messages); fragments of an open item a snapshot removed
+ * warn `TARGET_REMOVED` only when they carry something (a non-empty delta or metadata), and of one
+ * it restated with a role the opening family does not hold `TARGET_REPLACED` (D-SNAPSHOT-ROLE); a
+ * run's end naming other ids than its start warns `RUN_ID_MISMATCH` (D-RUN-ID); an event removed for an unknown `subtype` reports only that removal; a
  * legacy opener while one of its kind is open fails (`DUPLICATE_OPEN`).
  */
 import type { Message } from "@ag-ui/core";
@@ -332,6 +336,8 @@ class Interpreter {
 
   // verify: run phase, the run's items per family (key → item), known message roles.
   phase: "before-first" | "open" | "finished" | "errored" = "before-first";
+  /** The open run's ids (D-RUN-ID). */
+  runIds: Obj = {};
   readonly items: Map<string, RunItem>[] = DISCIPLINE.map(() => new Map());
   readonly roles = new Map<string, string>();
 
@@ -614,6 +620,7 @@ class Interpreter {
     if (type === "RUN_STARTED") {
       if (this.phase === "open") this.fail("NESTED_RUN");
       this.phase = "open";
+      this.runIds = { runId: event.runId, threadId: event.threadId };
       this.clearRunItems(); // a new run starts with nothing open (#21)
       const input = event.input;
       if (isObj(input) && Array.isArray(input.messages)) {
@@ -623,6 +630,7 @@ class Interpreter {
     }
     if (type === "RUN_ERROR") {
       if (this.phase === "errored") this.fail("EVENT_OUTSIDE_RUN");
+      if (this.phase === "open") this.compareRunIds(event);
       this.phase = "errored";
       this.clearRunItems(); // D-RUN-ERROR
       return;
@@ -631,6 +639,7 @@ class Interpreter {
     if (type === "RUN_FINISHED") {
       const anyOpen = this.items.some((items) => [...items.values()].some((i) => i.open));
       if (anyOpen) this.fail("OPEN_AT_RUN_FINISHED"); // R-REASON-13, R-RUN-4, R-SUB-5
+      this.compareRunIds(event);
       this.phase = "finished";
       this.clearRunItems();
       return;
@@ -700,6 +709,12 @@ class Interpreter {
     for (const items of this.items) items.clear();
   }
 
+  /** D-RUN-ID: an end naming another runId/threadId (when it carries one) than the run's start. */
+  compareRunIds(event: Obj): void {
+    const differs = (field: string) => typeof event[field] === "string" && typeof this.runIds[field] === "string" && event[field] !== this.runIds[field];
+    if (differs("runId") || differs("threadId")) this.warn("RUN_ID_MISMATCH");
+  }
+
   rememberRole(id: string, role: string): void {
     if (!this.roles.has(id)) this.roles.set(id, role);
   }
@@ -752,7 +767,7 @@ class Interpreter {
         const id = event.messageId as string;
         const message = this.find(id);
         if (event.delta === "" && event.metadata === undefined) return; // a keep-alive: nothing to apply, nothing lost
-        if (this.removedWhileOpen.message.has(id) || message === undefined) return this.warn("TARGET_REMOVED"); // D-SNAPSHOT-OPEN
+        if (this.removedWhileOpen.message.has(id) || message === undefined) return this.warn(this.lostTarget(type, message)); // D-SNAPSHOT-OPEN/-ROLE
         // R-STREAM-4: appended in arrival order; an empty delta appends nothing (R-SCHEMA-3).
         if (event.delta !== "") message.content = `${typeof message.content === "string" ? message.content : ""}${event.delta as string}`;
         this.mergeMetadata(message, event);
@@ -763,7 +778,7 @@ class Interpreter {
         const id = event.messageId as string;
         const message = this.find(id);
         if (this.removedWhileOpen.message.delete(id) || message === undefined) {
-          if (event.metadata !== undefined) this.warn("TARGET_REMOVED"); // its metadata cannot land
+          if (event.metadata !== undefined) this.warn(this.lostTarget(type, message)); // its metadata cannot land
           return;
         }
         this.openInHistory.message.delete(id);
@@ -831,6 +846,14 @@ class Interpreter {
     }
   }
 
+  /** Why a fragment of a message stream is not applied: removed, or restated with a role its family does not hold (D-SNAPSHOT-ROLE). */
+  lostTarget(type: string, held: Obj | undefined): string {
+    if (held === undefined) return "TARGET_REMOVED";
+    const reasoning = type.startsWith("REASONING_");
+    const fits = reasoning ? held.role === "reasoning" : TEXT_ROLES.includes(held.role as string);
+    return fits ? "TARGET_REMOVED" : "TARGET_REPLACED";
+  }
+
   /** Lists an item as open (in its old place if it was listed before). */
   listOpen(kind: ModelIncompleteItem["kind"], id: string): void {
     const item: ModelIncompleteItem = { kind, id, reason: "open" };
@@ -852,8 +875,9 @@ class Interpreter {
     for (const set of [...Object.values(this.openInHistory), ...Object.values(this.removedWhileOpen)]) set.clear();
   }
 
+  /** The message `id`; of two sharing it (D-TOOL-RESULT-ID), the one that is not a tool result. */
   find(id: string): Obj | undefined {
-    return this.messages.find((m) => m.id === id);
+    return this.messages.find((m) => m.id === id && m.role !== "tool") ?? this.messages.find((m) => m.id === id);
   }
 
   findToolCall(id: string): Obj | undefined {
@@ -897,14 +921,18 @@ class Interpreter {
     const message: Obj = { id: event.messageId, role: "tool", toolCallId: event.toolCallId, content: event.content };
     if (event.subagentRunId !== undefined) message.subagentRunId = event.subagentRunId;
     this.mergeMetadata(message, event);
-    const at = this.messages.findIndex((m) => m.id === event.messageId);
+    const id = event.messageId as string;
+    const other = this.messages.find((m) => m.id === id && m.role !== "tool");
+    const at = this.messages.findIndex((m) => m.id === id && m.role === "tool");
     if (at >= 0) {
-      if (this.messages[at]!.role !== "tool") this.fail("ID_ROLE_CONFLICT");
       this.warn("DUPLICATE_MESSAGE_ID");
-      this.forgetIssuers(this.messages[at]!);
+      if (other === undefined) this.forgetIssuers(this.messages[at]!);
       this.messages[at] = message;
       return;
     }
+    // D-TOOL-RESULT-ID: sharing an id with a message of another role is no failure.
+    const minted = other !== undefined && other.role === "assistant" && ((other.toolCalls as Obj[] | undefined) ?? []).some((c) => c.id === id);
+    if (other !== undefined && !minted) this.warn("DUPLICATE_MESSAGE_ID");
     const holderAt = this.messages.findIndex(
       (m) => m.role === "assistant" && Array.isArray(m.toolCalls) && (m.toolCalls as Obj[]).some((c) => c.id === event.toolCallId),
     );
@@ -928,7 +956,7 @@ class Interpreter {
     const entityId = event.entityId as string;
     const target =
       event.subtype === "message"
-        ? this.messages.find((m) => m.id === entityId && m.role !== "activity")
+        ? [this.find(entityId)].find((m) => m !== undefined && m.role !== "activity")
         : this.findToolCall(entityId);
     if (target === undefined) return this.warn("UNKNOWN_ENTITY");
     target.encryptedValue = event.encryptedValue;
@@ -937,38 +965,56 @@ class Interpreter {
 
   /** R-STATE-4/5/6, R-REASON-20. */
   reconcile(snapshot: Obj[]): void {
-    const byId = new Map(snapshot.map((m) => [m.id as string, m]));
+    // By id, a tool message only with a tool message (D-TOOL-RESULT-ID).
+    const key = (m: Obj): string => `${m.role === "tool" ? "tool" : "other"}\u0000${m.id as string}`;
+    const byId = new Map(snapshot.map((m) => [key(m), m]));
+    const otherIds = new Set(this.messages.filter((m) => m.role !== "tool").map((m) => m.id));
+    const forget = (held: Obj): void => {
+      if (held.role === "tool" && otherIds.has(held.id)) return; // lookups never reached it
+      this.forgetIssuers(held);
+    };
+    // The family that opened each open message (D-SNAPSHOT-ROLE).
+    const openedAsReasoning = new Map([...this.openInHistory.message].map((id) => [id, this.find(id)?.role === "reasoning"]));
     const snapshotHasActivity = snapshot.some((m) => m.role === "activity");
     const snapshotHasReasoning = snapshot.some((m) => m.role === "reasoning");
     const kept: Obj[] = [];
     for (const held of this.messages) {
-      const restated = byId.get(held.id as string);
+      const restated = byId.get(key(held));
       if (restated !== undefined) {
-        this.forgetIssuers(held);
+        forget(held);
         const copy = structuredClone(restated);
         this.recordIssuers(copy);
         kept.push(copy);
       } else if ((held.role === "activity" && !snapshotHasActivity) || (held.role === "reasoning" && !snapshotHasReasoning)) {
         kept.push(held);
       } else {
-        this.forgetIssuers(held);
+        forget(held);
       }
     }
-    const heldIds = new Set(this.messages.map((m) => m.id));
+    const heldIds = new Set(this.messages.map(key));
+    const placed = new Set<string>();
     for (const m of snapshot) {
-      if (heldIds.has(m.id)) continue;
-      const copy = structuredClone(m);
+      if (heldIds.has(key(m)) || placed.has(key(m))) continue;
+      placed.add(key(m));
+      const copy = structuredClone(byId.get(key(m))!); // a repeated id: the later copy, where it first appears
       this.recordIssuers(copy);
       kept.push(copy);
     }
     this.messages.splice(0, this.messages.length, ...kept);
     // Only what is still held can be incomplete.
     this.incomplete = this.incomplete.filter((i) => (i.kind === "message" ? this.find(i.id) : this.findToolCall(i.id)) !== undefined);
-    // D-SNAPSHOT-OPEN: open items the snapshot took away stop receiving fragments.
+    // D-SNAPSHOT-OPEN: open items the snapshot took away stop receiving fragments; D-SNAPSHOT-ROLE:
+    // so do those it restated with a role of another family, complete as restated (not incomplete).
     for (const id of this.openInHistory.message) {
-      if (this.find(id) !== undefined) continue;
-      this.openInHistory.message.delete(id);
-      this.removedWhileOpen.message.add(id);
+      const held = this.find(id);
+      if (held === undefined) {
+        this.openInHistory.message.delete(id);
+        this.removedWhileOpen.message.add(id);
+      } else if (this.lostTarget(openedAsReasoning.get(id) === true ? "REASONING_" : "TEXT_", held) === "TARGET_REPLACED") {
+        this.openInHistory.message.delete(id);
+        this.removedWhileOpen.message.add(id);
+        this.unlist("message", id);
+      }
     }
     for (const id of this.openInHistory.toolCall) {
       if (this.findToolCall(id) !== undefined) continue;

@@ -93,6 +93,23 @@ export function warningStreams(): CodeStream[] {
       ev.reasoningMessageContent("m1", secret("delta"), { metadata: meta() }),
       ev.reasoningMessageEnd("m1"),
     ]),
+    w("TARGET_REPLACED", [
+      ev.textStart("t1"),
+      ev.textContent("t1", secret("answer")),
+      ev.messagesSnapshot([msg.reasoning("t1", secret("reasoning"))]),
+      ev.textContent("t1", secret("answer"), { metadata: meta() }),
+      ev.textEnd("t1", { metadata: meta() }),
+    ]),
+    // The run ends naming a run id of the server's own, then another run starts and ends as usual.
+    w("RUN_ID_MISMATCH", [ev.textChunk("a1", secret("answer")), ev.runFinished("server-run", { result: secret("result") }), ev.runStarted("r1")]),
+    w("DUPLICATE_MESSAGE_ID", [
+      ev.textStart("shared"),
+      ev.textContent("shared", secret("answer")),
+      ev.textEnd("shared"),
+      ev.toolCallStart("tc1", "search", { parentMessageId: "h1" }),
+      ev.toolCallEnd("tc1"),
+      ev.toolCallResult("shared", "tc1", secret("result"), { metadata: meta() }),
+    ]),
     w("ACTIVITY_SKIPPED", [
       ev.activitySnapshot("act", "plan", { text: secret("activity") }),
       { type: "ACTIVITY_DELTA", messageId: "act", activityType: "plan", patch: [{ op: "test", path: "/text", value: secret("activity") }] },
