@@ -7,8 +7,8 @@ const { transformSync, version } = require("esbuild");
 
 const SELF = createHash("sha256").update(readFileSync(__filename)).update(version).digest("hex");
 
-/** What tsconfig.json says that changes emitted code (esbuild reads no tsconfig in transform mode). */
-const TSCONFIG_RAW = { compilerOptions: { target: "ES2022", useDefineForClassFields: true, verbatimModuleSyntax: false, esModuleInterop: true } };
+/** What tsconfig.json says that changes emitted code (esbuild reads no tsconfig in transform mode); `strict` implies "use strict" in every file, as tsc emits it. */
+const TSCONFIG_RAW = { compilerOptions: { target: "ES2022", useDefineForClassFields: true, verbatimModuleSyntax: false, esModuleInterop: true, alwaysStrict: true } };
 
 module.exports = {
   canInstrument: false,
