@@ -11,6 +11,9 @@ const config: Config = {
     "^.+\\.ts$": "<rootDir>/test/support/esbuild-transform.cjs",
   },
   moduleFileExtensions: ["ts", "js", "json"],
+  // Jest's default is one worker less than the cores: on a 2-core machine, one. The suites are
+  // CPU-bound and the property suite is split into one file per property, so use every core.
+  maxWorkers: "100%",
   testTimeout: 60_000,
 };
 
