@@ -11,6 +11,10 @@ const blocks = readDocBlocks(ROOT);
 const compiled = blocks.filter((b) => b.kind !== "fragment");
 const runnable = blocks.filter((b) => b.kind === "runnable");
 
+// The markers, and blocks that show a broken block is reported (compiled with the docs' own, in one program).
+const SELF_TEST = ["```ts", "const a: number = 1;", "```", "```ts fragment", "events$.subscribe();", "```", "```ts runnable", "const b: string = 2;", "```"].join("\n");
+const selfTest = docBlocks(SELF_TEST, "x.md");
+
 let dir: string;
 let errors: Map<DocBlock, string[]>;
 
@@ -18,7 +22,7 @@ beforeAll(() => {
   // Inside the repository (gitignored), so that the blocks resolve rxjs, @ag-ui/* … from its node_modules.
   mkdirSync(join(ROOT, ".tmp"), { recursive: true });
   dir = mkdtempSync(join(ROOT, ".tmp", "doc-code-"));
-  errors = compileBlocks(ROOT, dir, compiled);
+  errors = compileBlocks(ROOT, dir, [...compiled, selfTest[0]!, selfTest[2]!]);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,12 +37,9 @@ describe("docs: every TypeScript block of README.md and docs/*.md compiles under
   });
 
   it("reads the markers, and a broken block is reported with its line", () => {
-    const md = ["```ts", "const a: number = 1;", "```", "```ts fragment", "events$.subscribe();", "```", "```ts runnable", 'const b: string = 2;', "```"].join("\n");
-    const found = docBlocks(md, "x.md");
-    expect(found.map((b) => [b.where, b.kind])).toEqual([["x.md:1", "module"], ["x.md:4", "fragment"], ["x.md:7", "runnable"]]);
-    const result = compileBlocks(ROOT, join(dir, "self-test"), [found[0]!, found[2]!]);
-    expect(result.get(found[0]!)).toEqual([]);
-    expect(result.get(found[2]!)).toEqual([expect.stringMatching(/^line 1 of the block: TS2322 /)]);
+    expect(selfTest.map((b) => [b.where, b.kind])).toEqual([["x.md:1", "module"], ["x.md:4", "fragment"], ["x.md:7", "runnable"]]);
+    expect(errors.get(selfTest[0]!)).toEqual([]);
+    expect(errors.get(selfTest[2]!)).toEqual([expect.stringMatching(/^line 1 of the block: TS2322 /)]);
     expect(() => docBlocks("```ts maybe\n```", "y.md")).toThrow(/y\.md:1: unknown marker "maybe"/);
   });
 });
