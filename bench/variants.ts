@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { createRequire } from "node:module";
 import { from, map, type Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
@@ -82,11 +84,18 @@ export function summarize(messages: readonly Message[]): { content: Map<string, 
 // Our package is measured as it ships: the bundle `npm run build` writes to dist/ (`npm run bench`
 // builds first). Through tsx every call between our source files goes through a module getter,
 // which is not what users run. BENCH_SOURCE=src measures src/ through tsx instead (no build needed).
+// The bundle is loaded by a computed path, so the typecheck (`npm test`) needs no dist/: its types
+// are src/'s, which the bundle is built from.
 type Ours = typeof import("../src");
 let ours: Ours | undefined;
+const DIST_BUNDLE = resolve(__dirname, "../dist/index.cjs");
 async function loadOurs(): Promise<Ours> {
-  ours ??= process.env.BENCH_SOURCE === "src" ? await import("../src") : ((await import("../dist/index.cjs")) as unknown as Ours);
+  ours ??= process.env.BENCH_SOURCE === "src" ? await import("../src") : await loadBundle();
   return ours;
+}
+async function loadBundle(): Promise<Ours> {
+  if (!existsSync(DIST_BUNDLE)) throw new Error(`${DIST_BUNDLE} does not exist: run \`npm run bench\` (it builds first), or set BENCH_SOURCE=src`);
+  return (await import(DIST_BUNDLE)) as Ours;
 }
 
 /** The producer identity every run of ours is created for (D-ISSUER). */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { CORPUS_DIR } from "../test/conformance/fixture";
 import { EventSchema } from "@ag-ui/core/schemas";
 import { createEnforceStage, enforceSchema } from "../src/schema/enforce-schema";
 import { runStage } from "../src/core/stage-operator";
@@ -48,11 +49,10 @@ function failure(events: readonly unknown[]) {
   return { error: run.error, out: run.out, warnings: run.warnings };
 }
 
-const CONFORMANCE = process.env.AGUI_CONFORMANCE_DIR ?? resolve(__dirname, "../../shared/conformance/1.0/streams");
 
 /** A conformance fixture's stream (the corpus is read-only). */
 function fixtureStream(name: string): unknown[] {
-  return (JSON.parse(readFileSync(resolve(CONFORMANCE, `${name}.json`), "utf8")) as { stream: unknown[] }).stream;
+  return (JSON.parse(readFileSync(resolve(CORPUS_DIR, `${name}.json`), "utf8")) as { stream: unknown[] }).stream;
 }
 
 const rs = ev.runStarted();

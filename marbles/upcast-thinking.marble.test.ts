@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { CORPUS_DIR } from "../test/conformance/fixture";
 import { EventType } from "@ag-ui/core";
 import { expandChunks } from "../src/chunks/expand-chunks";
 import { ReasoningProtocolError } from "../src/core/errors";
@@ -186,8 +187,7 @@ describe("upcastThinking — the registry mapping (R-DEP-2/4/5)", () => {
 
 describe("upcastThinking — versioning (R-VER-7/10/11/12/13)", () => {
   it("R-VER-10: the era-0-0-45 fixture's retired shapes are translated, not dropped, and the warning names THINKING_START", () => {
-    const dir = process.env.AGUI_CONFORMANCE_DIR ?? resolve(__dirname, "../../shared/conformance/1.0/streams");
-    const fixture = JSON.parse(readFileSync(resolve(dir, "era-0-0-45-thinking-translated.json"), "utf8")) as {
+    const fixture = JSON.parse(readFileSync(resolve(CORPUS_DIR, "era-0-0-45-thinking-translated.json"), "utf8")) as {
       stream: Record<string, unknown>[];
     };
     const { out, warnings, error } = run(fixture.stream);

@@ -15,6 +15,7 @@ export { expandChunks, createExpandStage } from "./chunks/expand-chunks";
 export { verifyDiscipline, createVerifyStage, type VerifyOptions } from "./discipline/verify-discipline";
 export { routeEncryptedValues, deriveHistory, createHistoryStage, type HistoryOptions } from "./history/history-stage";
 export { toRunInputMessages, type RunInputOptions } from "./history/run-input";
+export { messagesOf } from "./history/messages-of";
 export type { ReasoningHistory, IncompleteItem, IncompleteReason, ValueIssuer } from "./history/types";
 
 export { reasoningPipeline, type ReasoningPipeline, type ReasoningPipelineOptions } from "./pipeline/reasoning-pipeline";
@@ -27,13 +28,9 @@ export {
   type NextAgent,
 } from "./integration/http-agent-middleware";
 
-// Resilience (docs/resilience.md): resume, repair, downgrade, storage.
+// Resilience (docs/resilience.md): resume (the facade's exportState()/resumeFrom; the per-stage state
+// codecs behind it are internal), repair, downgrade, storage.
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type PipelineSnapshot } from "./resume/pipeline-snapshot";
-export { resumedStage } from "./resume/resumed-stage";
-export { upcastStateToJSON, upcastStateFromJSON, type UpcastStateJSON } from "./resume/upcast-codec";
-export { expandStateToJSON, expandStateFromJSON, type ExpandStateJSON, type OpenStreamJSON } from "./resume/chunk-codec";
-export { verifyStateToJSON, verifyStateFromJSON, type VerifyStateJSON, type RunItemJSON } from "./resume/discipline-codec";
-export { historyStateToJSON, historyStateFromJSON, type HistoryStateJSON, type HistoryOpenSetsJSON } from "./resume/history-codec";
 export {
   repairStream,
   createRepairStage,

@@ -2,11 +2,12 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /**
- * Reading the AG-UI 1.0 conformance corpus (read-only: the spec authors' own fixtures; see its
- * README for the format). `AGUI_CONFORMANCE_DIR` points elsewhere if the corpus moves.
+ * Reading the AG-UI 1.0 conformance corpus, vendored byte for byte under test/fixtures/conformance
+ * (the spec authors' own fixtures, MIT; provenance and checksums in its SOURCE.md, the format in
+ * its README). Never edit those files: test/conformance/vendored.test.ts checks them.
  */
-export const CORPUS_DIR =
-  process.env.AGUI_CONFORMANCE_DIR ?? resolve(__dirname, "../../../shared/conformance/1.0/streams");
+export const CORPUS_ROOT = resolve(__dirname, "../fixtures/conformance");
+export const CORPUS_DIR = join(CORPUS_ROOT, "1.0/streams");
 
 export interface FixtureExpect {
   readonly outcome?: "completed" | "failed";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { CORPUS_DIR } from "../conformance/fixture";
 import { runStage } from "../../src/core/stage-operator";
 import type { AguiEvent } from "../../src/core/types";
 import { createHistoryStage } from "../../src/history/history-stage";
@@ -10,7 +11,7 @@ import { createHistoryStage } from "../../src/history/history-stage";
  * match, same length), `expect.messageCount`, and `noWarnings`. Fixtures that need another stage
  * first (chunks, THINKING_*, stripping, eras) are exercised by the pipeline's own suite.
  */
-const STREAMS = process.env.AGUI_CONFORMANCE_DIR ?? resolve(__dirname, "../../../shared/conformance/1.0/streams");
+const STREAMS = CORPUS_DIR;
 
 interface Fixture {
   readonly stream: readonly AguiEvent[];

@@ -76,7 +76,7 @@ describe("agui-reasoning check on a 10,000-level nested event", () => {
 
   it("hostile nesting: spawned as users run it, --json exits 2 with the same message", async () => {
     const { code, out } = await new Promise<{ code: number | null; out: string }>((done, fail) => {
-      const child = spawn("npx", ["tsx", "src/cli/main.ts", "check", files.deep, "--json", "--no-progress"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "check", files.deep, "--json", "--no-progress"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
       let out = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
       child.stderr.on("data", (d: Buffer) => (out += d.toString()));

@@ -1,5 +1,5 @@
 /**
- * `agui-reasoning check`: spawned as users run it (`npx tsx src/cli/main.ts`) for the exit codes
+ * `agui-reasoning check`: spawned as users run it from a checkout (`node --import tsx src/cli/main.ts`, what `npx tsx` runs without its two wrapper processes) for the exit codes
  * and process wiring, and called in-process (`runCheck`) for the report details, which is faster.
  */
 import { spawn } from "node:child_process";
@@ -49,7 +49,7 @@ function file(name: string, text: string): string {
 /** Runs the real command in a child process. */
 function spawnCli(args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn("npx", ["tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

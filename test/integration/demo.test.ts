@@ -16,7 +16,7 @@ function request(messages: unknown[]): RecordedRequest {
 describe("npm start (examples/demo.ts)", () => {
   it("R-REASON-17 the demo runs three turns over HTTP and every encrypted value reaches the server byte-identical", async () => {
     const result = await new Promise<{ code: number | null; stdout: string }>((done, fail) => {
-      const child = spawn("npx", ["tsx", "examples/demo.ts"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+      const child = spawn(process.execPath, ["--import", "tsx", "examples/demo.ts"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
       let stdout = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
       child.on("error", fail);

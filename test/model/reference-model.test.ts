@@ -4,10 +4,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CORPUS_DIR } from "../conformance/fixture";
 import type { Message } from "@ag-ui/core";
 import { modelRunInput, runReferenceModel, type ModelResult } from "./reference-model";
 
-const FIXTURES = join(__dirname, "..", "..", "..", "shared", "conformance", "1.0", "streams");
+const FIXTURES = CORPUS_DIR;
 
 /** Fixtures the model does not judge, with the reason. */
 const OUT_OF_MODEL: Record<string, string> = {

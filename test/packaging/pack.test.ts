@@ -167,7 +167,7 @@ import * as rxjs from "rxjs";`),
   "jest.config.json": JSON.stringify({
     testEnvironment: "node",
     testMatch: ["<rootDir>/example.test.ts"],
-    transform: { "^.+\\.ts$": [join(repo, "node_modules", "ts-jest"), { isolatedModules: true, tsconfig: { module: "commonjs", esModuleInterop: true } }] },
+    transform: { "^.+\\.ts$": join(repo, "test", "support", "esbuild-transform.cjs") },
   }),
   "tsconfig.json": JSON.stringify({
     compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: false, types: ["jest"] },

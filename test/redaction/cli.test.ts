@@ -75,7 +75,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The command as users run it. */
 function spawnCli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((done, fail) => {
-    const child = spawn("npx", ["tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));

@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { CORPUS_DIR } from "../conformance/fixture";
 import fc from "fast-check";
 import { ERROR_CODES, ReasoningProtocolError } from "../../src/core/errors";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
@@ -23,8 +24,7 @@ import { saveHistory } from "../../src/storage/history-store";
 import { InMemoryHistoryStore } from "../../src/storage/in-memory-store";
 
 const ROOT = resolve(__dirname, "../..");
-/** In CI the repository is cloned elsewhere and `shared/` is copied beside it. */
-const CORPUS = resolve(ROOT, "../shared/conformance/1.0/streams");
+const CORPUS = CORPUS_DIR;
 const RECORDED = join(ROOT, "examples/recorded");
 const REGRESSIONS = join(ROOT, "test/regressions");
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { MATRIX_PATH, REPO_ROOT } from "./generate";
 import { buildMatrix, parseTestRefs, renderMatrix } from "./matrix";
 import { OUT_OF_SCOPE, RESTATED } from "./scope";
-import { decisionIds, digestEdgeCases, digestRules, readSpec } from "./spec-ids";
+import { decisionIds, digestEdgeCases, digestRules, parseSpecDocuments, readSpec } from "./spec-ids";
 import { idsOf, scanTests } from "./test-names";
 
 const REGENERATE = "run `npx tsx test/traceability/generate.ts` and review the diff";
@@ -16,7 +16,7 @@ describe("spec traceability: docs/spec-traceability.md cannot rot", () => {
     expect(matrix.problems.missing).toEqual([]);
   });
 
-  it("every id a test name starts with exists in the digest or decisions.md", () => {
+  it("every id a test name starts with exists in the index of rule ids", () => {
     expect(matrix.problems.unknownInTests).toEqual([]);
   });
 
@@ -45,7 +45,7 @@ describe("spec traceability: docs/spec-traceability.md cannot rot", () => {
   });
 });
 
-describe("spec traceability: reading the spec documents", () => {
+describe("spec traceability: the index of rule ids (test/traceability/spec-ids.json)", () => {
   const spec = readSpec(REPO_ROOT);
 
   it("finds the digest's rule ids, its edge cases #1…#108 and the decisions, each once", () => {
@@ -56,11 +56,19 @@ describe("spec traceability: reading the spec documents", () => {
     expect(spec.decisions.map((s) => s.id)).toEqual(expect.arrayContaining(["D-ISSUER", "D-SEED-001", "D-SCOPE-FAMILIES"]));
   });
 
-  it("takes ids from table rows only, with their section and summary", () => {
+  it("has a one-line summary and a section for every id, and the decisions being implemented elsewhere", () => {
+    for (const s of [...spec.rules, ...spec.decisions, ...spec.edgeCases]) {
+      expect({ id: s.id, ok: s.summary.length > 10 && !s.summary.includes("\n") && s.section.length > 0 }).toEqual({ id: s.id, ok: true });
+    }
+    expect(spec.decisions.map((s) => s.id)).toEqual(expect.arrayContaining(["D-LIMIT", "D-TOOL-RESULT-ID", "D-SNAPSHOT-ROLE", "D-ACTIVITY-REPLACE", "D-RUN-ID", "D-NO-ALIAS"]));
+  });
+
+  it("import-spec-ids reads ids from table rows only, with their section and summary", () => {
     const md = ["## 3. Text messages — https://x", "", "See R-TEXT-9 in prose.", "| ID | Rule |", "| --- | --- |", "| R-TEXT-9 | CONTENT for a \\| non-open id | fatal |", "### A. Things (operator b)", "| 7 | `RMC(m1)` | FAIL |"].join("\n");
     expect(digestRules(md)).toEqual([{ id: "R-TEXT-9", section: "§3 Text messages", summary: "CONTENT for a \\| non-open id" }]);
     expect(digestEdgeCases(md)).toEqual([{ id: "#7", section: "A. Things", summary: "`RMC(m1)` → FAIL" }]);
     expect(decisionIds("| id | x |\n| D-SEED-001 | seed | y |")).toEqual([{ id: "D-SEED-001", section: "Decisions", summary: "seed" }]);
+    expect(parseSpecDocuments(md, "| D-X | s | d |").decisions.map((d) => d.id)).toEqual(["D-X"]);
   });
 });
 

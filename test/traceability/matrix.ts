@@ -1,9 +1,9 @@
-import { OUT_OF_SCOPE, RESTATED } from "./scope";
+import { OUT_OF_SCOPE, PENDING_IMPLEMENTATION, RESTATED } from "./scope";
 import { readSpec, type SpecId } from "./spec-ids";
 import { scanTests, type TestCase } from "./test-names";
 
 /** How a spec id is accounted for. */
-export type Status = "pinned" | "restated" | "out of scope" | "missing";
+export type Status = "pinned" | "restated" | "out of scope" | "pending" | "missing";
 
 export interface MatrixRow extends SpecId {
   readonly status: Status;
@@ -51,6 +51,9 @@ export function buildMatrix(repoRoot: string): Matrix {
     const reason = OUT_OF_SCOPE[s.id];
     const restated = RESTATED[s.id];
     if (pinned.length > 0) {
+      if (PENDING_IMPLEMENTATION.includes(s.id)) {
+        problems.scope.push(`${s.id} is pinned by ${pinned.length} test(s) but still listed in PENDING_IMPLEMENTATION (test/traceability/scope.ts): remove it there`);
+      }
       if (reason !== undefined || restated !== undefined) {
         problems.scope.push(`${s.id} is pinned by ${pinned.length} test(s) but also listed in test/traceability/scope.ts: remove it there`);
       }
@@ -58,6 +61,7 @@ export function buildMatrix(repoRoot: string): Matrix {
     }
     if (reason !== undefined) return { ...s, status: "out of scope", tests: [], note: reason };
     if (restated !== undefined) return { ...s, status: "restated", tests: [], note: `${restated.why} Pinned by ${restated.by.join(", ")}.` };
+    if (PENDING_IMPLEMENTATION.includes(s.id)) return { ...s, status: "pending", tests: [], note: "being implemented on another branch" };
     if (required) problems.missing.push(`${s.id} (${s.section}) has no test whose name starts with it, and is not listed as out of scope`);
     return { ...s, status: "missing", tests: [] };
   };
@@ -67,14 +71,14 @@ export function buildMatrix(repoRoot: string): Matrix {
   const edgeCases = spec.edgeCases.map((s) => row(s, false));
 
   const known = new Set([...spec.rules, ...spec.decisions, ...spec.edgeCases].map((s) => s.id));
-  for (const id of [...Object.keys(OUT_OF_SCOPE), ...Object.keys(RESTATED)]) {
-    if (!known.has(id)) problems.scope.push(`test/traceability/scope.ts lists ${id}, which is in neither the digest nor decisions.md`);
+  for (const id of [...Object.keys(OUT_OF_SCOPE), ...Object.keys(RESTATED), ...PENDING_IMPLEMENTATION]) {
+    if (!known.has(id)) problems.scope.push(`test/traceability/scope.ts lists ${id}, which is not in the index of rule ids (test/traceability/spec-ids.json)`);
   }
   for (const [id, { by }] of Object.entries(RESTATED)) {
     for (const other of by) if (!byId.has(other)) problems.scope.push(`${id} is restated by ${other}, which no test pins`);
   }
   for (const t of tests) {
-    for (const id of t.ids) if (!known.has(id)) problems.unknownInTests.push(`test "${t.name}" (${t.file}) names ${id}, which is in neither the digest nor decisions.md`);
+    for (const id of t.ids) if (!known.has(id)) problems.unknownInTests.push(`test "${t.name}" (${t.file}) names ${id}, which is not in the index of rule ids (test/traceability/spec-ids.json)`);
   }
   return { rules, decisions, edgeCases, problems, testCount: tests.length };
 }
@@ -85,8 +89,8 @@ export function renderMatrix(m: Matrix): string {
   const lines = [
     "# Spec traceability",
     "",
-    "Every rule of the AG-UI 1.0 digest (`R-…`, `shared/spec/agui-1.0-digest.md`) and every product decision",
-    "(`D-…`, `shared/spec/decisions.md`) → the tests that pin it. A test pins an id when its name (or an",
+    "Every rule of the AG-UI 1.0 digest (`R-…`) and every product decision (`D-…`), as listed in the project's",
+    "index of rule ids `test/traceability/spec-ids.json`, → the tests that pin it. A test pins an id when its name (or an",
     "enclosing `describe`'s) **starts with** the id, e.g. `it(\"R-REASON-14: a fragment naming a span id fails the run\", …)`;",
     "`R-STREAM-7/12/15c` names R-STREAM-7, R-STREAM-12 and R-STREAM-15.",
     "",
@@ -98,16 +102,16 @@ export function renderMatrix(m: Matrix): string {
     "",
     "## Summary",
     "",
-    "| | ids | pinned by tests | restated (pinned by other ids) | out of scope | missing |",
-    "| --- | --- | --- | --- | --- | --- |",
-    `| digest rules (R-) | ${m.rules.length} | ${count(m.rules, "pinned")} | ${count(m.rules, "restated")} | ${count(m.rules, "out of scope")} | ${count(m.rules, "missing")} |`,
-    `| decisions (D-) | ${m.decisions.length} | ${count(m.decisions, "pinned")} | ${count(m.decisions, "restated")} | ${count(m.decisions, "out of scope")} | ${count(m.decisions, "missing")} |`,
-    `| edge cases (#, informative) | ${m.edgeCases.length} | ${count(m.edgeCases, "pinned")} | – | – | ${count(m.edgeCases, "missing")} |`,
+    "| | ids | pinned by tests | restated (pinned by other ids) | out of scope | pending | missing |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    `| digest rules (R-) | ${m.rules.length} | ${count(m.rules, "pinned")} | ${count(m.rules, "restated")} | ${count(m.rules, "out of scope")} | ${count(m.rules, "pending")} | ${count(m.rules, "missing")} |`,
+    `| decisions (D-) | ${m.decisions.length} | ${count(m.decisions, "pinned")} | ${count(m.decisions, "restated")} | ${count(m.decisions, "out of scope")} | ${count(m.decisions, "pending")} | ${count(m.decisions, "missing")} |`,
+    `| edge cases (#, informative) | ${m.edgeCases.length} | ${count(m.edgeCases, "pinned")} | – | – | – | ${count(m.edgeCases, "missing")} |`,
     "",
     `${m.testCount} tests scanned.`,
     "",
   ];
-  lines.push(...section("Decisions (decisions.md)", m.decisions));
+  lines.push(...section("Decisions", m.decisions));
   for (const [title, rows] of groups(m.rules)) lines.push(...section(`Digest ${title}`, rows));
   lines.push("## Edge cases (informative)", "", "The digest's edge-case table; not every case needs its own test (many are pinned under their rule id).", "");
   for (const [title, rows] of groups(m.edgeCases)) lines.push(...section(title, rows, "###"));

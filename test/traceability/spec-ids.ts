@@ -11,17 +11,6 @@ export interface SpecId {
   readonly summary: string;
 }
 
-/**
- * The spec documents. In CI the repository is cloned into another folder and `shared/` is copied
- * beside it, so they are resolved as `../shared/spec/…` from the repository root.
- */
-export function specPaths(repoRoot: string): { digest: string; decisions: string } {
-  return {
-    digest: resolve(repoRoot, "../shared/spec/agui-1.0-digest.md"),
-    decisions: resolve(repoRoot, "../shared/spec/decisions.md"),
-  };
-}
-
 /** Every R- id of the digest (the rows of its rule tables), in document order. */
 export function digestRules(markdown: string): SpecId[] {
   return tableRows(markdown, /^R-[A-Z]+-\d+$/, (cells) => cells[1] ?? "");
@@ -37,10 +26,26 @@ export function decisionIds(markdown: string): SpecId[] {
   return tableRows(markdown, /^D-[A-Z0-9]+(?:-[A-Z0-9]+)*$/, (cells) => cells[1] ?? "", "Decisions");
 }
 
+/** The project's index of rule ids, checked in (the spec documents are not part of the repository). */
+export const SPEC_IDS_PATH = "test/traceability/spec-ids.json";
+
+/** The checked-in index: where its ids come from, and the ids by kind, in document order. */
+export interface SpecIndex {
+  readonly source: Readonly<Record<string, string>>;
+  readonly rules: readonly SpecId[];
+  readonly edgeCases: readonly SpecId[];
+  readonly decisions: readonly SpecId[];
+}
+
+/** The rule ids the matrix accounts for, from the checked-in index (`import-spec-ids.ts` refreshes it). */
 export function readSpec(repoRoot: string): { rules: SpecId[]; edgeCases: SpecId[]; decisions: SpecId[] } {
-  const paths = specPaths(repoRoot);
-  const digest = readFileSync(paths.digest, "utf8");
-  return { rules: digestRules(digest), edgeCases: digestEdgeCases(digest), decisions: decisionIds(readFileSync(paths.decisions, "utf8")) };
+  const index = JSON.parse(readFileSync(resolve(repoRoot, SPEC_IDS_PATH), "utf8")) as SpecIndex;
+  return { rules: [...index.rules], edgeCases: [...index.edgeCases], decisions: [...index.decisions] };
+}
+
+/** The ids of the spec documents' markdown (the digest and decisions.md), as `import-spec-ids.ts` reads them. */
+export function parseSpecDocuments(digest: string, decisions: string): { rules: SpecId[]; edgeCases: SpecId[]; decisions: SpecId[] } {
+  return { rules: digestRules(digest), edgeCases: digestEdgeCases(digest), decisions: decisionIds(decisions) };
 }
 
 /** Rows of markdown tables whose first cell matches `idPattern`, under the nearest `##`/`###` heading. */
