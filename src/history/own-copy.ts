@@ -10,6 +10,11 @@
  * `NotJsonData`, which the caller turns into MALFORMED_EVENT naming the field. The walk is iterative
  * (a value nested a million levels deep costs no stack) and copies an object reached twice once (a
  * shared sub-object stays shared in the copy, so a "billion laughs" of references stays linear).
+ *
+ * The copy holds what JSON can carry, so that it survives `exportState()` and storage unchanged: an
+ * `undefined` entry of an object is left out and one of an array becomes `null` (as `JSON.stringify`
+ * does, and as the value would arrive over the wire); a BigInt, a symbol, NaN or ±Infinity has no JSON
+ * form at all and is refused (`NotJsonData`).
  */
 
 /** Why a value is not JSON data (for an error detail: kinds only, never a value, D-REDACT). */
@@ -40,7 +45,8 @@ export function ownCopy<T>(value: T): T {
       continue;
     }
     if (typeof source !== "object" || source === null) {
-      (target as Record<string | number, unknown>)[key] = leaf(source);
+      // Only arrays get here with `undefined` (an object's undefined entries are left out by `open`).
+      (target as Record<string | number, unknown>)[key] = source === undefined ? null : leaf(source);
       continue;
     }
     if (filling.has(source)) throw new NotJsonData("it contains a cycle");
@@ -57,16 +63,28 @@ function flatCopy(source: object): Record<string, unknown> | undefined {
     const key = keys[i]!;
     const value = (source as Record<string, unknown>)[key];
     if (typeof value === "object" && value !== null) return undefined;
+    if (value === undefined) continue;
     if (key === "__proto__") Object.defineProperty(copy, key, { value: leaf(value), writable: true, enumerable: true, configurable: true });
     else copy[key] = leaf(value);
   }
   return copy;
 }
 
-/** A primitive as it is; a function is not data. */
+/** A primitive as it is; a function, a BigInt, a symbol or a non-finite number is not JSON data. */
 function leaf(value: unknown): unknown {
-  if (typeof value === "function") throw new NotJsonData("it holds a function");
-  return value;
+  switch (typeof value) {
+    case "function":
+      throw new NotJsonData("it holds a function");
+    case "bigint":
+      throw new NotJsonData("it holds a BigInt");
+    case "symbol":
+      throw new NotJsonData("it holds a symbol");
+    case "number":
+      if (!Number.isFinite(value)) throw new NotJsonData("it holds a number JSON cannot hold (NaN or ±Infinity)");
+      return value;
+    default:
+      return value;
+  }
 }
 
 /**
@@ -90,8 +108,11 @@ function open(
   }
   const copy: Record<string, unknown> = {};
   copies.set(source, copy);
-  const keys = Object.keys(source);
-  const values = keys.map((key) => (source as Record<string, unknown>)[key]);
+  const allKeys = Object.keys(source);
+  const allValues = allKeys.map((key) => (source as Record<string, unknown>)[key]);
+  // An undefined entry is left out, as JSON leaves it out.
+  const keys = allKeys.filter((_, i) => allValues[i] !== undefined);
+  const values = allValues.filter((value) => value !== undefined);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     // An own "__proto__" key (JSON.parse makes one) must stay a key, not set the copy's prototype.

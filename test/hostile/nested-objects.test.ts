@@ -36,6 +36,11 @@ const HOSTILE: readonly { readonly label: string; readonly value: () => Record<s
   },
   { label: "a revoked proxy", value: () => revokedProxy() as Record<string, unknown> },
   { label: "an object nesting a revoked proxy", value: () => ({ inner: revokedProxy() }) },
+  // Not JSON data: no wire carries them, and exportState()/storage could not hold them (found by the structure fuzz).
+  { label: "an object nesting a BigInt", value: () => ({ inner: { n: 1n } }) },
+  { label: "an object nesting a symbol", value: () => ({ inner: { s: Symbol("x") } }) },
+  { label: "an object nesting NaN", value: () => ({ inner: [NaN] }) },
+  { label: "an object nesting Infinity", value: () => ({ list: [Infinity] }) },
   {
     label: "a cycle",
     value: () => {
@@ -97,5 +102,14 @@ describe("hostile objects nested in events", () => {
     const metadata = (run.history.messages[0] as { metadata: Record<string, unknown> }).metadata;
     expect(metadata).toEqual({ tags: ["x"], k: 1 });
     expect(metadata.tags).not.toBe(frozen.tags);
+  });
+
+  it("D-NO-ALIAS: undefined entries are kept as JSON keeps them (left out of objects, null in arrays), so a resumed history is the same", () => {
+    const metadata = { gone: undefined, list: [1, undefined], inner: { alsoGone: undefined, kept: 2 } };
+    const run = runFacade([ev.runStarted(), ev.reasoningMessageStart("m1", { metadata }), ev.reasoningMessageEnd("m1"), ev.runFinished()]);
+    expect(failureOf(run.error)).toBeUndefined();
+    const stored = (run.history.messages[0] as { metadata: Record<string, unknown> }).metadata;
+    expect(stored).toStrictEqual({ list: [1, null], inner: { kept: 2 } });
+    expect(JSON.parse(JSON.stringify(stored))).toStrictEqual(stored);
   });
 });
