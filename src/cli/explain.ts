@@ -72,11 +72,11 @@ const SITUATIONS: readonly { readonly when: (s: Situation) => boolean; readonly 
     replacesMessage: true,
   },
   {
-    when: (s) => s.code === "ID_ROLE_CONFLICT" && s.eventType === "TOOL_CALL_RESULT",
+    when: (s) => s.code === "ID_ROLE_CONFLICT" && s.eventType === "TOOL_CALL_START",
     rule: (s) => s.rule,
     text:
-      "a TOOL_CALL_RESULT's messageId names a reasoning message: a reasoning message and a non-reasoning one never share an id " +
-      "(non-reasoning roles may, D-TOOL-RESULT-ID)",
+      "a TOOL_CALL_START without parentMessageId is held on an assistant message whose id is its toolCallId, " +
+      "but that id already names a message of another role",
     replacesMessage: false,
   },
   {

@@ -136,7 +136,16 @@ describe("explanations chosen by what happened", () => {
     expect(r.stdout).not.toContain("R-STREAM-9");
   });
 
-  it("D-ROLE-CONFLICT: a TOOL_CALL_RESULT naming a reasoning message is explained as such, not as a reasoning start", async () => {
+  it("D-ROLE-CONFLICT: a parent-less TOOL_CALL_START whose id names a reasoning message is explained as such, not as a reasoning start", async () => {
+    const events = [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageEnd("m1"), ev.toolCallStart("m1"), ev.toolCallEnd("m1"), ev.runFinished()];
+    const r = await check(["check", file("role.jsonl", jsonl(events))]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("at event #3 (line 4) TOOL_CALL_START: ID_ROLE_CONFLICT (D-ROLE-CONFLICT)");
+    expect(r.stdout).toContain("a TOOL_CALL_START without parentMessageId is held on an assistant message whose id is its toolCallId");
+    expect(r.stdout).not.toContain("a reasoning message start names");
+  });
+
+  it("D-TOOL-RESULT-ID: a TOOL_CALL_RESULT whose messageId names a reasoning message completes with DUPLICATE_MESSAGE_ID", async () => {
     const events = [
       ev.runStarted(),
       ev.reasoningMessageStart("m1"),
@@ -147,10 +156,9 @@ describe("explanations chosen by what happened", () => {
       ev.runFinished(),
     ];
     const r = await check(["check", file("role.jsonl", jsonl(events))]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain("at event #5 (line 6) TOOL_CALL_RESULT: ID_ROLE_CONFLICT (D-ROLE-CONFLICT)");
-    expect(r.stdout).toContain("a TOOL_CALL_RESULT's messageId names a reasoning message");
-    expect(r.stdout).not.toContain("a reasoning start names");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("DUPLICATE_MESSAGE_ID");
+    expect(r.stdout).not.toContain("ID_ROLE_CONFLICT");
   });
 
   it("D-ROLE-CONFLICT: a reasoning start naming a text message says so", async () => {
