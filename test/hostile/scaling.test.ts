@@ -27,7 +27,7 @@ export const SCALING_SWITCHES = {
 const MAX_RATIO = 2;
 /** Measurements of each size per attempt (the best counts), alternating the sizes so load hits both alike. */
 const REPETITIONS = 2;
-const ATTEMPTS = 3;
+const ATTEMPTS = 6;
 
 interface Shape {
   readonly name: string;
