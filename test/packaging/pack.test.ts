@@ -167,7 +167,7 @@ import * as rxjs from "rxjs";`),
   "jest.config.json": JSON.stringify({
     testEnvironment: "node",
     testMatch: ["<rootDir>/example.test.ts"],
-    transform: { "^.+\\.ts$": join(repo, "test", "support", "esbuild-transform.cjs") },
+    transform: { "^.+\\.ts$": [join(repo, "node_modules", "ts-jest"), { tsconfig: { module: "commonjs", isolatedModules: true, esModuleInterop: true } }] },
   }),
   "tsconfig.json": JSON.stringify({
     compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: false, types: ["jest"] },
