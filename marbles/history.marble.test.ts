@@ -1299,6 +1299,45 @@ describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of ano
   });
 });
 
+describe("D-TOOL-RESULT-ID the other way round: the tool message holds the id first", () => {
+  const result = (id: string, callId: string, content: string) => ({ id, role: "tool", toolCallId: callId, content });
+
+  it("D-TOOL-RESULT-ID: a TEXT_MESSAGE_START reusing a tool message's id is a message of its own (non-lossy DUPLICATE_MESSAGE_ID); lookups by id resolve to it", () => {
+    const r = run([
+      ev.runStarted(),
+      ...toolCall("tc1", "h1"),
+      ev.toolCallResult("Y", "tc1", "42"),
+      ...text("Y", "done"),
+      ev.encryptedValue("message", "Y", "v"),
+      ev.toolCallResult("Y", "tc1", "43"),
+      ev.runFinished(),
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID", "DUPLICATE_MESSAGE_ID"]);
+    expectWarning(r.warnings[0], { rule: "D-TOOL-RESULT-ID", eventIndex: 5, ids: ["Y"] });
+    expect(r.warnings[0]!.lossy).toBeUndefined();
+    expect(r.warnings[1]!.rule).toBe("R-EVT-8");
+    expect(r.history.messages).toEqual([{ id: "h1", role: "assistant", toolCalls: [call("tc1")] }, result("Y", "tc1", "43"), A("Y", "done", { encryptedValue: "v" })]);
+  });
+
+  it("D-TOOL-RESULT-ID: a parent-less TOOL_CALL_START whose id a tool message holds gets an assistant holder of its own", () => {
+    const r = run([ev.runStarted(), ...toolCall("tc1", "h1"), ev.toolCallResult("tc2", "tc1", "42"), ev.toolCallStart("tc2"), ev.toolCallEnd("tc2"), ev.runFinished()]);
+    expect(r.error).toBeUndefined();
+    expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID"]);
+    expectWarning(r.warnings[0], { rule: "D-TOOL-RESULT-ID", eventIndex: 5, ids: ["tc2"] });
+    expect(r.history.messages).toEqual([
+      { id: "h1", role: "assistant", toolCalls: [call("tc1")] },
+      result("tc2", "tc1", "42"),
+      { id: "tc2", role: "assistant", toolCalls: [{ id: "tc2", type: "function", function: { name: "search", arguments: "" } }] },
+    ]);
+  });
+
+  it("D-ROLE-CONFLICT: a REASONING_MESSAGE_START reusing a tool message's id still fails (reasoning vs non-reasoning)", () => {
+    const r = run([ev.runStarted(), ...toolCall("tc1", "h1"), ev.toolCallResult("Y", "tc1", "42"), ev.reasoningMessageStart("Y")]);
+    expect(r.error).toEqual(expect.objectContaining({ code: "ID_ROLE_CONFLICT", rule: "D-ROLE-CONFLICT", eventIndex: 5 }));
+  });
+});
+
 describe("structural sharing", () => {
   it("R-STATE-4: unchanged messages keep their identity; an empty delta without metadata returns the same state", () => {
     const { stage, state } = stepAll([ev.runStarted(), ...text("a1", "x"), ...text("a2", "y"), ev.textStart("a3"), ev.textContent("a3", "z")]);

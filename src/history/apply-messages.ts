@@ -1,5 +1,5 @@
 import { EventType, type Message } from "@ag-ui/core";
-import { result } from "../core/types";
+import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
@@ -81,7 +81,15 @@ export function startMessage(
   }
   const position = index.position.get(id);
   let next: Conversation;
-  if (position === undefined) {
+  let warnings: readonly ReasoningWarning[] = NONE;
+  if (position !== undefined && family === TEXT_FAMILY && conversation.at(position)!.role === "tool") {
+    // D-TOOL-RESULT-ID, the other way round: a tool result came first under this id. The text message
+    // is a message of its own, and lookups by the id resolve to it from now on (R-TEXT-5: no failure).
+    conversation.yieldIdOfToolMessage(id, position);
+    next = conversation.append(family.create(event, ctx, id, metadata));
+    const text = "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
+    warnings = [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text, false)];
+  } else if (position === undefined) {
     next = conversation.append(family.create(event, ctx, id, metadata));
   } else {
     // Reopen (R-TEXT-5): the established values stand, content will append, position is kept.
@@ -100,7 +108,7 @@ export function startMessage(
   }
   index.openMessages.add(id);
   index.removedMessages.delete(id);
-  return result(listOpen(next, "message", id), [event]);
+  return result(listOpen(next, "message", id), [event], warnings);
 }
 
 export function appendContent(

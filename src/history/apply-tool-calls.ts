@@ -70,6 +70,14 @@ function placeCall(conversation: Conversation, event: AguiEvent, ctx: StepContex
     holderId = call.id;
     holderAt = index.position.get(holderId);
   }
+  if (holderAt !== undefined && conversation.at(holderAt)!.role === "tool") {
+    // D-TOOL-RESULT-ID, the other way round: a tool result came first under the holder's id. The
+    // holder is an assistant message of its own, and lookups by the id resolve to it from now on.
+    conversation.yieldIdOfToolMessage(holderId, holderAt);
+    const text = "the assistant message holding the call reuses the id of a held tool message; it was added as a message of its own";
+    warnings.push(warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [holderId], text, false));
+    holderAt = undefined;
+  }
   if (holderAt === undefined) {
     const holder: AssistantMessage = { id: holderId, role: "assistant", toolCalls: [call] };
     const subagentRunId = readOptionalString(event, "subagentRunId", ctx);

@@ -165,6 +165,16 @@ export class Conversation implements HistoryState {
     return position !== undefined && this.at(position)!.role === "tool" ? position : undefined;
   }
 
+  /**
+   * A message of another role takes the id of the held tool message at `position` (D-TOOL-RESULT-ID, the
+   * tool message came first): the tool message stays where it is, indexed as the shared one, so that
+   * lookups by the id resolve to the message about to be appended. O(1).
+   */
+  yieldIdOfToolMessage(id: string, position: number): void {
+    this.index.position.delete(id);
+    this.index.sharedToolMessage.set(id, position);
+  }
+
   /** Whether `message` is a tool message whose id a held message of another role already has (D-TOOL-RESULT-ID). */
   private sharesId(message: Message): boolean {
     if (message.role !== "tool") return false;

@@ -745,6 +745,11 @@ class Interpreter {
         const id = event.messageId as string;
         const reasoning = type === "REASONING_MESSAGE_START";
         let message = this.find(id);
+        // D-TOOL-RESULT-ID the other way round: a text message reusing a tool message's id is a message of its own.
+        if (message !== undefined && !reasoning && message.role === "tool") {
+          this.warn("DUPLICATE_MESSAGE_ID");
+          message = undefined;
+        }
         if (message === undefined) {
           // Created at START (R-SCHEMA-10); a reasoning message never has a name.
           message = { id, role: reasoning ? "reasoning" : (event.role ?? "assistant"), content: "" };
@@ -901,6 +906,11 @@ class Interpreter {
       this.warn("TOOL_CALL_PARENT_CONFLICT");
       holderId = event.toolCallId as string;
       held = this.find(holderId);
+    }
+    if (held !== undefined && held.role === "tool") {
+      // D-TOOL-RESULT-ID the other way round: the holder is an assistant message of its own.
+      this.warn("DUPLICATE_MESSAGE_ID");
+      held = undefined;
     }
     if (held !== undefined) {
       if (held.role !== "assistant") this.fail("ID_ROLE_CONFLICT");
