@@ -100,7 +100,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     const message = failure instanceof Error ? failure.message : String(failure);
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }
-  const error = failure as ReasoningProtocolError | undefined;
+  const error = failure;
   if (error) report.onFailure(error.code);
   const history = pipeline.history;
 

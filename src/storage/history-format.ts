@@ -80,7 +80,7 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
   return messages.map((message, i) => {
     const checked = MessageSchema.safeParse(message);
     if (!checked.success) {
-      shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues as readonly IssueLike[], message)}`);
+      shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues, message)}`);
     }
     const id = (message as Message).id;
     if (seen.has(id)) shape.fail(`/messages/${i}/id`, `repeats the id ${JSON.stringify(truncateId(id))}: a history holds each message once (R-EVT-8)`);

@@ -128,7 +128,7 @@ function errorOfObservable(source: Observable<unknown>): Outcome {
 /** The warnings of whatever the matcher received. */
 function warningsOf(received: unknown): readonly ReasoningWarning[] | { problem: string } {
   if (Array.isArray(received)) {
-    if (received.every(isWarning)) return received as ReasoningWarning[];
+    if (received.every(isWarning)) return received;
     return runPipeline(received).warnings;
   }
   if (typeof received === "object" && received !== null && Array.isArray((received as { warnings?: unknown }).warnings)) {

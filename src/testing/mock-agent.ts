@@ -223,7 +223,7 @@ export class MockAgent {
       forwardedProps: parameters.forwardedProps ?? {},
       state: this.state,
       messages: this.messages.filter((m) => m.role !== "activity"),
-    } as RunAgentInput;
+    };
   }
 
   /** The middleware chain ending in this agent (first installed = outermost, as in `@ag-ui/client`). */
@@ -260,5 +260,5 @@ export function mockAgent(script: AgentScript, options?: MockAgentOptions): Mock
 }
 
 function toObservable(events: readonly unknown[] | Observable<unknown>): Observable<unknown> {
-  return isObservable(events) ? events : from(events as readonly unknown[]);
+  return isObservable(events) ? events : from(events);
 }

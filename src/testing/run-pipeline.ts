@@ -31,7 +31,7 @@ export function runPipeline(
   events: readonly unknown[] | Observable<unknown>,
   options: ReasoningPipelineOptions = {},
 ): PipelineRun {
-  const source = isObservable(events) ? events : from(events as readonly unknown[]);
+  const source = isObservable(events) ? events : from(events);
   const pipeline = reasoningPipeline(source, {
     producer: TEST_PRODUCER,
     idFactory: sequentialIds(),

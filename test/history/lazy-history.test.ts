@@ -11,7 +11,7 @@ import { ev } from "../../src/testing/builders";
  * history is indistinguishable from a plain one for every way a consumer looks at it.
  */
 
-const prior = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ id: `u${i}`, role: "user", content: `q${i}` }) as Message);
+const prior = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ id: `u${i}`, role: "user", content: `q${i}` }));
 
 const stream = [
   ev.runStarted(),

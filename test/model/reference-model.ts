@@ -726,7 +726,7 @@ class Interpreter {
           this.messages.push(message);
         } else {
           // A reopen appends in place; established values stand (R-TEXT-5). It must stay in its family.
-          const fits = reasoning ? message.role === "reasoning" : TEXT_ROLES.includes(message.role as string);
+          const fits = reasoning ? message.role === "reasoning" : TEXT_ROLES.includes(message.role);
           if (!fits) this.fail("ID_ROLE_CONFLICT");
         }
         this.mergeMetadata(message, event);
@@ -908,7 +908,7 @@ class Interpreter {
   /** R-META-4: shallow, key by key, last write wins. */
   mergeMetadata(target: Obj, event: Obj): void {
     if (!isObj(event.metadata)) return;
-    target.metadata = { ...((target.metadata as Obj | undefined) ?? {}), ...event.metadata };
+    target.metadata = { ...(target.metadata ?? {}), ...event.metadata };
   }
 
   /** R-REASON-15…18/22, D-REPEAT, D-FORWARD, D-UNKNOWN-ENTITY, D-ISSUER. */

@@ -1006,7 +1006,7 @@ export function mutate(events: readonly unknown[], m: MutationPlan): unknown[] {
       const pool = new Set<string>();
       for (const e of out) {
         if (!isObj(e)) continue;
-        for (const f of field === "entityId" ? ID_FIELDS : [field]) if (typeof e[f] === "string") pool.add(e[f] as string);
+        for (const f of field === "entityId" ? ID_FIELDS : [field]) if (typeof e[f] === "string") pool.add(e[f]);
       }
       const ids = [...pool].filter((id) => id !== event[field]);
       if (ids.length === 0) return out;

@@ -46,7 +46,7 @@ export async function runOverHttp(
   const pipeline = reasoningPipeline(agentEvents(agent, input), {
     producer: url,
     idFactory: sequentialIds(),
-    initialMessages: input.messages as Message[],
+    initialMessages: input.messages,
     onWarning: () => {},
     ...options,
   });
