@@ -29,7 +29,7 @@ const IDS_SHOWN = 10;
 /** The human report. Never contains reasoning text or (without `showValues`) an encrypted value. */
 export function renderReport(r: ReportInput): string {
   const out: string[] = [];
-  const what = [r.format, `${count(r.events, "event")}`].filter(Boolean).join(", ");
+  const what = [r.format, count(r.events, "event")].filter(Boolean).join(", ");
   out.push(`agui-reasoning check: ${r.label} (${what})`, "");
   if (r.runs.length === 0) out.push("No run in the stream.", "");
   for (const run of r.runs) out.push(...renderRun(run, r.showValues), "");

@@ -507,7 +507,7 @@ class Builder {
       started.input = { threadId: "thread-1", runId, messages, tools: [], context: [] };
     }
     const out: Obj[] = [started];
-    const subagents: [string, string] = [`${this.id()}`, `${this.id()}`];
+    const subagents: [string, string] = [this.id(), this.id()];
     const tagOf = (lane: Lane): string | undefined => (lane === 0 ? undefined : subagents[lane - 1]);
 
     const items: Step[][] = [];
