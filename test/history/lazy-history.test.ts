@@ -108,7 +108,9 @@ describe("histories of long conversations (lazy messages)", () => {
     expect(typeof Object.getOwnPropertyDescriptor(h, "messages")!.get).toBe("function");
     expect(structuredClone(h)).toEqual({ messages: [...prior(200), { id: "m1", role: "reasoning", content: "abcd" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] });
     // The same property as the default path defines (another module instance: another getter function).
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the getters are compared away, never called
     const { get: _fallbackGetter, ...fallback } = Object.getOwnPropertyDescriptor(h, "messages")!;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the getters are compared away, never called
     const { get: _defaultGetter, ...usual } = Object.getOwnPropertyDescriptor(histories(200)[3]!, "messages")!;
     expect(fallback).toEqual(usual);
   });
