@@ -79,11 +79,13 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     ),
     { producer: source.label, initialMessages: source.initialMessages, onWarning: () => {} },
   );
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$, awaited below
   pipeline.warnings$.subscribe((w) => {
     warnings.push(w);
     report.onWarning(w);
   });
   const failure = await new Promise<unknown>((resolve) => {
+    // eslint-disable-next-line rxjs-x/no-ignored-subscription -- held until the source ends: the check reads it all
     pipeline.events$.subscribe({
       next: (e) => {
         report.onEvent(e);
