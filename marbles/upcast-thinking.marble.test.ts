@@ -4,7 +4,7 @@ import { EventType } from "@ag-ui/core";
 import { expandChunks } from "../src/chunks/expand-chunks";
 import { ReasoningProtocolError } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
-import type { AguiEvent, ReasoningWarning } from "../src/core/types";
+import type { ReasoningWarning } from "../src/core/types";
 import { formatWarning } from "../src/core/warnings";
 import { enforceSchema } from "../src/schema/enforce-schema";
 import { ev, sequentialIds } from "../src/testing/builders";

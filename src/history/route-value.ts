@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message } from "@ag-ui/core";
+import type { AssistantMessage } from "@ag-ui/core";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";

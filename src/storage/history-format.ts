@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { truncateId } from "../core/errors";
-import { describeIssues, type IssueLike } from "../schema/describe-issues";
+import { describeIssues } from "../schema/describe-issues";
 import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
 

@@ -6,8 +6,10 @@ import { runPipeline } from "./run-pipeline";
 
 declare global {
   // Declaration merging into @types/jest's `expect`: the type parameters must be exactly its
-  // `Matchers<R, T = {}>`, or TypeScript rejects the merge.
+  // `Matchers<R, T = {}>`, or TypeScript rejects the merge; hence its namespace, its unused T and its `{}`.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type
     interface Matchers<R, T = {}> {
       /**
        * The stream fails with a `ReasoningProtocolError` of this code (and these fields). Accepts an

@@ -18,7 +18,6 @@ const SEED = Number(process.env.FC_SEED ?? 20260917);
 const TOTAL_RUNS = Number(process.env.FC_RUNS ?? 10_500);
 const REGRESSIONS = join(__dirname, "..", "regressions");
 
-// eslint-disable-next-line no-console
 console.log(`pipeline-vs-model: FC_SEED=${SEED} FC_RUNS=${TOTAL_RUNS} MODEL_ACCEPT=${[...ACCEPTED].join(",") || "(none)"}`);
 
 /** Runs a property with the suite's seed; a shrunk counterexample is written to test/regressions/. */

@@ -1,4 +1,4 @@
-import type { ReasoningHistory, ReasoningWarning } from "../../src";
+import type { ReasoningHistory } from "../../src";
 import { saveHistory, type HistoryStore } from "../../src/storage/history-store";
 import { InMemoryHistoryStore } from "../../src/storage/in-memory-store";
 import { stripValues } from "../../src/storage/strip-values";

@@ -1,5 +1,5 @@
 import { HttpAgent } from "@ag-ui/client";
-import type { Message, RunAgentInput } from "@ag-ui/core";
+import type { RunAgentInput } from "@ag-ui/core";
 import { reasoningPipeline, type ReasoningHistory, type ReasoningPipelineOptions, type ReasoningWarning } from "../../src";
 import type { AguiEvent } from "../../src/core/types";
 import { agentEvents } from "../../src/integration/agent-events";
