@@ -113,6 +113,7 @@ export class MockAgent {
   }
 
   /** This agent typed as what the code under test expects (`agent.as<HttpAgent>()`). */
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- a cast the caller names, by design
   as<T>(): T {
     return this as unknown as T;
   }

@@ -106,6 +106,7 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
 
 describe("hostile keys in open objects", () => {
   // JSON.parse makes `__proto__` an own data property, as it arrives from the wire.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the parsed shape
   const parsed = <T>(json: string): T => JSON.parse(json) as T;
 
   it("R-META-2/4: metadata keys __proto__, constructor and toString are data: kept, merged key by key, polluting nothing", () => {
