@@ -13,6 +13,7 @@ import { agentEvents } from "../src/integration/agent-events";
 import { startAgentServer, type AgentServer } from "./agent-server";
 import { ISSUED, demoAgent } from "./demo-agent";
 
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- isTTY is undefined, not false, off a terminal
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const style = (open: string, close: string) => (text: string) => (color ? `\x1b[${open}m${text}\x1b[${close}m` : text);
 const dim = style("2", "22");

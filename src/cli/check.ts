@@ -99,6 +99,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
 
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
     if (failure instanceof InputError) throw new InputError(`${source.label}: ${failure.message}`);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a thrown non-Error is shown as String() gives it
     const message = failure instanceof Error ? failure.message : String(failure);
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }

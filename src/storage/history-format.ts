@@ -58,6 +58,7 @@ export function serializeHistory(history: ReasoningHistory): string {
  * unique (R-EVT-8), the incomplete list and the issuer records (one per entity, D-ISSUER). Anything
  * else is a `TypeError` naming the JSON pointer at fault, never the content found there (D-REDACT).
  */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the usual input; any value is checked
 export function parseHistory(json: string | unknown): ReasoningHistory {
   return readStoredHistory(json, new JsonShape("parseHistory"), "");
 }

@@ -173,6 +173,7 @@ export class MockAgent {
         },
         error: (error: unknown) => {
           done();
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the source's own error, passed on as it came
           reject(error);
         },
         complete: () => {

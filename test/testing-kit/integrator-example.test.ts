@@ -84,6 +84,7 @@ it("R-REASON-9: a broken producer fails the panel with ORPHAN_CONTENT; a legacy 
 });
 
 it("docs/testing.md shows this file verbatim (with the package's import paths)", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- kept out of the imports docs/testing.md shows
   const { readFileSync } = require("node:fs") as typeof import("node:fs");
   const self = readFileSync(__filename, "utf8");
   const example = self
