@@ -12,7 +12,8 @@ const REPO = resolve(__dirname, "../..");
 const DOC = readFileSync(join(REPO, "docs/errors.md"), "utf8");
 
 /** Codes documented in a table row: the first cell, in backticks. */
-const documented = new Set([...DOC.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!));
+// A table row whose first cell is a code (cells may be padded, as a formatter aligns them).
+const documented = new Set([...DOC.matchAll(/^\| *`([A-Z][A-Z0-9_]+)` *\|/gm)].map((m) => m[1]!));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
