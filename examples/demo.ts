@@ -59,6 +59,8 @@ function show(event: AguiEvent): void {
     case "REASONING_ENCRYPTED_VALUE":
       write(dim(`  🔒 encrypted value stored on ${String(event.subtype)} ${String(event.entityId)} (${Buffer.byteLength(String(event.encryptedValue))} bytes)\n`));
       break;
+    default:
+      break; // a chat UI shows nothing else
   }
 }
 

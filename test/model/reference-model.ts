@@ -816,6 +816,8 @@ class Interpreter {
         return this.storeValue(event);
       case "MESSAGES_SNAPSHOT":
         return this.reconcile(event.messages as Obj[]);
+      default:
+        return; // the other event types leave the history as it is
     }
   }
 
