@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { SourceMap } from "node:module";
+import { SourceMap, type SourceMapPayload } from "node:module";
 import path from "node:path";
 
 /**
@@ -116,7 +116,7 @@ function original(url: string, line: number, column: number): { file: string; li
 function sourceMapOf(file: string): SourceMap | null {
   let map = maps.get(file);
   if (map === undefined) {
-    map = existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))) : null;
+    map = existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapPayload) : null;
     maps.set(file, map);
   }
   return map;

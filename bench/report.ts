@@ -189,7 +189,7 @@ function targets(
   const bigCells = plan.forms.map((form) => find(cells, "pipeline", { kind: "deltas", form, n: big }));
   const measured = bigCells.every((c) => c?.medianMs !== undefined);
   const fmtForms = (f: (c: CellResult) => string): string =>
-    plan.forms.map((form, i) => `${form} ${bigCells[i]?.medianMs !== undefined ? f(bigCells[i]!) : "n/a"}`).join(", ");
+    plan.forms.map((form, i) => `${form} ${bigCells[i]?.medianMs !== undefined ? f(bigCells[i]) : "n/a"}`).join(", ");
   out.push({
     id: "T1",
     description: `whole pipeline incl. history at N=${big}: events/s`,
@@ -208,7 +208,7 @@ function targets(
   out.push({
     id: "T3",
     description: `growth exponent of the pipeline, N=${plan.sizes[plan.sizes.length - 2] ?? "?"}→${big}`,
-    measured: plan.forms.map((form, i) => `${form} ${g[i] !== undefined ? g[i]!.toFixed(3) : "n/a"}`).join(", "),
+    measured: plan.forms.map((form, i) => `${form} ${g[i] !== undefined ? g[i].toFixed(3) : "n/a"}`).join(", "),
     threshold: "<= 1.1",
     pass: g.every((x) => x !== undefined && x <= 1.1),
   });
@@ -216,7 +216,7 @@ function targets(
   out.push({
     id: "T4",
     description: "at N=10000: pipeline speed-up over the @ag-ui/client chain",
-    measured: plan.forms.map((form, i) => `${form} ${at10k[i] ? fmtBounded(at10k[i]!) : "n/a"}`).join(", "),
+    measured: plan.forms.map((form, i) => `${form} ${at10k[i] ? fmtBounded(at10k[i]) : "n/a"}`).join(", "),
     threshold: ">= 100×",
     pass: at10k.every((s) => s !== undefined && s.value >= 100),
   });
@@ -266,9 +266,9 @@ export function render(results: BenchResults, markdown: boolean): string {
 
   const pdRows = Object.entries(results.perDelta).map(([variant, p]) => [
     variant,
-    p!.fewNs !== undefined ? `${p!.fewNs.toFixed(0)} ns` : "n/a",
-    p!.manyNs !== undefined ? `${p!.manyNs.toFixed(0)} ns` : "n/a",
-    p!.ratio !== undefined ? `${p!.ratio.toFixed(2)}×` : "n/a",
+    p.fewNs !== undefined ? `${p.fewNs.toFixed(0)} ns` : "n/a",
+    p.manyNs !== undefined ? `${p.manyNs.toFixed(0)} ns` : "n/a",
+    p.ratio !== undefined ? `${p.ratio.toFixed(2)}×` : "n/a",
   ]);
   if (pdRows.length) lines.push(heading("Per-delta cost, long conversation", markdown), table(["variant", "few prior", "many prior", "ratio"], pdRows, markdown), "");
 

@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   if (busiest > os.cpus().length) {
     log(`bench: the machine was busy (load average up to ${busiest.toFixed(1)} on ${os.cpus().length} CPUs): wall times are inflated; compare the "cpu" column.`);
   }
-  process.stdout.write(`\n${render(results, markdown)}\n\nwritten: ${path.relative(process.cwd(), outFile)} (${results.meta.durationSeconds} s)\n`);
+  process.stdout.write(`\n${render(results, markdown)}\n\nwritten: ${path.relative(process.cwd(), outFile)} (${String(results.meta.durationSeconds)} s)\n`);
   const broken = measured.filter((c) => c.status === "failed" || c.status === "error");
   if (broken.length > 0) {
     process.stderr.write(`bench: ${broken.length} cell(s) failed: ${broken.map((c) => `${c.variant} ${c.stream}`).join("; ")}\n`);

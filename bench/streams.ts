@@ -43,7 +43,7 @@ const delta = (i: number): string => DELTAS[i & 15]!;
 const opaque = (seed: number, bytes: number): string => {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   let s = "";
-  for (let i = 0; i < bytes; i++) s += alphabet[(seed * 31 + i * 7) & 63];
+  for (let i = 0; i < bytes; i++) s += alphabet.charAt((seed * 31 + i * 7) & 63);
   return s;
 };
 

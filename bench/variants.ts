@@ -107,7 +107,7 @@ export const pipeline: Variant = async (stream, probe) => {
   let warnings = 0;
   const p = reasoningPipeline(from(stream.events), {
     producer: PRODUCER,
-    initialMessages: stream.priorMessages as Message[],
+    initialMessages: stream.priorMessages,
     onWarning: () => {
       warnings++;
     },
@@ -136,7 +136,7 @@ export const validated: Variant = async (stream, probe) => {
       enforceSchema({ onWarning }),
       expandChunks({ onWarning }),
       verifyDiscipline({ onWarning }),
-      routeEncryptedValues({ producer: PRODUCER, initialMessages: stream.priorMessages as Message[], onWarning }),
+      routeEncryptedValues({ producer: PRODUCER, initialMessages: stream.priorMessages, onWarning }),
     ),
     probe,
   );

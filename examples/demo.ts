@@ -14,6 +14,7 @@ import { startAgentServer, type AgentServer } from "./agent-server";
 import { demoAgent, returnedValues } from "./demo-agent";
 import { DEMO_TURNS, checkLine } from "./demo-turns";
 
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- isTTY is undefined, not false, off a terminal
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const style = (open: string, close: string) => (text: string) => (color ? `\x1b[${open}m${text}\x1b[${close}m` : text);
 const dim = style("2", "22");
@@ -59,6 +60,8 @@ function show(event: AguiEvent): void {
     case "REASONING_ENCRYPTED_VALUE":
       write(dim(`  🔒 encrypted value stored on ${String(event.subtype)} ${String(event.entityId)} (${Buffer.byteLength(String(event.encryptedValue))} bytes)\n`));
       break;
+    default:
+      break; // a chat UI shows nothing else
   }
 }
 

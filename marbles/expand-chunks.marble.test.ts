@@ -102,9 +102,9 @@ const FAMILIES: readonly FamilyRow[] = [
 const [TEXT, TOOL, REASONING] = FAMILIES as [FamilyRow, FamilyRow, FamilyRow];
 
 const activityDelta = (extra?: Record<string, unknown>): AguiEvent =>
-  ({ type: "ACTIVITY_DELTA", messageId: "act1", activityType: "progress", patch: [], ...extra }) as AguiEvent;
+  ({ type: "ACTIVITY_DELTA", messageId: "act1", activityType: "progress", patch: [], ...extra });
 const subagentError = (subagentRunId: string): AguiEvent =>
-  ({ type: "SUBAGENT_ERROR", subagentRunId, message: "failed" }) as AguiEvent;
+  ({ type: "SUBAGENT_ERROR", subagentRunId, message: "failed" });
 
 // Shared letters: a = RUN_STARTED, z = RUN_FINISHED.
 const a = ev.runStarted();

@@ -966,7 +966,7 @@ describe("incomplete items", () => {
   });
 
   it("D-TRUNC (history side): finish marks what this pipeline has open as truncated; a seed's items keep their reason", () => {
-    const initialHistory = hist([R("old", "x") as Message], [{ kind: "message", id: "old", reason: "abandoned" }]) as ReasoningHistory;
+    const initialHistory = hist([R("old", "x")], [{ kind: "message", id: "old", reason: "abandoned" }]) as ReasoningHistory;
     const r = run([ev.runStarted(), ...toolCall("tc1", "a1").slice(0, 2), ev.textStart("a2")], { initialHistory });
     expect(r.history).toEqual(
       hist(

@@ -234,7 +234,7 @@ describe("reasoningPipeline (facade)", () => {
   it("errors are ReasoningProtocolError instances carrying the source index", () => {
     const p = reasoningPipeline(of(ev.reasoningStart("s1")), quiet());
     let error: unknown;
-    p.events$.subscribe({ error: (e) => (error = e) });
+    p.events$.subscribe({ error: (e: unknown) => (error = e) });
     expect(error).toBeInstanceOf(ReasoningProtocolError);
     expect(error).toMatchObject({ code: "EVENT_OUTSIDE_RUN", eventIndex: 0, rule: "R-RUN-1" });
   });

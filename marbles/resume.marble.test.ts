@@ -400,6 +400,31 @@ describe("resume: one stage at a time (toJSON/fromJSON per stage state + resumed
       "expandStateFromJSON: /streams/0/opener/0 (toolCallName) is required for a tool call",
     );
   });
+
+  it("resumedStage keeps the `this` of a stage written as a class, in step and in finish", () => {
+    class Counting {
+      readonly name = "counting";
+      private readonly tag = "seen";
+      init(): number {
+        return 0;
+      }
+      step(state: number, event: AguiEvent): { state: number; out: readonly AguiEvent[]; warnings: readonly never[] } {
+        return { state: state + 1, out: [{ ...event, [this.tag]: state + 1 }], warnings: [] };
+      }
+      finish(state: number): { state: number; out: readonly AguiEvent[]; warnings: readonly never[] } {
+        return { state, out: [{ type: "CUSTOM", name: this.tag, value: state }], warnings: [] };
+      }
+    }
+    const out: AguiEvent[] = [];
+    from([ev.runStarted(), ev.runFinished()])
+      .pipe(stageOperator(resumedStage(new Counting(), () => 5)))
+      .subscribe((e) => out.push(e));
+    expect(out).toEqual([
+      { ...ev.runStarted(), seen: 6 },
+      { ...ev.runFinished(), seen: 7 },
+      { type: "CUSTOM", name: "seen", value: 7 },
+    ]);
+  });
 });
 
 describe("resume: a broken snapshot is a TypeError at creation naming what is wrong", () => {

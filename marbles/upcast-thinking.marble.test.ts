@@ -5,7 +5,7 @@ import { EventType } from "@ag-ui/core";
 import { expandChunks } from "../src/chunks/expand-chunks";
 import { ReasoningProtocolError } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
-import type { AguiEvent, ReasoningWarning } from "../src/core/types";
+import type { ReasoningWarning } from "../src/core/types";
 import { formatWarning } from "../src/core/warnings";
 import { enforceSchema } from "../src/schema/enforce-schema";
 import { ev, sequentialIds } from "../src/testing/builders";
@@ -411,7 +411,7 @@ describe("upcastThinking — ids (D-THINK-IDS)", () => {
   it("D-THINK-IDS: the default idFactory mints a fresh UUID per opener", () => {
     const { out } = runStage(createUpcastStage(), [tStart, tmStart]);
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-    const [span, message] = out.map((e) => (e as AguiEvent).messageId as string);
+    const [span, message] = out.map((e) => e.messageId as string);
     expect(span).toMatch(uuid);
     expect(message).toMatch(uuid);
     expect(span).not.toBe(message);
@@ -586,7 +586,7 @@ describe("upcastThinking — orphans and re-opened items (D-THINK-ORPHAN)", () =
     ];
     const { out, error } = run(hostile);
     expect(error).toBeUndefined();
-    expect(out.map((e) => (e as AguiEvent).type)).toEqual([
+    expect(out.map((e) => e.type)).toEqual([
       "REASONING_START",
       "REASONING_MESSAGE_START",
       "REASONING_MESSAGE_CONTENT",

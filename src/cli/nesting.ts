@@ -12,7 +12,7 @@ export function nestingDepth(value: unknown): number {
     const node = values.pop()!;
     const depth = depths.pop()!;
     if (depth > deepest) deepest = depth;
-    for (const child of Object.values(node)) {
+    for (const child of Object.values(node) as unknown[]) {
       if (typeof child === "object" && child !== null) {
         values.push(child);
         depths.push(depth + 1);

@@ -197,8 +197,8 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
 function eventsOf(document: unknown): unknown[] | undefined {
   if (typeof document !== "object" || document === null) return undefined;
   const { stream, events } = document as { stream?: unknown; events?: unknown };
-  if (Array.isArray(stream)) return stream;
-  if (Array.isArray(events)) return events;
+  if (Array.isArray(stream)) return stream as unknown[];
+  if (Array.isArray(events)) return events as unknown[];
   return undefined;
 }
 

@@ -118,6 +118,8 @@ export class ReportBuilder {
       case "RUN_ERROR":
         run.end = "run error";
         break;
+      default:
+        break; // the other event types are counted in `events` only
     }
   }
 

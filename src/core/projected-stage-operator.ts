@@ -43,6 +43,7 @@ export function projectStage<S, I, O, P>(stage: Stage<S, I, O>, projection: Stag
     const warnings = keep === undefined || r.warnings.length === 0 ? r.warnings : r.warnings.filter(keep);
     return result(r.state, projection.project(before, r.state, r.out), warnings.length === 0 ? NONE : warnings);
   };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with `stage` as `this`
   const finish = stage.finish;
   return {
     name: stage.name,

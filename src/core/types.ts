@@ -79,7 +79,7 @@ export interface Stage<S, I = AguiEvent, O = AguiEvent> {
 }
 
 /** Shared empty array for results without output or warnings (avoids an allocation per event). */
-export const NONE: readonly never[] = Object.freeze([]) as readonly never[];
+export const NONE: readonly never[] = Object.freeze([]);
 
 /** Builds a result; `out`/`warnings` default to the shared empty array. */
 export function result<S, O>(

@@ -2,8 +2,6 @@ import { isPlainObject } from "../core/json";
 import { toPointer } from "../schema/json-pointer";
 import { METADATA_KEY } from "../upcast/thinking-title";
 
-type Obj = Record<string, unknown>;
-
 /** What a REASONING_START's metadata becomes on a THINKING_START. */
 export interface TitleRecovery {
   /** The title D-THINK-TITLE moved into `metadata["agui-reasoning"].thinkingTitle`, if it is there. */

@@ -183,7 +183,7 @@ export function appendableSlot(conversation: Conversation, family: MessageFamily
   if (!index.openMessages.has(id)) return -1;
   const position = index.position.get(id);
   if (position === undefined) return -1;
-  const held = conversation.at(position) as (Message & { readonly content?: unknown }) | undefined;
+  const held = conversation.at(position);
   return held !== undefined && family.fits(held.role) && typeof held.content === "string" ? position : -1;
 }
 

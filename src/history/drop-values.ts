@@ -21,7 +21,7 @@ export function dropValues(message: Message, drop: DropValue, lost: string[]): M
     delete copy.encryptedValue;
     lost.push(message.id);
   }
-  if (onCalls) copy.toolCalls = calls!.map((call) => dropCallValue(call, drop, lost));
+  if (onCalls) copy.toolCalls = calls.map((call) => dropCallValue(call, drop, lost));
   return copy as unknown as Message;
 }
 

@@ -13,6 +13,7 @@ export type PatchOutcome = { readonly ok: true; readonly value: unknown } | { re
 
 // Marks "does not apply" inside the recursive edit.
 const FAIL: unique symbol = Symbol("does not apply");
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names FAIL as one of the values
 type Edited = unknown | typeof FAIL;
 
 export function applyJsonPatch(document: unknown, patch: readonly unknown[]): PatchOutcome {

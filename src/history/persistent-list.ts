@@ -123,7 +123,7 @@ function chunk(items: readonly unknown[], count: number): Node[] {
   return nodes;
 }
 
-function setIn<T>(node: Node, level: number, index: number, item: T): Node {
+function setIn(node: Node, level: number, index: number, item: unknown): Node {
   const copy = node.slice();
   if (level === 0) copy[index & MASK] = item;
   else {
@@ -150,9 +150,9 @@ function pathTo(level: number, leaf: Node): Node {
   return level === 0 ? leaf : [pathTo(level - BITS, leaf)];
 }
 
-function collect<T>(node: Node, level: number, out: T[]): void {
+function collect(node: Node, level: number, out: unknown[]): void {
   if (level === 0) {
-    for (let i = 0; i < node.length; i++) out.push(node[i] as T);
+    for (let i = 0; i < node.length; i++) out.push(node[i]);
     return;
   }
   for (let i = 0; i < node.length; i++) collect(node[i] as Node, level - BITS, out);

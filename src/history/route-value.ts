@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message } from "@ag-ui/core";
+import type { AssistantMessage } from "@ag-ui/core";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
@@ -35,7 +35,7 @@ export function routeEncryptedValue(
       const what = held === undefined ? "no message this history holds" : "an activity message, which cannot hold a value";
       return unknownEntity(conversation, event, ctx, entityId, `names ${what}`, value);
     }
-    const stored = held.encryptedValue === value ? conversation : conversation.replaceAt(position!, { ...held, encryptedValue: value } as Message);
+    const stored = held.encryptedValue === value ? conversation : conversation.replaceAt(position!, { ...held, encryptedValue: value });
     return result(recordIssuer(stored, "message", entityId, producer), [event]);
   }
 

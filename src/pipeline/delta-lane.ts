@@ -1,7 +1,7 @@
 import { EventType, type Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
 import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "../chunks/chunk-families";
-import { closesNoStream, streamContinuedBy, type ExpandState, type OpenStream } from "../chunks/lanes";
+import { closesNoStream, streamContinuedBy, type OpenStream } from "../chunks/lanes";
 import { contentEvent } from "../chunks/synthesize";
 import { passesAsContinuation } from "../discipline/verify-discipline";
 import { appendableSlot, isSimpleMessage, messageFamilyOfContent, withContentAt } from "../history/apply-messages";

@@ -27,7 +27,7 @@ export class StageChain {
     readonly stages: readonly AnyStage[],
     private readonly sink: ChainSink,
   ) {
-    this.states = stages.map((s) => s.init());
+    this.states = stages.map((s): unknown => s.init());
   }
 
   // The one context every step of this chain sees, updated per source event: a fresh `{ index }`

@@ -19,9 +19,9 @@ export class RepairState {
   /** `runId` of the current (or last) run, for messages. */
   runId: string | undefined = undefined;
   /** Per family (by `family.index`), id → open item, for families not tracked per owner. */
-  readonly open: Map<string, OpenItem>[] = FAMILIES.map(() => new Map());
+  readonly open: Map<string, OpenItem>[] = FAMILIES.map(() => new Map<string, OpenItem>());
   /** Per family, owner (`undefined` = parent) → id → open item, for per-owner families (steps). */
-  readonly openByOwner: Map<string | undefined, Map<string, OpenItem>>[] = FAMILIES.map(() => new Map());
+  readonly openByOwner: Map<string | undefined, Map<string, OpenItem>>[] = FAMILIES.map(() => new Map<string | undefined, Map<string, OpenItem>>());
   /** Subagent invocations that ended in this run: their ids cannot be announced again (R-SUB-5). */
   readonly endedSubagents = new Set<string>();
   /** The open legacy span and message, if any. */
@@ -52,7 +52,7 @@ export class RepairState {
     else {
       const byOwner = this.openByOwner[family.index]!;
       let scope = byOwner.get(owner);
-      if (scope === undefined) byOwner.set(owner, (scope = new Map()));
+      if (scope === undefined) byOwner.set(owner, (scope = new Map<string, OpenItem>()));
       scope.set(id, item);
     }
     this.count++;

@@ -61,6 +61,8 @@ function repairStep(state: RepairState, event: unknown, ctx: StepContext): Step 
       return finishRun(state, e, ctx);
     case "run-error":
       return errorRun(state, e, ctx);
+    default:
+      break; // every other kind acts only inside a run, below
   }
   if (state.phase !== "active") return outsideRun(state, e, ctx);
   switch (route.kind) {
@@ -195,7 +197,7 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     return pass(state, event);
   }
   const why = ended ? "has already ended in this run and cannot be used again" : "is already open";
-  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], `${event.type} for the ${family.noun} ${quote(id)}, which ${why}, was dropped${lostText(event)}`);
+  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], `${String(event.type)} for the ${family.noun} ${quote(id)}, which ${why}, was dropped${lostText(event)}`);
 }
 
 function continueItem(state: RepairState, family: Family, closes: boolean, event: Obj, ctx: StepContext): Step {
@@ -211,7 +213,7 @@ function continueItem(state: RepairState, family: Family, closes: boolean, event
     return pass(state, event);
   }
   const rule = closes ? family.rules.orphanEnd : family.rules.orphanContent;
-  return dropped(state, "REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id], `${event.type} for the ${family.noun} ${quote(id)}, which is not open, was dropped${lostText(event)}`);
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id], `${String(event.type)} for the ${family.noun} ${quote(id)}, which is not open, was dropped${lostText(event)}`);
 }
 
 /** A chunk naming an item open in explicit form would open it a second time (#49): dropped. Anything else is expansion's business. */
@@ -225,7 +227,7 @@ function chunk(state: RepairState, family: Family, idField: string, event: Obj, 
     event,
     ctx,
     [id],
-    `${event.type} naming the ${family.noun} ${quote(id)}, which is open in explicit form (a chunk would open it again), was dropped${lostText(event)}`,
+    `${String(event.type)} naming the ${family.noun} ${quote(id)}, which is open in explicit form (a chunk would open it again), was dropped${lostText(event)}`,
   );
 }
 

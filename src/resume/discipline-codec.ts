@@ -72,7 +72,7 @@ function addItem(state: VerifyState, entry: unknown, shape: JsonShape): void {
   const f = state.sets.families[family.index]!;
   let scope = f.byId;
   if (family.perOwner) {
-    scope = f.byOwner.get(item.owner) ?? new Map();
+    scope = f.byOwner.get(item.owner) ?? new Map<string, Item>();
     f.byOwner.set(item.owner, scope);
   }
   if (scope.has(id)) shape.fail("/id", `repeats the ${family.noun} ${JSON.stringify(truncateId(id))}`);

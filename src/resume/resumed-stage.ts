@@ -5,11 +5,12 @@ import type { Stage } from "../core/types";
  * every `init`, so each subscription gets its own copy (private states are mutated in place).
  */
 export function resumedStage<S, I, O>(stage: Stage<S, I, O>, restore: () => S): Stage<S, I, O> {
-  const finish = stage.finish;
+  // Bound: a stage written as a class keeps its `this` in the resumed copy.
+  const finish = stage.finish?.bind(stage);
   return {
     name: stage.name,
     init: restore,
-    step: stage.step,
+    step: stage.step.bind(stage),
     ...(finish && { finish }),
   };
 }

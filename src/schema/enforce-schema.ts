@@ -41,9 +41,8 @@ export type EnforceState = null;
  * A clean event is forwarded as the very object that arrived; a new object is made only when
  * something was stripped, and it is exactly what the schema accepted minus the stripped parts.
  */
-export function createEnforceStage(options?: WarningOptions): Stage<EnforceState, unknown, AguiEvent> {
+export function createEnforceStage(_options?: WarningOptions): Stage<EnforceState, unknown, AguiEvent> {
   // Warnings are routed by the operator (stageOperator/the facade); the stage itself needs no options.
-  void options;
   // One reusable result per stage instance for the fast path.
   const pass = passThrough<EnforceState, AguiEvent>();
   return { name: "enforceSchema", init: () => null, step: (state, input, ctx) => enforceStep(state, input, ctx, pass) };

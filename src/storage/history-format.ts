@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { truncateId } from "../core/errors";
-import { describeIssues, type IssueLike } from "../schema/describe-issues";
+import { describeIssues } from "../schema/describe-issues";
 import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
 
@@ -58,6 +58,7 @@ export function serializeHistory(history: ReasoningHistory): string {
  * unique (R-EVT-8), the incomplete list and the issuer records (one per entity, D-ISSUER). Anything
  * else is a `TypeError` naming the JSON pointer at fault, never the content found there (D-REDACT).
  */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the usual input; any value is checked
 export function parseHistory(json: string | unknown): ReasoningHistory {
   return readStoredHistory(json, new JsonShape("parseHistory"), "");
 }
@@ -80,7 +81,7 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
   return messages.map((message, i) => {
     const checked = MessageSchema.safeParse(message);
     if (!checked.success) {
-      shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues as readonly IssueLike[], message)}`);
+      shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues, message)}`);
     }
     const id = (message as Message).id;
     if (seen.has(id)) shape.fail(`/messages/${i}/id`, `repeats the id ${JSON.stringify(truncateId(id))}: a history holds each message once (R-EVT-8)`);

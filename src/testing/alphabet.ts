@@ -79,7 +79,7 @@ function strict(letters: Record<string, unknown>): Alphabet {
       if (typeof key === "string" && key.length === 1 && !(key in target)) {
         throw new Error(`agui-reasoning/testing: marble character ${JSON.stringify(key)} is not in the alphabet`);
       }
-      return Reflect.get(target, key, receiver);
+      return Reflect.get(target, key, receiver) as unknown;
     },
   });
 }

@@ -8,7 +8,7 @@ import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/t
  * `extra` merges last, so any field (including malformed ones) can be set for negative tests.
  */
 type Extra = Record<string, unknown>;
-const e = (type: string, fields: Extra, extra?: Extra): AguiEvent => ({ type, ...fields, ...extra }) as AguiEvent;
+const e = (type: string, fields: Extra, extra?: Extra): AguiEvent => ({ type, ...fields, ...extra });
 const opt = (key: string, value: unknown): Extra => (value === undefined ? {} : { [key]: value });
 
 export const ev = {

@@ -46,6 +46,7 @@ export function expectPipeline(
       if (rows.warnings !== undefined) helpers.expectObservable(pipeline.warnings$).toBe(rows.warnings, values);
       if (rows.events !== undefined) helpers.expectObservable(pipeline.events$).toBe(rows.events, values, error);
       // Not asserted, but still the view that starts the source; an error is then the test's business.
+      // eslint-disable-next-line rxjs-x/no-ignored-subscription -- the TestScheduler's flush runs the cold source to its end
       else pipeline.events$.subscribe({ error: () => {} });
     },
   };

@@ -6,8 +6,10 @@ import { runPipeline } from "./run-pipeline";
 
 declare global {
   // Declaration merging into @types/jest's `expect`: the type parameters must be exactly its
-  // `Matchers<R, T = {}>`, or TypeScript rejects the merge.
+  // `Matchers<R, T = {}>`, or TypeScript rejects the merge; hence its namespace, its unused T and its `{}`.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type
     interface Matchers<R, T = {}> {
       /**
        * The stream fails with a `ReasoningProtocolError` of this code (and these fields). Accepts an
@@ -128,7 +130,7 @@ function errorOfObservable(source: Observable<unknown>): Outcome {
 /** The warnings of whatever the matcher received. */
 function warningsOf(received: unknown): readonly ReasoningWarning[] | { problem: string } {
   if (Array.isArray(received)) {
-    if (received.every(isWarning)) return received as ReasoningWarning[];
+    if (received.every(isWarning)) return received;
     return runPipeline(received).warnings;
   }
   if (typeof received === "object" && received !== null && Array.isArray((received as { warnings?: unknown }).warnings)) {

@@ -113,6 +113,7 @@ export class MockAgent {
   }
 
   /** This agent typed as what the code under test expects (`agent.as<HttpAgent>()`). */
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- a cast the caller names, by design
   as<T>(): T {
     return this as unknown as T;
   }
@@ -172,6 +173,7 @@ export class MockAgent {
         },
         error: (error: unknown) => {
           done();
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the source's own error, passed on as it came
           reject(error);
         },
         complete: () => {
@@ -223,7 +225,7 @@ export class MockAgent {
       forwardedProps: parameters.forwardedProps ?? {},
       state: this.state,
       messages: this.messages.filter((m) => m.role !== "activity"),
-    } as RunAgentInput;
+    };
   }
 
   /** The middleware chain ending in this agent (first installed = outermost, as in `@ag-ui/client`). */
@@ -260,5 +262,5 @@ export function mockAgent(script: AgentScript, options?: MockAgentOptions): Mock
 }
 
 function toObservable(events: readonly unknown[] | Observable<unknown>): Observable<unknown> {
-  return isObservable(events) ? events : from(events as readonly unknown[]);
+  return isObservable(events) ? events : from(events);
 }

@@ -1,4 +1,4 @@
-import { from, isObservable, type Observable } from "rxjs";
+import { from, isObservable, Subscription, type Observable } from "rxjs";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
@@ -31,7 +31,7 @@ export function runPipeline(
   events: readonly unknown[] | Observable<unknown>,
   options: ReasoningPipelineOptions = {},
 ): PipelineRun {
-  const source = isObservable(events) ? events : from(events as readonly unknown[]);
+  const source = isObservable(events) ? events : from(events);
   const pipeline = reasoningPipeline(source, {
     producer: TEST_PRODUCER,
     idFactory: sequentialIds(),
@@ -43,18 +43,22 @@ export function runPipeline(
   const warnings: ReasoningWarning[] = [];
   let failure: { error: unknown } | undefined;
   let ended = false;
-  pipeline.history$.subscribe((h) => histories.push(h));
-  pipeline.warnings$.subscribe((w) => warnings.push(w));
-  const subscription = pipeline.events$.subscribe({
-    next: (e) => out.push(e),
-    error: (error: unknown) => {
-      failure = { error };
-      ended = true;
-    },
-    complete: () => {
-      ended = true;
-    },
-  });
+  // One subscription for the three views: a source that does not end synchronously is let go by all three.
+  const subscription = new Subscription();
+  subscription.add(pipeline.history$.subscribe((h) => histories.push(h)));
+  subscription.add(pipeline.warnings$.subscribe((w) => warnings.push(w)));
+  subscription.add(
+    pipeline.events$.subscribe({
+      next: (e) => out.push(e),
+      error: (error: unknown) => {
+        failure = { error };
+        ended = true;
+      },
+      complete: () => {
+        ended = true;
+      },
+    }),
+  );
   if (!ended) {
     subscription.unsubscribe();
     throw new Error("agui-reasoning/testing: runPipeline needs a source that ends synchronously (an array, of(), from()); use a marble test for time");

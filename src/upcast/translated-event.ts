@@ -2,8 +2,6 @@ import type { AguiEvent } from "../core/types";
 
 type Obj = Record<string, unknown>;
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /**
  * The translated event: `fields` (its type, id, …), then every other own enumerable field of the
  * legacy `event` copied as it is, except `omit`. Same result as `{ ...event, ...fields }` without
@@ -15,7 +13,7 @@ export function translatedEvent(event: Obj, fields: { type: string } & Obj, omit
   const keys = Object.keys(event);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (key === omit || hasOwn.call(fields, key)) continue;
+    if (key === omit || Object.hasOwn(fields, key)) continue;
     if (key === "__proto__") {
       Object.defineProperty(fields, key, { value: event[key], enumerable: true, writable: true, configurable: true });
     } else {

@@ -124,7 +124,7 @@ function rawType(event: object): unknown {
  */
 function readFields(event: object): Obj | undefined {
   try {
-    return { ...event } as Obj;
+    return { ...event };
   } catch {
     return undefined;
   }

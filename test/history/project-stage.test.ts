@@ -49,7 +49,7 @@ describe("projectedStageOperator (projection hook for stageOperator)", () => {
     const seen: unknown[] = [];
     concat(of("a"), throwError(() => new Error("boom")))
       .pipe(projectedStageOperator(stage, { start: () => ["start"], project: (_b, _a, o) => o }))
-      .subscribe({ next: (v) => seen.push(v), error: (e: Error) => seen.push(e.message) });
+      .subscribe({ next: (v) => seen.push(v), error: (e: unknown) => seen.push((e as Error).message) });
     expect(seen).toEqual(["start", "A", "boom"]);
     expect(stage.inits).toBe(1);
   });

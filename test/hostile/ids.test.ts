@@ -106,6 +106,7 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
 
 describe("hostile keys in open objects", () => {
   // JSON.parse makes `__proto__` an own data property, as it arrives from the wire.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the parsed shape
   const parsed = <T>(json: string): T => JSON.parse(json) as T;
 
   it("R-META-2/4: metadata keys __proto__, constructor and toString are data: kept, merged key by key, polluting nothing", () => {
@@ -122,6 +123,7 @@ describe("hostile keys in open objects", () => {
     expect(Object.getOwnPropertyDescriptor(metadata, "__proto__")?.value).toEqual({ polluted: "content" });
     expect(Object.getOwnPropertyDescriptor(metadata, "constructor")?.value).toEqual({ prototype: { polluted: 1 } });
     expect(Object.keys(metadata).sort()).toEqual(["__proto__", "constructor", "hasOwnProperty", "toString"]);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- a hostile own property named toString, read as data
     expect(metadata.toString).toBe(7);
   });
 

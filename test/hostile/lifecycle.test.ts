@@ -118,7 +118,11 @@ describe("a source that breaks the Observable contract", () => {
         observer.next?.(ev.reasoningMessageContent("ghost", SECRETS.thought));
         observer.error?.(new Error("after the end"));
         observer.complete?.();
-        return { unsubscribe: () => void teardowns++ };
+        return {
+          unsubscribe: () => {
+            teardowns++;
+          },
+        };
       },
     };
     const seen: string[] = [];
@@ -141,6 +145,7 @@ describe("a consumer that unsubscribes inside next", () => {
     const histories = pipeline.history$.subscribe(() => stopped && late.push("history"));
     const warnings = pipeline.warnings$.subscribe(() => stopped && late.push("warning"));
     const events: AguiEvent[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a Subscriber as consumer, as RxJS operators pass one
     const consumer: Subscriber<AguiEvent> = new Subscriber({
       next(e: AguiEvent) {
         if (stopped) late.push(e.type);
@@ -174,6 +179,7 @@ describe("a consumer that unsubscribes inside next", () => {
     });
     const pipeline = reasoningPipeline(source, { producer: "p" });
     const seen: string[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a Subscriber as consumer, as RxJS operators pass one
     const consumer: Subscriber<AguiEvent> = new Subscriber({
       next(e: AguiEvent) {
         seen.push(e.type);
@@ -192,6 +198,7 @@ describe("a consumer that unsubscribes inside next", () => {
   it("R-TRANS-5: expandChunks alone emits nothing after an unsubscribe between two outputs of one chunk, and stops its source", () => {
     const { source, emitted, teardowns } = countingSource(run);
     const seen: string[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a Subscriber as consumer, as RxJS operators pass one
     const consumer: Subscriber<AguiEvent> = new Subscriber({
       next(e: AguiEvent) {
         seen.push(`${e.type}:${String(e.messageId)}`);
@@ -240,7 +247,7 @@ describe("an endless synchronous source", () => {
       }
     }
     let code: unknown;
-    reasoningPipeline(from(events()), { producer: "p" }).events$.subscribe({ error: (e: { code?: unknown }) => (code = e.code) });
+    reasoningPipeline(from(events()), { producer: "p" }).events$.subscribe({ error: (e: unknown) => (code = (e as { code?: unknown }).code) });
     expect({ code, pulled }).toEqual({ code: "ORPHAN_CONTENT", pulled: 2 });
   });
 });

@@ -45,7 +45,7 @@ describe("10,000 runs in one stream", () => {
   let probes: Record<"quiet" | "restating" | "growing", Probe>;
   beforeAll(async () => {
     const [quiet, restating, growing] = await Promise.all([probe("quiet"), probe("restating"), probe("growing")]);
-    probes = { quiet: quiet!, restating: restating!, growing: growing! };
+    probes = { quiet, restating, growing };
   }, 60_000);
 
   it("R-RUN-11: runs of spans, steps, subagents, state and RUN_ERRORs leave the heap where it was after 2,000 runs", () => {

@@ -63,7 +63,13 @@ describe("agentEvents", () => {
   });
 
   it("R-TRANS-5 works with any agent whose run returns an Observable, even one without an AbortController", () => {
-    const agent: RunnableAgent = { run: () => new Observable((s) => (s.next({ type: "RUN_ERROR", message: "x" }), s.complete())) };
+    const agent: RunnableAgent = {
+      run: () =>
+        new Observable((s) => {
+          s.next({ type: "RUN_ERROR", message: "x" });
+          s.complete();
+        }),
+    };
     const seen: unknown[] = [];
     agentEvents(agent, runInput()).subscribe((e) => seen.push(e));
     expect(seen).toEqual([{ type: "RUN_ERROR", message: "x" }]);

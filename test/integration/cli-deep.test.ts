@@ -56,7 +56,7 @@ async function check(args: string[]): Promise<{ code: number; stdout: string; st
 }
 
 /** What the command says about the deep event: its index, line and depth, nothing of its content. */
-const TOO_DEEP = `agui-reasoning: event #3 (line 4) of ${"<file>"} is nested ${(DEPTH + 2).toLocaleString("en-US")} levels deep, too deep to print with --json or --history; check it without them\n`;
+const TOO_DEEP = `agui-reasoning: event #3 (line 4) of <file> is nested ${(DEPTH + 2).toLocaleString("en-US")} levels deep, too deep to print with --json or --history; check it without them\n`;
 
 describe("agui-reasoning check on a 10,000-level nested event", () => {
   it.each([[["--json"]], [["--history"]], [["--json", "--show-values"]], [["--history", "--show-values"]]])(

@@ -237,6 +237,7 @@ describe("agui-reasoning check (in-process)", () => {
     expect(JSON.parse(r.stdout).events).toHaveLength(210_004);
     const medium = file("medium.jsonl", jsonl([...many.slice(0, 30_000), ev.reasoningMessageEnd("m1"), ev.runFinished()]));
     const tty = await check(["check", medium], "", true);
+    // eslint-disable-next-line no-control-regex -- the progress line's carriage return and ANSI erase-line sequence
     expect(tty.stderr).toMatch(/^\r\x1b\[Kagui-reasoning: [\d,]+ events read \([\d.]+ MB\)…/);
     expect(tty.stderr.endsWith("\r\x1b[K")).toBe(true);
     expect((await check(["check", medium, "--no-progress"], "", true)).stderr).toBe("");

@@ -758,7 +758,7 @@ class Interpreter {
           this.messages.push(message);
         } else {
           // A reopen appends in place; established values stand (R-TEXT-5). It must stay in its family.
-          const fits = reasoning ? message.role === "reasoning" : TEXT_ROLES.includes(message.role as string);
+          const fits = reasoning ? message.role === "reasoning" : TEXT_ROLES.includes(message.role);
           if (!fits) this.fail("ID_ROLE_CONFLICT");
         }
         this.mergeMetadata(message, event);
@@ -848,6 +848,8 @@ class Interpreter {
         return this.storeValue(event);
       case "MESSAGES_SNAPSHOT":
         return this.reconcile(event.messages as Obj[]);
+      default:
+        return; // the other event types leave the history as it is
     }
   }
 
@@ -958,7 +960,7 @@ class Interpreter {
   /** R-META-4: shallow, key by key, last write wins. */
   mergeMetadata(target: Obj, event: Obj): void {
     if (!isObj(event.metadata)) return;
-    target.metadata = { ...((target.metadata as Obj | undefined) ?? {}), ...event.metadata };
+    target.metadata = { ...(target.metadata ?? {}), ...event.metadata };
   }
 
   /** R-REASON-15…18/22, D-REPEAT, D-FORWARD, D-UNKNOWN-ENTITY, D-ISSUER. */

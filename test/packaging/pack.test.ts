@@ -55,7 +55,7 @@ function integratorExample(): string {
   return source
     .slice(0, source.indexOf('\nit("docs/testing.md shows this file verbatim'))
     .replace('"../../src/testing"', '"agui-reasoning/testing"')
-    .replace('"../../src"', '"agui-reasoning"');
+    .replaceAll('"../../src"', '"agui-reasoning"');
 }
 
 afterAll(() => {

@@ -507,7 +507,7 @@ class Builder {
       started.input = { threadId: "thread-1", runId, messages, tools: [], context: [] };
     }
     const out: Obj[] = [started];
-    const subagents: [string, string] = [`${this.id()}`, `${this.id()}`];
+    const subagents: [string, string] = [this.id(), this.id()];
     const tagOf = (lane: Lane): string | undefined => (lane === 0 ? undefined : subagents[lane - 1]);
 
     const items: Step[][] = [];
@@ -1006,7 +1006,7 @@ export function mutate(events: readonly unknown[], m: MutationPlan): unknown[] {
       const pool = new Set<string>();
       for (const e of out) {
         if (!isObj(e)) continue;
-        for (const f of field === "entityId" ? ID_FIELDS : [field]) if (typeof e[f] === "string") pool.add(e[f] as string);
+        for (const f of field === "entityId" ? ID_FIELDS : [field]) if (typeof e[f] === "string") pool.add(e[f]);
       }
       const ids = [...pool].filter((id) => id !== event[field]);
       if (ids.length === 0) return out;

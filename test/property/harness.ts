@@ -51,7 +51,7 @@ export function runPipeline(c: StreamCase): PipelineRun {
   const warnings: ReasoningWarning[] = [];
   const pipeline = reasoningPipeline(from(c.events), {
     producer: c.producer,
-    initialMessages: c.initialMessages as Message[],
+    initialMessages: c.initialMessages,
     idFactory: mintingIds(),
     onWarning: (w) => warnings.push(w),
   });

@@ -111,7 +111,7 @@ describe("agui-reasoning check (spawned)", () => {
       spawnCli(["check", files.valid, "--json", "--show-values", "--no-progress"]),
       spawnCli(["check", files.valid, "--show-values"]),
     ]);
-    runs = { json: json!, human: human!, jsonShow: jsonShow!, humanShow: humanShow! };
+    runs = { json, human, jsonShow, humanShow };
   }, 60_000);
 
   it("R-REASON-26 D-REDACT: --json prints no encrypted value — events and history carry byte lengths instead", () => {

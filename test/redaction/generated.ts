@@ -13,6 +13,7 @@ import { MARK } from "./scan";
  */
 
 const ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+// eslint-disable-next-line @typescript-eslint/no-misused-spread -- ALNUM is ASCII letters and digits only
 const marker = fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 10, maxLength: 16 }).map((s) => `${MARK}${s}`);
 
 const messageId = fc.constantFrom("m1", "m2", "m3");

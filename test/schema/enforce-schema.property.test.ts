@@ -222,7 +222,7 @@ describe("enforceSchema — properties", () => {
           const r = step(input);
           expect(JSON.stringify(r.warnings)).not.toContain("§");
         } catch (error) {
-          expect(String((error as Error).message)).not.toContain("§");
+          expect((error as Error).message).not.toContain("§");
         }
       }),
       { numRuns: 1500 },

@@ -1,4 +1,4 @@
-import type { ReasoningHistory, ReasoningWarning } from "../../src";
+import type { ReasoningHistory } from "../../src";
 import { saveHistory, type HistoryStore } from "../../src/storage/history-store";
 import { InMemoryHistoryStore } from "../../src/storage/in-memory-store";
 import { stripValues } from "../../src/storage/strip-values";
@@ -50,7 +50,7 @@ describe("HistoryStore, saveHistory and the in-memory reference store", () => {
         message: expect.stringContaining("2 encrypted value(s) not stored"),
         ids: ["m1", "tc1"],
         lossy: true,
-      } as ReasoningWarning,
+      },
     ]);
     expect(JSON.stringify(sink.warnings)).not.toContain("gAAAA");
     const loaded = await store.load("t1");

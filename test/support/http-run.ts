@@ -1,5 +1,5 @@
 import { HttpAgent } from "@ag-ui/client";
-import type { Message, RunAgentInput } from "@ag-ui/core";
+import type { RunAgentInput } from "@ag-ui/core";
 import { reasoningPipeline, type ReasoningHistory, type ReasoningPipelineOptions, type ReasoningWarning } from "../../src";
 import type { AguiEvent } from "../../src/core/types";
 import { agentEvents } from "../../src/integration/agent-events";
@@ -46,7 +46,7 @@ export async function runOverHttp(
   const pipeline = reasoningPipeline(agentEvents(agent, input), {
     producer: url,
     idFactory: sequentialIds(),
-    initialMessages: input.messages as Message[],
+    initialMessages: input.messages,
     onWarning: () => {},
     ...options,
   });

@@ -1,4 +1,4 @@
-import { of } from "rxjs";
+import { of, Subject } from "rxjs";
 import { reasoningPipeline, ReasoningProtocolError } from "../../src";
 import {
   alphabet,
@@ -167,5 +167,11 @@ describe("testing kit: runPipeline", () => {
     createTestScheduler().run(({ cold }) => {
       expect(() => runPipeline(cold("a |", { a: ev.runStarted() }))).toThrow("needs a source that ends synchronously");
     });
+  });
+
+  it("an asynchronous source it refuses is let go by all three views", () => {
+    const source = new Subject<unknown>();
+    expect(() => runPipeline(source)).toThrow("needs a source that ends synchronously");
+    expect(source.observed).toBe(false);
   });
 });

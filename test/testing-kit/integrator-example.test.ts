@@ -1,6 +1,7 @@
 import { distinctUntilChanged, from, lastValueFrom, map, type Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
-import { reasoningPipeline, toRunInputMessages, type ReasoningHistory, type ReasoningPipelineOptions } from "../../src";
+import { reasoningPipeline, toRunInputMessages } from "../../src";
+import type { ReasoningHistory, ReasoningPipelineOptions } from "../../src";
 import {
   alphabet,
   createTestScheduler,
@@ -84,12 +85,13 @@ it("R-REASON-9: a broken producer fails the panel with ORPHAN_CONTENT; a legacy 
 });
 
 it("docs/testing.md shows this file verbatim (with the package's import paths)", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- kept out of the imports docs/testing.md shows
   const { readFileSync } = require("node:fs") as typeof import("node:fs");
   const self = readFileSync(__filename, "utf8");
   const example = self
-    .slice(0, self.indexOf("\nit(\"docs/testing.md shows this file verbatim"))
+    .slice(0, self.indexOf("\n\nit(\"docs/testing.md shows this file verbatim"))
     .replace('"../../src/testing"', '"agui-reasoning/testing"')
-    .replace('"../../src"', '"agui-reasoning"');
+    .replaceAll('"../../src"', '"agui-reasoning"');
   const doc = readFileSync(require.resolve("../../docs/testing.md"), "utf8");
   expect(doc.includes("```ts\n" + example + "\n```")).toBe(true);
 });

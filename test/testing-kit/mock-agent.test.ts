@@ -115,7 +115,7 @@ describe("testing kit: mockAgent", () => {
 
   it("use(): a Middleware object from @ag-ui/client works on the mock (FilterToolCallsMiddleware)", async () => {
     const turn = [ev.runStarted(), ev.toolCallStart("tc1", "rm_rf"), ev.toolCallEnd("tc1"), ev.toolCallStart("tc2", "search"), ev.toolCallEnd("tc2"), ev.runFinished()];
-    const agent = mockAgent([turn]).use(new FilterToolCallsMiddleware({ disallowedToolCalls: ["rm_rf"] }) as never);
+    const agent = mockAgent([turn]).use(new FilterToolCallsMiddleware({ disallowedToolCalls: ["rm_rf"] }));
     await agent.runAgent();
     expect(agent.messages).toEqual([expect.objectContaining({ toolCalls: [msg.toolCall("tc2", "search")] })]);
   });

@@ -33,8 +33,8 @@ pipeline.events$.subscribe({
     if ((event as { type?: unknown }).type !== "RUN_FINISHED" && (event as { type?: unknown }).type !== "RUN_ERROR") return;
     finished++;
     if (!checkpoints.has(finished)) return;
-    gc!();
-    gc!();
+    gc();
+    gc();
     heap[finished] = process.memoryUsage().heapUsed;
   },
   error: (error: unknown) => (failure = error),
