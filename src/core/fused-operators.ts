@@ -29,10 +29,12 @@ export interface FusedLink {
  * is one `take` accepts, it stands for exactly what the steps would have done with it.
  */
 export interface LanePlanner {
-  /** Whether this planner applies to a chain of these links at all (asked once per subscription). */
-  fits(links: readonly FusedLink[]): boolean;
-  arm(states: readonly unknown[], event: unknown): ChainLane | undefined;
+  /** For a chain of these links (asked once per subscription): how to arm its lane; undefined: it has none. */
+  planFor(links: readonly FusedLink[]): LaneArming | undefined;
 }
+
+/** After the steps handled `event`: the lane for the events that may follow, judged on the states as they are now. */
+export type LaneArming = (states: readonly unknown[], event: unknown) => ChainLane | undefined;
 
 export interface ChainLane {
   /**
@@ -89,8 +91,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
   // per operator, set before each step (no step keeps its ctx).
   const inputs = new Array<number>(count).fill(0);
   const contexts = links.map(() => ({ index: 0 }));
-  const planner = links[count - 1]!.planner;
-  const lanes = planner !== undefined && planner.fits(links) ? planner : undefined;
+  const arm = links[count - 1]!.planner?.planFor(links);
   let lane: ChainLane | undefined;
   // Source events being handled (more than one when a consumer feeds the source re-entrantly): the
   // lane is taken and armed only at depth 0, where every state is whole.
@@ -148,7 +149,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
       depth++;
       const ok = feed(0, value);
       depth--;
-      if (ok && depth === 0 && lanes !== undefined) lane = lanes.arm(states, value);
+      if (ok && depth === 0 && arm !== undefined) lane = arm(states, value);
     },
     error(error) {
       subscriber.error(error);

@@ -1,7 +1,7 @@
 import { isPlainObject } from "../core/json";
 import type { OperatorFunction } from "rxjs";
 import { ReasoningProtocolError, typeOf } from "../core/errors";
-import { stageOperator } from "../core/stage-operator";
+import { fusedOperator, stageLink } from "../core/fused-operators";
 import {
   NONE,
   passThrough,
@@ -51,7 +51,7 @@ export function createEnforceStage(options?: WarningOptions): Stage<EnforceState
 
 /** The enforcement stage as an RxJS operator: `unknown` in (anything may arrive), validated events out. */
 export function enforceSchema(options?: WarningOptions): OperatorFunction<unknown, AguiEvent> {
-  return stageOperator(createEnforceStage(options), options);
+  return fusedOperator(stageLink(createEnforceStage(options), options, "enforce"));
 }
 
 function enforceStep(
