@@ -37,11 +37,15 @@ export interface LanePlanner {
 export type LaneArming = (states: readonly unknown[], event: unknown) => ChainLane | undefined;
 
 export interface ChainLane {
+  /** The delta when `event` is one the lane takes (its shape is checked here), else undefined. */
+  deltaOf(event: unknown): string | undefined;
   /**
-   * When `event` is a delta of the lane: updates `states` in place (every stage's state as the steps
-   * would leave it), calls `emit` with the chain's outputs and returns true; else false, untouched.
+   * Takes `event` (whose delta is `delta`): updates `states` in place — every state the chain's
+   * outputs depend on as the steps would leave it — and calls `emit` with the chain's outputs.
    */
-  take(states: unknown[], event: unknown, emit: (value: unknown) => void): boolean;
+  take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void;
+  /** The lane ends (another event comes, or the source ends): every state is made what the steps would have made it. */
+  settle(states: unknown[]): void;
 }
 
 /**
@@ -141,11 +145,23 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
   subscribeWithin(subscriber, origin, {
     next(value) {
       if (subscriber.closed) return;
-      if (lane !== undefined && depth === 0 && lane.take(states, value, emit)) {
-        for (let i = 0; i < count; i++) inputs[i]!++;
-        return;
+      if (lane !== undefined) {
+        const delta = depth === 0 ? lane.deltaOf(value) : undefined;
+        if (delta !== undefined) {
+          // Each operator takes the delta as one input (and a chunk's expansion gives one CONTENT/ARGS).
+          for (let i = 0; i < count; i++) inputs[i]!++;
+          depth++;
+          try {
+            lane.take(states, value, delta, emit);
+          } finally {
+            depth--;
+          }
+          return;
+        }
+        // Also when a consumer feeds the source from inside a lane delta's emission: the steps need whole states.
+        lane.settle(states);
+        lane = undefined;
       }
-      lane = undefined;
       depth++;
       const ok = feed(0, value);
       depth--;
@@ -155,6 +171,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
       subscriber.error(error);
     },
     complete() {
+      lane?.settle(states);
       lane = undefined;
       for (let i = 0; i < count; i++) {
         const stage = stages[i]!;

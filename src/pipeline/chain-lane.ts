@@ -52,30 +52,48 @@ function armingFor(histories: readonly number[], derives: boolean): LaneArming {
   };
 }
 
-/** One armed lane per history operator of the chain (they judge the same delta alike: same item, same stream). */
+/**
+ * One armed lane per history operator of the chain (they judge the same delta alike: same item, same
+ * stream). The last history operator's conversation is updated delta by delta (its histories, or the
+ * events after it, are what the chain emits); a history operator before it (`routeEncryptedValues`
+ * followed by `deriveHistory`) emits only the events, so its conversation, which nothing reads while
+ * the lane runs, gets the text once, when the lane ends (`settle`).
+ */
 class HistoryLanes implements ChainLane {
+  // The text of each earlier history operator's item, not yet in its conversation (undefined: none).
+  private readonly pending: (string | undefined)[];
+
   constructor(
     private readonly positions: readonly number[],
     private readonly lanes: readonly DeltaLane[],
     private readonly derives: boolean,
-  ) {}
+  ) {
+    this.pending = positions.map(() => undefined);
+  }
 
-  take(states: unknown[], event: unknown, emit: (value: unknown) => void): boolean {
-    const first = this.lanes[0]!;
-    const delta = first.deltaOf(event);
-    if (delta === undefined) return false;
-    const { positions, lanes } = this;
-    let last: Conversation | undefined;
-    let changed = false;
-    for (let i = 0; i < lanes.length; i++) {
-      const at = positions[i]!;
-      const before = states[at] as Conversation;
-      last = lanes[i]!.append(before, delta);
-      changed = last !== before;
-      states[at] = last;
+  deltaOf(event: unknown): string | undefined {
+    return this.lanes[0]!.deltaOf(event);
+  }
+
+  take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void {
+    const { positions, lanes, pending } = this;
+    const last = lanes.length - 1;
+    for (let i = 0; i < last; i++) pending[i] = lanes[i]!.extend(delta) ?? pending[i];
+    const at = positions[last]!;
+    const before = states[at] as Conversation;
+    const after = lanes[last]!.append(before, delta);
+    states[at] = after;
+    if (!this.derives) emit(lanes[last]!.emitted(event as AguiEvent));
+    else if (after !== before) emit(after.history);
+  }
+
+  settle(states: unknown[]): void {
+    const { positions, lanes, pending } = this;
+    for (let i = 0; i < pending.length; i++) {
+      const text = pending[i];
+      if (text === undefined) continue;
+      states[positions[i]!] = lanes[i]!.withText(states[positions[i]!] as Conversation, text);
+      pending[i] = undefined;
     }
-    if (!this.derives) emit(first.emitted(event as AguiEvent));
-    else if (changed) emit(last!.history);
-    return true;
   }
 }

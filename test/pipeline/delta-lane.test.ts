@@ -503,20 +503,65 @@ describe("issue 13: the conversations, through the facade and through the six op
       { type: "TEXT_MESSAGE_END", messageId: "m" },
       { type: "RUN_FINISHED", threadId: "t", runId: "r" },
     ];
+    // `append` for the last history operator, `extend` for a route operator before deriveHistory.
     const append = jest.spyOn(DeltaLane.prototype, "append");
+    const extend = jest.spyOn(DeltaLane.prototype, "extend");
     try {
       for (const [end, lanes] of [["route", 1], ["derive", 1], ["both", 2]] as const) {
         append.mockClear();
+        extend.mockClear();
         viaOperators({ events }, end, true);
         // The first delta takes the steps (it arms the lane), the other 99 the lane.
-        expect(append).toHaveBeenCalledTimes(99 * lanes);
+        expect(append).toHaveBeenCalledTimes(99);
+        expect(extend).toHaveBeenCalledTimes(99 * (lanes - 1));
         append.mockClear();
+        extend.mockClear();
         viaOperators({ events }, end, false);
         expect(append).not.toHaveBeenCalled();
+        expect(extend).not.toHaveBeenCalled();
       }
     } finally {
       append.mockRestore();
+      extend.mockRestore();
     }
+  });
+
+  it("R-STREAM-4: a consumer that feeds the source re-entrantly sees the same, fused or not", () => {
+    const deltas = Array.from({ length: 120 }, (_, i) => `d${i};`);
+    const events: unknown[] = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "REASONING_MESSAGE_CHUNK", messageId: "m", delta: "first;" },
+      ...deltas.map((delta) => ({ type: "REASONING_MESSAGE_CHUNK", delta })),
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "m", encryptedValue: "v" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const run = (end: ChainEnd, fused: boolean): unknown[] => {
+      // Every third value makes the consumer push the next source event from inside its subscriber.
+      const source = new Subject<unknown>();
+      const ops: OperatorFunction<unknown, unknown>[] = [
+        upcastThinking(),
+        enforceSchema(),
+        expandChunks(),
+        verifyDiscipline(),
+        ...(end !== "derive" ? [routeEncryptedValues()] : []),
+        ...(end !== "route" ? [deriveHistory()] : []),
+      ] as OperatorFunction<unknown, unknown>[];
+      let chained: Observable<unknown> = source;
+      for (const op of ops) chained = (fused ? chained : chained.pipe(map((x) => x))).pipe(op);
+      const seen: unknown[] = [];
+      let next = 0;
+      const feed = (): void => {
+        if (next < events.length) source.next(events[next++]);
+      };
+      chained.subscribe((v) => {
+        seen.push(v);
+        if (seen.length % 3 === 0) feed();
+      });
+      while (next < events.length) feed();
+      source.complete();
+      return seen;
+    };
+    for (const end of ["route", "derive", "both"] as const) expect(run(end, true)).toEqual(run(end, false));
   });
 
   it("R-PROC-12: an operator of another library between two of ours ends the fusion there; each part still fuses", () => {
