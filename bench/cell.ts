@@ -37,6 +37,12 @@ export type CellMessage =
       /** Peak heapUsed during the first run minus heapUsed after a full GC before it (bytes). */
       readonly peakHeapBytes: number;
       readonly emitted: number;
+      /** The final history (ours) after a full GC, messages and issuers read: bytes over the baseline. */
+      readonly historyBytes?: number;
+      /** Of which its issuer records alone (the array and the records; the values are the events' strings). */
+      readonly issuerBytes?: number;
+      readonly historyMessages?: number;
+      readonly storedValues?: number;
     }
   | {
       readonly kind: "sample";
@@ -71,7 +77,9 @@ async function main(): Promise<void> {
   send({ kind: "ready", events: stream.events.length, deltas: stream.deltas });
   const started = performance.now();
 
-  // 1. The first run is checked and memory-sampled from inside the event flow.
+  // 1. The first run is checked and memory-sampled from inside the event flow. A run over a tiny
+  //    stream first loads the variant's modules, which would otherwise count as the run's heap.
+  await run(buildStream({ kind: "deltas", form: "explicit", n: 2 }));
   gc();
   const baseline = process.memoryUsage().heapUsed;
   let peak = baseline;
@@ -92,7 +100,11 @@ async function main(): Promise<void> {
   const firstCpuMs = cpuMsSince(c0);
   probe();
   const failure = check(request.variant, stream, outcome, outcome.warnings + consoleWarnings);
-  send({ kind: "checked", ok: !failure, failure, firstRunMs, peakHeapBytes: Math.max(0, peak - baseline), emitted: outcome.emitted });
+  // The history moves into a box that `retainedBy` empties: no other reference may keep it alive.
+  const box = { history: outcome.history };
+  outcome = { ...outcome, history: undefined };
+  const retained = await retainedBy(box, gc);
+  send({ kind: "checked", ok: !failure, failure, firstRunMs, peakHeapBytes: Math.max(0, peak - baseline), emitted: outcome.emitted, ...retained });
   if (failure) return;
 
   // 2. Warm-up, then samples. A run that alone takes over a fifth of the budget is kept as a
@@ -137,6 +149,36 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 }
 
 /**
+ * What the final history retains, as an application holding it has it (messages and issuers read,
+ * so their arrays exist): the heap after a full GC with the whole history held, then with its issuer
+ * records alone, each over the heap with neither (measured last). The history is passed in and
+ * dropped here.
+ */
+async function retainedBy(
+  box: { history: RunOutcome["history"] },
+  gc: () => void,
+): Promise<{ historyBytes?: number; issuerBytes?: number; historyMessages?: number; storedValues?: number }> {
+  if (box.history === undefined) return {};
+  // No local reference to the history itself: dropping it from the box must free it.
+  const historyMessages = box.history.messages.length;
+  let issuers: readonly unknown[] | undefined = box.history.issuers;
+  const storedValues = issuers.length;
+  // After a macrotask: the settled promises of the run (its outcome) are released only then.
+  const heap = async (): Promise<number> => {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const whole = await heap();
+  box.history = undefined;
+  const issuersOnly = await heap();
+  issuers = undefined;
+  // What stays without either (compiled code, caches) is not the history's.
+  const neither = Math.min(await heap(), whole, issuersOnly);
+  return { historyBytes: whole - neither, issuerBytes: issuersOnly - neither, historyMessages, storedValues };
+}
+
+/**
  * Every variant must accept the stream silently, emit what it should, and — when it derives a
  * conversation — derive exactly the expected content and encrypted values, so no variant is fast
  * because it skipped work.
@@ -144,19 +186,21 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 function check(variant: VariantName, stream: BenchStream, outcome: RunOutcome, warnings: number): string | undefined {
   if (warnings > 0) return `${warnings} warning(s) on a valid stream`;
   // The reference emits state mutations, not events; the floor passes the source through unchanged.
+  // The reference and the chained operators (deriveHistory last) emit states, not events.
   const expectedEmitted =
-    variant === "floor" ? stream.events.length : variant === "reference" ? undefined : stream.expectedOutputEvents;
+    variant === "floor" ? stream.events.length : variant === "reference" || variant === "chained" ? undefined : stream.expectedOutputEvents;
   if (expectedEmitted !== undefined && outcome.emitted !== expectedEmitted) {
     return `${outcome.emitted} events emitted, expected ${expectedEmitted}`;
   }
-  if (variant === "pipeline" || variant === "reference") {
+  if (variant === "pipeline" || variant === "chained" || variant === "reference") {
     if (!outcome.content) return "no history was derived";
     for (const [id, length] of stream.expectedContent) {
       const got = outcome.content.get(id);
       if (got !== length) return `message ${id}: content length ${got ?? "missing"}, expected ${length}`;
     }
-    const expectedMessages = stream.priorMessages.length + stream.expectedContent.size;
-    if (outcome.content.size !== expectedMessages) return `${outcome.content.size} messages, expected ${expectedMessages}`;
+    const expectedMessages = stream.expectedMessages ?? stream.priorMessages.length + stream.expectedContent.size;
+    const messages = outcome.messages ?? outcome.content.size;
+    if (messages !== expectedMessages) return `${messages} messages, expected ${expectedMessages}`;
     if (outcome.encryptedValues !== stream.expectedEncryptedValues) {
       return `${outcome.encryptedValues ?? 0} encrypted values stored, expected ${stream.expectedEncryptedValues}`;
     }

@@ -13,8 +13,8 @@ import { VARIANT_RUNNERS, VARIANTS, type VariantName } from "./variants";
  *   node --cpu-prof --cpu-prof-dir=bench/profiles/run bench/profiles/profile.js pipeline chunked 8
  *   npx tsx bench/profile-summary.ts bench/profiles/run/*.cpuprofile 30
  *
- * Arguments: variant pipeline (default) | validated | floor | reference; stream chunked (default) |
- * explicit | long (1,000 prior messages) | long:<prior>; repeats (default 20). N = 100,000 deltas (10,000 for
+ * Arguments: variant pipeline (default) | validated | chained | floor | reference; stream chunked (default) |
+ * explicit | long (1,000 prior messages) | long:<prior> | mixed:<runs> | parallel:<runs> (default 4,000 runs); repeats (default 20). N = 100,000 deltas (10,000 for
  * long, 2,000 for the reference, which is quadratic).
  */
 async function main(): Promise<void> {
@@ -23,9 +23,13 @@ async function main(): Promise<void> {
   const variant = variantArg as VariantName;
   const n = variant === "reference" ? 2_000 : 100_000;
   // "long" or "long:<prior messages>" (default 1,000).
-  const spec: StreamSpec = streamArg.startsWith("long")
-    ? { kind: "long", prior: Number(streamArg.split(":")[1] ?? 1_000), n: Math.min(n, 10_000) }
-    : { kind: "deltas", form: streamArg as Form, n };
+  const [name, count] = streamArg.split(":");
+  const spec: StreamSpec =
+    name === "mixed" || name === "parallel"
+      ? { kind: "conversation", shape: name, runs: Number(count ?? 4_000) }
+      : name === "long"
+        ? { kind: "long", prior: Number(count ?? 1_000), n: Math.min(n, 10_000) }
+        : { kind: "deltas", form: streamArg as Form, n };
   const stream = buildStream(spec);
   const run = VARIANT_RUNNERS[variant];
   const repeats = Number(repeatsArg);

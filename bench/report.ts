@@ -1,4 +1,4 @@
-import type { StreamSpec } from "./streams";
+import type { ConversationShape, StreamSpec } from "./streams";
 import { streamKey } from "./streams";
 import type { VariantName } from "./variants";
 
@@ -44,6 +44,42 @@ export interface CellResult {
   readonly capMs: number;
   /** For a skipped cell: the least time it would take (a smaller cell's time scaled linearly, at least the cap). */
   readonly lowerBoundMs?: number;
+  /** Memory of the checked first run, for a variant that derives a history (bytes). */
+  readonly memory?: CellMemory;
+}
+
+/** What the checked first run of a history-deriving cell held (bench/cell.ts `retainedBy`). */
+export interface CellMemory {
+  /** Peak heap during the run over the post-GC baseline before it. */
+  readonly peakHeapBytes: number;
+  /** The final history alone, after a full GC, messages and issuers read. */
+  readonly historyBytes: number;
+  /** Its issuer records alone. */
+  readonly issuerBytes: number;
+  readonly historyMessages: number;
+  readonly storedValues: number;
+}
+
+/** One row of the conversations table (issue 13): one shape at one number of runs. */
+export interface ConversationRow {
+  readonly shape: ConversationShape;
+  readonly runs: number;
+  readonly events?: number;
+  readonly floorMs?: number;
+  readonly facadeMs?: number;
+  readonly chainedMs?: number;
+  /** facade ÷ floor, chained ÷ floor, chained ÷ facade. */
+  readonly facadeToFloor?: number;
+  readonly chainedToFloor?: number;
+  readonly chainedToFacade?: number;
+  /** The facade's time per source event (ns). */
+  readonly facadeNsPerEvent?: number;
+  /** The facade's memory: bytes per history message (issuer records excluded) and per stored value, peak ÷ final history. */
+  readonly bytesPerMessage?: number;
+  readonly bytesPerValue?: number;
+  readonly peakToHistory?: number;
+  readonly peakHeapMB?: number;
+  readonly historyMB?: number;
 }
 
 /** A figure that may only be known as a bound (the reference timed out: "at least"). */
@@ -71,6 +107,9 @@ export interface BenchResults {
   /** How many times faster the pipeline (b) is than the reference (d), per stream. */
   readonly speedupVsReference: Record<string, Bounded>;
   readonly targets: readonly TargetResult[];
+  /** Issue 13: the conversations, shape by shape and size by size, and the growth exponents of the facade and the chain. */
+  readonly conversations?: readonly ConversationRow[];
+  readonly conversationGrowth?: Partial<Record<ConversationShape, { readonly facade?: number; readonly chained?: number }>>;
   /**
    * The same targets judged on CPU time instead of wall time (every cell's samples replaced by its
    * CPU samples). On a busy machine wall time includes the time other processes held the CPUs.
@@ -137,6 +176,9 @@ export interface Plan {
   readonly forms: readonly ("chunked" | "explicit")[];
   /** Long-conversation streams: [few prior, many prior]. */
   readonly long: readonly [StreamSpec, StreamSpec];
+  /** Issue 13: conversation shapes and their sizes (runs), smallest first. */
+  readonly shapes: readonly ConversationShape[];
+  readonly runs: readonly number[];
 }
 
 /** Growth, per-delta costs, speed-ups and the targets of issue 5 (on wall time, and on CPU time). */
@@ -174,7 +216,122 @@ function analyseTimes(cells: readonly CellResult[], plan: Plan): Omit<BenchResul
     const s = speedup(c, cells.find((r) => r.variant === "reference" && r.stream === c.stream));
     if (s) speedupVsReference[c.stream] = s;
   }
-  return { growthExponent: growthExponentOut, perDelta, speedupVsReference, targets: targets(cells, plan, growthExponentOut, perDelta, speedupVsReference) };
+  const conversations = conversationRows(cells, plan);
+  const conversationGrowth = growthOfConversations(conversations, plan);
+  return {
+    growthExponent: growthExponentOut,
+    perDelta,
+    speedupVsReference,
+    targets: [...targets(cells, plan, growthExponentOut, perDelta, speedupVsReference), ...conversationTargets(cells, plan, conversations, conversationGrowth)],
+    conversations,
+    conversationGrowth,
+  };
+}
+
+function conversationRows(cells: readonly CellResult[], plan: Plan): ConversationRow[] {
+  const rows: ConversationRow[] = [];
+  for (const shape of plan.shapes) {
+    for (const runs of plan.runs) {
+      const spec: StreamSpec = { kind: "conversation", shape, runs };
+      const [floorCell, facade, chained] = (["floor", "pipeline", "chained"] as const).map((v) => find(cells, v, spec));
+      if (floorCell === undefined && facade === undefined && chained === undefined) continue;
+      const ratio = (a?: number, b?: number): number | undefined => (a !== undefined && b !== undefined ? a / b : undefined);
+      const memory = facade?.memory;
+      const messageBytes = memory ? memory.historyBytes - memory.issuerBytes : undefined;
+      rows.push({
+        shape,
+        runs,
+        events: facade?.events ?? floorCell?.events,
+        floorMs: floorCell?.medianMs,
+        facadeMs: facade?.medianMs,
+        chainedMs: chained?.medianMs,
+        facadeToFloor: ratio(facade?.medianMs, floorCell?.medianMs),
+        chainedToFloor: ratio(chained?.medianMs, floorCell?.medianMs),
+        chainedToFacade: ratio(chained?.medianMs, facade?.medianMs),
+        facadeNsPerEvent: facade?.medianMs !== undefined && facade.events ? (facade.medianMs * 1e6) / facade.events : undefined,
+        bytesPerMessage: memory && memory.historyMessages > 0 ? messageBytes! / memory.historyMessages : undefined,
+        bytesPerValue: memory && memory.storedValues > 0 ? memory.issuerBytes / memory.storedValues : undefined,
+        peakToHistory: memory && memory.historyBytes > 0 ? memory.peakHeapBytes / memory.historyBytes : undefined,
+        peakHeapMB: memory ? bytesToMB(memory.peakHeapBytes) : undefined,
+        historyMB: memory ? bytesToMB(memory.historyBytes) : undefined,
+      });
+    }
+  }
+  return rows;
+}
+
+/** log(t(largest)/t(smallest)) / log(runs ratio), per shape, for the facade and the chain. */
+function growthOfConversations(rows: readonly ConversationRow[], plan: Plan): NonNullable<BenchResults["conversationGrowth"]> {
+  const out: NonNullable<BenchResults["conversationGrowth"]> = {};
+  const [small, large] = [plan.runs[0], plan.runs[plan.runs.length - 1]];
+  if (small === undefined || large === undefined || small === large) return out;
+  for (const shape of plan.shapes) {
+    const a = rows.find((r) => r.shape === shape && r.runs === small);
+    const b = rows.find((r) => r.shape === shape && r.runs === large);
+    const g = (x?: number, y?: number): number | undefined => (x && y ? Math.log(y / x) / Math.log(large / small) : undefined);
+    out[shape] = { facade: g(a?.facadeMs, b?.facadeMs), chained: g(a?.chainedMs, b?.chainedMs) };
+  }
+  return out;
+}
+
+/** M1–M4 (issue 13). */
+function conversationTargets(
+  cells: readonly CellResult[],
+  plan: Plan,
+  rows: readonly ConversationRow[],
+  growth: NonNullable<BenchResults["conversationGrowth"]>,
+): TargetResult[] {
+  if (rows.length === 0) return [];
+  const out: TargetResult[] = [];
+  const at4k = plan.shapes.map((shape) => rows.find((r) => r.shape === shape && r.runs === 4_000));
+  out.push({
+    id: "M1",
+    description: "conversations at 4000 runs: facade time / floor",
+    measured: plan.shapes.map((shape, i) => `${shape} ${at4k[i]?.facadeToFloor !== undefined ? `${at4k[i]!.facadeToFloor!.toFixed(2)}×` : "n/a"}`).join(", "),
+    threshold: "<= 4×",
+    pass: at4k.every((r) => r?.facadeToFloor !== undefined && r.facadeToFloor <= 4),
+  });
+  const [small, large] = [plan.runs[0]!, plan.runs[plan.runs.length - 1]!];
+  const gs = plan.shapes.map((shape) => growth[shape]?.facade);
+  out.push({
+    id: "M2",
+    description: `growth exponent of the facade, ${small}→${large} runs`,
+    measured: plan.shapes.map((shape, i) => `${shape} ${gs[i] !== undefined ? gs[i]!.toFixed(3) : "n/a"} (chained ${growth[shape]?.chained?.toFixed(3) ?? "n/a"})`).join(", "),
+    threshold: "<= 1.05",
+    pass: gs.every((g) => g !== undefined && g <= 1.05),
+  });
+  // M3: the six operators piped vs the facade, on the single-message stream (largest N, both forms) and the mixed conversation (4,000 runs).
+  const big = plan.sizes[plan.sizes.length - 1]!;
+  const pairs: [string, StreamSpec][] = [
+    ...plan.forms.map((form): [string, StreamSpec] => [`${form} N=${big}`, { kind: "deltas", form, n: big }]),
+    ["mixed runs=4000", { kind: "conversation", shape: "mixed", runs: 4_000 }],
+  ];
+  const m3 = pairs.map(([label, spec]) => {
+    const facade = find(cells, "pipeline", spec)?.medianMs;
+    const chained = find(cells, "chained", spec)?.medianMs;
+    return { label, ratio: facade !== undefined && chained !== undefined ? chained / facade : undefined };
+  });
+  out.push({
+    id: "M3",
+    description: "the six operators piped: time / facade's",
+    measured: m3.map((m) => `${m.label} ${m.ratio !== undefined ? `${m.ratio.toFixed(2)}×` : "n/a"}`).join(", "),
+    threshold: "<= 1.5×",
+    pass: m3.every((m) => m.ratio !== undefined && m.ratio <= 1.5),
+  });
+  const atLarge = plan.shapes.map((shape) => rows.find((r) => r.shape === shape && r.runs === large));
+  out.push({
+    id: "M4",
+    description: `peak heap of the facade at ${large} runs / its final history's heap`,
+    measured: plan.shapes
+      .map((shape, i) => {
+        const r = atLarge[i];
+        return `${shape} ${r?.peakToHistory !== undefined ? `${r.peakToHistory.toFixed(2)}× (${r.peakHeapMB} MB / ${r.historyMB} MB)` : "n/a"}`;
+      })
+      .join(", "),
+    threshold: "<= 2×",
+    pass: atLarge.every((r) => r?.peakToHistory !== undefined && r.peakToHistory <= 2),
+  });
+  return out;
 }
 
 function targets(
@@ -275,8 +432,34 @@ export function render(results: BenchResults, markdown: boolean): string {
   const spRows = Object.entries(results.speedupVsReference).map(([stream, b]) => [stream, fmtBounded(b)]);
   if (spRows.length) lines.push(heading("Pipeline (b) vs @ag-ui/client chain (d)", markdown), table(["stream", "speed-up"], spRows, markdown), "");
 
+  if (results.conversations && results.conversations.length > 0) {
+    const x = (v?: number): string => (v !== undefined ? `${v.toFixed(2)}×` : "");
+    const convRows = results.conversations.map((r) => [
+      r.shape,
+      String(r.runs),
+      r.events !== undefined ? String(r.events) : "",
+      r.floorMs !== undefined ? fmtMs(r.floorMs) : "",
+      r.facadeMs !== undefined ? fmtMs(r.facadeMs) : "",
+      x(r.facadeToFloor),
+      r.facadeNsPerEvent !== undefined ? `${r.facadeNsPerEvent.toFixed(0)} ns` : "",
+      r.chainedMs !== undefined ? fmtMs(r.chainedMs) : "",
+      x(r.chainedToFloor),
+      x(r.chainedToFacade),
+      r.bytesPerMessage !== undefined ? `${r.bytesPerMessage.toFixed(0)} B` : "",
+      r.bytesPerValue !== undefined ? `${r.bytesPerValue.toFixed(0)} B` : "",
+      r.peakToHistory !== undefined ? `${r.peakHeapMB} / ${r.historyMB} MB = ${r.peakToHistory.toFixed(2)}×` : "",
+    ]);
+    lines.push(
+      heading("Conversations (issue 13): floor, facade, the six operators chained", markdown),
+      table(["shape", "runs", "events", "floor", "facade", "× floor", "per event", "chained", "× floor", "× facade", "B/message", "B/value", "peak / history heap"], convRows, markdown),
+      "",
+    );
+    const gRows = Object.entries(results.conversationGrowth ?? {}).map(([shape, g]) => [shape, g?.facade?.toFixed(3) ?? "n/a", g?.chained?.toFixed(3) ?? "n/a"]);
+    if (gRows.length) lines.push(heading("Conversation growth exponent (first → last size)", markdown), table(["shape", "facade", "chained"], gRows, markdown), "");
+  }
+
   lines.push(
-    heading("Targets (issue 5)", markdown),
+    heading("Targets (issues 5 and 13)", markdown),
     table(
       ["", "target", "measured (wall time)", "threshold", "result", "on cpu time"],
       results.targets.map((t, i) => {

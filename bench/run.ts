@@ -26,7 +26,7 @@ import { VARIANT_LABELS, VARIANTS, type VariantName } from "./variants";
  * killed when they overrun it; a reference cell that a smaller stream shows cannot finish in time
  * is skipped and reported as such.
  *
- * Options: --quick (N ≤ 10,000, fewer runs, one process per cell), --only=floor,pipeline,… , --streams=long,… ,
+ * Options: --quick (N ≤ 10,000, conversations ≤ 4,000 runs, fewer runs, one process per cell), --only=floor,pipeline,… , --streams=long,… ,
  * --processes=<n> (processes per cell of ours, default 3), --cap=<seconds>,
  * --markdown (tables in Markdown), --strict (exit 1 when a target fails), --out=<file>.
  */
@@ -52,6 +52,9 @@ const plan: Plan = {
     { kind: "long", prior: 10, n: 10_000 },
     { kind: "long", prior: 1_000, n: 10_000 },
   ],
+  // Issue 13: real conversations, run after run in one source (bench/streams.ts `ConversationShape`).
+  shapes: ["mixed", "parallel"],
+  runs: quick ? [1_000, 4_000] : [1_000, 4_000, 16_000],
 };
 // --processes=N: child processes per cell of ours (floor, pipeline, validated), samples pooled.
 const processes = Math.max(1, Number(option("processes") ?? (quick ? 1 : 3)));
@@ -60,6 +63,7 @@ const streamFilter = option("streams")?.split(",");
 const streams: StreamSpec[] = [
   ...plan.sizes.flatMap((n) => plan.forms.map((form): StreamSpec => ({ kind: "deltas", form, n }))),
   ...plan.long,
+  ...plan.shapes.flatMap((shape) => plan.runs.map((runs): StreamSpec => ({ kind: "conversation", shape, runs }))),
 ].filter((spec) => streamFilter === undefined || streamFilter.some((part) => streamKey(spec).includes(part)));
 
 /** Our cells and the floor are fast: many runs, and a generous cap only against a hang. */
@@ -91,8 +95,9 @@ async function main(): Promise<void> {
     // median moves by up to 2× from one process to the next, docs/performance.md "Noise").
     const runs = new Map<VariantName, CellResult[]>();
     for (let p = 0; p < processes; p++) {
-      for (const variant of ["floor", "pipeline", "validated"] as const) {
-        if (!only.has(variant)) continue;
+      for (const variant of ["floor", "pipeline", "validated", "chained"] as const) {
+        // The conversations compare the facade with the six chained operators (issue 13), not (c).
+        if (!only.has(variant) || (variant === "validated" && spec.kind === "conversation")) continue;
         runs.set(variant, [...(runs.get(variant) ?? []), await runCell({ variant, stream: spec, ...FAST }, FAST.budgetMs)]);
       }
     }
@@ -179,6 +184,8 @@ function pooled(measured: readonly CellResult[]): CellResult {
     cpuSamplesMs: measured.flatMap((c) => c.cpuSamplesMs),
     capMs: first.capMs,
     peakHeapMB: max(measured.map((c) => c.peakHeapMB)),
+    // The first process's memory figures (every process runs the same first run).
+    ...(first.memory && { memory: first.memory }),
     maxRssMB: max(measured.map((c) => c.maxRssMB)),
   });
 }
@@ -200,7 +207,7 @@ function skipReason(spec: StreamSpec, cells: readonly CellResult[]): { reason: s
   const smaller = ref.filter((c) =>
     spec.kind === "deltas"
       ? c.spec.kind === "deltas" && c.spec.form === spec.form && c.spec.n < spec.n
-      : c.spec.kind === "long" && c.spec.n === spec.n && c.spec.prior < spec.prior,
+      : spec.kind === "long" && c.spec.kind === "long" && c.spec.n === spec.n && c.spec.prior < spec.prior,
   );
   const cap = `${referenceCapMs / 1000} s cap`;
   for (const c of smaller) {
@@ -278,6 +285,15 @@ function runCell(request: CellRequest, capMs: number): Promise<CellResult> {
         cpuSamplesMs: cpuSamples,
         capMs,
         peakHeapMB: checked?.ok ? bytesToMB(checked.peakHeapBytes) : undefined,
+        ...(checked?.ok && checked.historyBytes !== undefined && {
+          memory: {
+            peakHeapBytes: checked.peakHeapBytes,
+            historyBytes: checked.historyBytes,
+            issuerBytes: checked.issuerBytes ?? 0,
+            historyMessages: checked.historyMessages ?? 0,
+            storedValues: checked.storedValues ?? 0,
+          },
+        }),
         maxRssMB: maxRssBytes !== undefined ? bytesToMB(maxRssBytes) : undefined,
       };
       let result: CellResult;

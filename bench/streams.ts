@@ -24,12 +24,26 @@ export interface BenchStream {
   readonly expectedEncryptedValues: number;
   /** Events our validated output must have: the source plus each synthesized START/END pair. */
   readonly expectedOutputEvents: number;
+  /** Messages the final history must hold, when not only those of `expectedContent` (activity messages have object content). */
+  readonly expectedMessages?: number;
 }
 
 /** A description of a stream, small enough to send to a child process. */
 export type StreamSpec =
   | { readonly kind: "deltas"; readonly form: Form; readonly n: number }
-  | { readonly kind: "long"; readonly prior: number; readonly n: number };
+  | { readonly kind: "long"; readonly prior: number; readonly n: number }
+  | { readonly kind: "conversation"; readonly shape: ConversationShape; readonly runs: number };
+
+/**
+ * The shapes of a real conversation (issue 13), run after run in one source:
+ * `mixed`: per run, a step pair, a reasoning span around a chunked reasoning message (20 chunks, only
+ * the first carrying the id) with an encrypted value, a streamed answer (20 deltas), a tool call on it
+ * (10 argument deltas) with an encrypted value, its result — 63 events;
+ * `parallel`: per run, an activity snapshot patched twice, a state snapshot, a reasoning message and
+ * the answer streaming interleaved (both open at once), two tool calls streaming interleaved, values on
+ * all three, two results — 70 events.
+ */
+export type ConversationShape = "mixed" | "parallel";
 
 export const THREAD_ID = "bench-thread";
 export const RUN_ID = "bench-run";
@@ -49,12 +63,98 @@ const opaque = (seed: number, bytes: number): string => {
 
 /** The stable key of a spec (the table row name). */
 export function streamKey(spec: StreamSpec): string {
+  if (spec.kind === "conversation") return `${spec.shape} runs=${spec.runs}`;
   return spec.kind === "deltas" ? `${spec.form} N=${spec.n}` : `long prior=${spec.prior} N=${spec.n}`;
 }
 
 /** Builds the stream a spec describes. */
 export function buildStream(spec: StreamSpec): BenchStream {
+  if (spec.kind === "conversation") return conversation(spec.shape, spec.runs);
   return spec.kind === "deltas" ? deltaStream(spec.form, spec.n) : longConversation(spec.prior, spec.n);
+}
+
+/** `runs` runs of one shape in one source (see `ConversationShape`); ids are unique per run. */
+function conversation(shape: ConversationShape, runs: number): BenchStream {
+  const events: Record<string, unknown>[] = [];
+  const content = new Map<string, number>();
+  let values = 0;
+  let synthesized = 0;
+  let activities = 0;
+  const text = (messageId: string, type: string, count: number, offset: number): void => {
+    for (let i = 0; i < count; i++) events.push({ type, messageId, delta: delta(i + offset) });
+    content.set(messageId, 20 * count);
+  };
+  for (let r = 0; r < runs; r++) {
+    const runId = `run-${r}`;
+    const [reasoningId, answerId, callId, spanId] = [`reasoning-${r}`, `answer-${r}`, `call-${r}`, `span-${r}`];
+    events.push({ type: "RUN_STARTED", threadId: THREAD_ID, runId });
+    if (shape === "mixed") {
+      events.push({ type: "STEP_STARTED", stepName: "think" }, { type: "STEP_FINISHED", stepName: "think" });
+      events.push({ type: "REASONING_START", messageId: spanId });
+      events.push({ type: "REASONING_MESSAGE_CHUNK", messageId: reasoningId, delta: delta(r) });
+      for (let i = 1; i < 20; i++) events.push({ type: "REASONING_MESSAGE_CHUNK", delta: delta(i + r) });
+      content.set(reasoningId, 400);
+      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: reasoningId, encryptedValue: opaque(r, 256) });
+      events.push({ type: "REASONING_END", messageId: spanId });
+      events.push({ type: "TEXT_MESSAGE_START", messageId: answerId, role: "assistant" });
+      text(answerId, "TEXT_MESSAGE_CONTENT", 20, r + 3);
+      events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
+      events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
+      for (let i = 0; i < 10; i++) events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
+      events.push({ type: "TOOL_CALL_END", toolCallId: callId });
+      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: callId, encryptedValue: opaque(r + 1, 128) });
+      events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
+      content.set(`result-${r}`, 5);
+      values += 2;
+      // The reasoning chunks gain a START and an END.
+      synthesized += 2;
+    } else {
+      const [planId, otherCallId] = [`plan-${r}`, `call-${r}-b`];
+      events.push({ type: "ACTIVITY_SNAPSHOT", messageId: planId, activityType: "PLAN", content: { steps: ["search", "answer"], done: 0 } });
+      events.push({ type: "STATE_SNAPSHOT", snapshot: { run: r, phase: "thinking" } });
+      events.push({ type: "REASONING_START", messageId: spanId });
+      events.push({ type: "REASONING_MESSAGE_START", messageId: reasoningId, role: "reasoning" });
+      events.push({ type: "TEXT_MESSAGE_START", messageId: answerId, role: "assistant" });
+      for (let i = 0; i < 12; i++) {
+        events.push({ type: "REASONING_MESSAGE_CONTENT", messageId: reasoningId, delta: delta(i + r) });
+        events.push({ type: "TEXT_MESSAGE_CONTENT", messageId: answerId, delta: delta(i + r + 5) });
+      }
+      content.set(reasoningId, 240);
+      content.set(answerId, 240);
+      events.push({ type: "REASONING_MESSAGE_END", messageId: reasoningId });
+      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: reasoningId, encryptedValue: opaque(r, 256) });
+      events.push({ type: "REASONING_END", messageId: spanId });
+      events.push({ type: "ACTIVITY_DELTA", messageId: planId, activityType: "PLAN", patch: [{ op: "replace", path: "/done", value: 1 }] });
+      events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
+      events.push({ type: "TOOL_CALL_START", toolCallId: otherCallId, toolCallName: "lookup", parentMessageId: answerId });
+      for (let i = 0; i < 5; i++) {
+        events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
+        events.push({ type: "TOOL_CALL_ARGS", toolCallId: otherCallId, delta: i === 0 ? '{"k":"' : "city " });
+      }
+      events.push({ type: "TOOL_CALL_END", toolCallId: callId }, { type: "TOOL_CALL_END", toolCallId: otherCallId });
+      events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
+      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: callId, encryptedValue: opaque(r + 1, 128) });
+      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: otherCallId, encryptedValue: opaque(r + 2, 128) });
+      events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
+      events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}-b`, toolCallId: otherCallId, content: "Paris" });
+      events.push({ type: "ACTIVITY_DELTA", messageId: planId, activityType: "PLAN", patch: [{ op: "replace", path: "/done", value: 2 }] });
+      content.set(`result-${r}`, 5);
+      content.set(`result-${r}-b`, 5);
+      values += 3;
+      activities++;
+    }
+    events.push({ type: "RUN_FINISHED", threadId: THREAD_ID, runId });
+  }
+  return {
+    key: streamKey({ kind: "conversation", shape, runs }),
+    events,
+    priorMessages: [],
+    deltas: events.filter((e) => typeof e.delta === "string").length,
+    expectedContent: content,
+    expectedEncryptedValues: values,
+    expectedOutputEvents: events.length + synthesized,
+    expectedMessages: content.size + activities,
+  };
 }
 
 /**

@@ -10,13 +10,14 @@ import { countEncryptedValues, RUN_ID, THREAD_ID, type BenchStream } from "./str
  * once and resolves when the pipeline completed; it never copies the input (the events array is
  * built once per child process, outside the timing).
  */
-export const VARIANTS = ["floor", "pipeline", "validated", "reference"] as const;
+export const VARIANTS = ["floor", "pipeline", "validated", "chained", "reference"] as const;
 export type VariantName = (typeof VARIANTS)[number];
 
 export const VARIANT_LABELS: Readonly<Record<VariantName, string>> = {
   floor: "(a) floor: from + 5×map(identity)",
   pipeline: "(b) reasoningPipeline: events$ + history$ + warnings$",
   validated: "(c) stage operators, no history$",
+  chained: "(c') the six operators piped, deriveHistory last",
   reference: "(d) @ag-ui/client 1.0.0 chain",
 };
 
@@ -29,6 +30,10 @@ export interface RunOutcome {
   readonly content?: ReadonlyMap<string, number>;
   /** Final conversation: encrypted values found (messages and tool calls). */
   readonly encryptedValues?: number;
+  /** Final conversation: messages. */
+  readonly messages?: number;
+  /** The final history itself (ours), for the retained-memory measurement. */
+  readonly history?: { readonly messages: readonly Message[]; readonly issuers: readonly unknown[] };
 }
 
 /**
@@ -75,10 +80,10 @@ export const floor: Variant = async (stream, probe) => {
 };
 
 /** Content lengths and stored encrypted values of a message list (the sanity check's summary). */
-export function summarize(messages: readonly Message[]): { content: Map<string, number>; encryptedValues: number } {
+export function summarize(messages: readonly Message[]): { content: Map<string, number>; encryptedValues: number; messages: number } {
   const content = new Map<string, number>();
   for (const m of messages) if (typeof m.content === "string") content.set(m.id, m.content.length);
-  return { content, encryptedValues: countEncryptedValues(messages) };
+  return { content, encryptedValues: countEncryptedValues(messages), messages: messages.length };
 }
 
 // Our package is measured as it ships: the bundle `npm run build` writes to dist/ (`npm run bench`
@@ -113,14 +118,14 @@ export const pipeline: Variant = async (stream, probe) => {
     },
   });
   // The latest history (what a UI would render).
-  let history: { readonly messages: readonly Message[] } | undefined;
+  let history: { readonly messages: readonly Message[]; readonly issuers: readonly unknown[] } | undefined;
   // history$ and warnings$ first, so a synchronous source is seen whole (see ReasoningPipeline).
   p.history$.subscribe((h) => {
     history = h;
   });
   p.warnings$.subscribe(() => {});
   const emitted = await drain(p.events$, probe);
-  return { emitted, warnings, ...(history ? summarize(history.messages) : {}) };
+  return { emitted, warnings, ...(history ? { ...summarize(history.messages), history } : {}) };
 };
 
 /** (c) The five stage operators chained one after another, without deriving history$. */
@@ -141,6 +146,28 @@ export const validated: Variant = async (stream, probe) => {
     probe,
   );
   return { emitted, warnings };
+};
+
+/**
+ * (c') The six operators piped one after another — the composable chain the package is named for —
+ * with the history derived by `deriveHistory` (the latest one kept, as a UI would).
+ */
+export const chained: Variant = async (stream, probe) => {
+  const { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, routeEncryptedValues, deriveHistory } = await loadOurs();
+  let warnings = 0;
+  const onWarning = (): void => {
+    warnings++;
+  };
+  const seed = { producer: PRODUCER, initialMessages: stream.priorMessages as Message[], onWarning };
+  let history: { readonly messages: readonly Message[]; readonly issuers: readonly unknown[] } | undefined;
+  const emitted = await drain(
+    from(stream.events).pipe(upcastThinking({ onWarning }), enforceSchema({ onWarning }), expandChunks({ onWarning }), verifyDiscipline({ onWarning }), routeEncryptedValues(seed), deriveHistory(seed)),
+    probe,
+    (h) => {
+      history = h;
+    },
+  );
+  return { emitted, warnings, ...(history ? { ...summarize(history.messages), history } : {}) };
 };
 
 /**
@@ -181,4 +208,4 @@ export const reference: Variant = async (stream, probe) => {
   return { emitted, warnings: 0, ...(messages ? summarize(messages) : {}) };
 };
 
-export const VARIANT_RUNNERS: Readonly<Record<VariantName, Variant>> = { floor, pipeline, validated, reference };
+export const VARIANT_RUNNERS: Readonly<Record<VariantName, Variant>> = { floor, pipeline, validated, chained, reference };

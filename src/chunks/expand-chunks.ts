@@ -1,5 +1,5 @@
 import type { OperatorFunction } from "rxjs";
-import { stageOperator } from "../core/stage-operator";
+import { fusedOperator, stageLink } from "../core/fused-operators";
 import { NONE, passThrough, result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
 import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "./chunk-families";
 import { rejectEvent } from "./chunk-errors";
@@ -35,7 +35,7 @@ export function createExpandStage(_options?: WarningOptions): Stage<ExpandState,
 
 /** `*_CHUNK` → START/CONTENT/END, lanes and close triggers (R-STREAM-*). See `createExpandStage`. */
 export function expandChunks(options?: WarningOptions): OperatorFunction<AguiEvent, AguiEvent> {
-  return stageOperator(createExpandStage(options), options);
+  return fusedOperator(stageLink(createExpandStage(options), options, "expand"));
 }
 
 type Pass = (state: ExpandState, event: AguiEvent) => StepResult<ExpandState, AguiEvent>;

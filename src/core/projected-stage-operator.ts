@@ -1,5 +1,5 @@
-import { concat, defer, from, type OperatorFunction } from "rxjs";
-import { stageOperator } from "./stage-operator";
+import type { OperatorFunction } from "rxjs";
+import { fusedOperator, type LanePlanner, type OperatorRole } from "./fused-operators";
 import { NONE, result } from "./types";
 import type { ReasoningWarning, Stage, StepResult, WarningOptions } from "./types";
 
@@ -20,20 +20,26 @@ export interface StageProjection<S, O, P> {
 
 /**
  * `stageOperator` over a projected stage. Per subscription the stage's state is created once and
- * shared by `start` and the steps; the step loop itself is `stageOperator`'s.
+ * shared by `start` and the steps; `start`'s values are emitted on subscribe, before the source is
+ * subscribed. Fuses with adjacent stage operators like `stageOperator` (fused-operators.ts); `role`
+ * and `planner` let a chain of the package's operators take the delta lane.
  */
 export function projectedStageOperator<S, I, O, P>(
   stage: Stage<S, I, O>,
   projection: StageProjection<S, O, P>,
   options?: WarningOptions,
+  role?: OperatorRole,
+  planner?: LanePlanner,
 ): OperatorFunction<I, P> {
-  return (source) =>
-    defer(() => {
+  return fusedOperator({
+    open: () => {
       const first = stage.init();
-      const projected = projectStage(stage, projection, first);
-      const started = projection.start ? from(projection.start(first)) : from(NONE);
-      return concat(started, source.pipe(stageOperator(projected, options)));
-    });
+      return { stage: projectStage(stage, projection, first), state: first, start: projection.start ? projection.start(first) : NONE };
+    },
+    options,
+    ...(role && { role }),
+    ...(planner && { planner }),
+  });
 }
 
 /** The stage whose `out` is the projection of `stage`'s steps (its init returns `first`). */

@@ -1,7 +1,6 @@
-import { Observable, type OperatorFunction } from "rxjs";
-import { subscribeWithin } from "./subscribe-within";
-import type { ReasoningWarning, Stage, StepResult, WarningOptions } from "./types";
-import { warningSink } from "./warnings";
+import type { OperatorFunction } from "rxjs";
+import { fusedOperator, stageLink } from "./fused-operators";
+import type { ReasoningWarning, Stage, WarningOptions } from "./types";
 
 /**
  * The one generic adapter: turns any `Stage` into an RxJS operator.
@@ -11,55 +10,15 @@ import { warningSink } from "./warnings";
  * same step (so a warning about an event is seen before the event it concerns). A thrown error
  * (a `ReasoningProtocolError`) becomes the error notification; everything emitted before stays
  * delivered. On source completion `finish` runs (it may emit or throw, e.g. RUN_TRUNCATED).
+ *
+ * Adjacent operators made by this adapter run fused, in one subscriber, with exactly the same
+ * behaviour as one subscriber each (`FusedObservable`, fused-operators.ts).
  */
 export function stageOperator<S, I, O>(
   stage: Stage<S, I, O>,
   options?: WarningOptions,
 ): OperatorFunction<I, O> {
-  return (source) =>
-    new Observable<O>((subscriber) => {
-      const warn = warningSink(options);
-      // The stage's private state, threaded linearly through `step`.
-      let state = stage.init();
-      // Index of the next source value (ReasoningProtocolError.eventIndex).
-      let index = 0;
-      const deliver = (r: StepResult<S, O>): void => {
-        state = r.state;
-        for (const w of r.warnings) warn(w);
-        for (const o of r.out) {
-          subscriber.next(o);
-          if (subscriber.closed) return;
-        }
-      };
-      return subscribeWithin<I>(subscriber, source, {
-        next(value) {
-          let r: StepResult<S, O>;
-          try {
-            r = stage.step(state, value, { index: index++ });
-          } catch (err) {
-            subscriber.error(err);
-            return;
-          }
-          deliver(r);
-        },
-        error(err) {
-          subscriber.error(err);
-        },
-        complete() {
-          if (stage.finish) {
-            let r: StepResult<S, O>;
-            try {
-              r = stage.finish(state, { index });
-            } catch (err) {
-              subscriber.error(err);
-              return;
-            }
-            deliver(r);
-          }
-          subscriber.complete();
-        },
-      });
-    });
+  return fusedOperator(stageLink(stage, options));
 }
 
 /** Collects everything a stage does over an array, without RxJS (for tests, the CLI and the model checks). */

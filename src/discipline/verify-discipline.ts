@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { OperatorFunction } from "rxjs";
-import { stageOperator } from "../core/stage-operator";
+import { fusedOperator, stageLink } from "../core/fused-operators";
 import { result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
 import { ROUTES, type Family } from "./families";
 import { checkRoleConflict, declareMessage, recordMessages, recordSnapshot, type KnownRoles } from "./known-roles";
@@ -48,7 +48,7 @@ export function createVerifyStage(options: VerifyOptions = {}): Stage<VerifyStat
 
 /** The `verifyDiscipline` operator: `createVerifyStage` through the generic adapter. */
 export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<AguiEvent, AguiEvent> {
-  return stageOperator(createVerifyStage(options), options);
+  return fusedOperator(stageLink(createVerifyStage(options), options, "verify"));
 }
 
 function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenItems: number): StepResult<VerifyState, AguiEvent> {

@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { passThrough, type AguiEvent, type StepResult } from "../core/types";
 import { EAGER_ITEMS, IncompleteList, indexIncomplete, type IncompleteSlots } from "./incomplete";
+import { IssuerRecords } from "./issuer-records";
 import { PersistentList } from "./persistent-list";
 import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "./types";
 
@@ -32,7 +33,7 @@ export interface ConversationIndex {
   /** Open items a MESSAGES_SNAPSHOT removed: their later fragments are not applied (D-SNAPSHOT-OPEN). */
   readonly removedMessages: Set<string>;
   readonly removedToolCalls: Set<string>;
-  /** Entity id → position of its record in `issuers`, one map per subtype (D-ISSUER). */
+  /** Entity id → position of its record in `records`, one map per subtype (D-ISSUER). */
   readonly messageIssuer: Map<string, number>;
   readonly toolCallIssuer: Map<string, number>;
   /** Id → slot of its item in `incomplete`, per kind (incomplete.ts). */
@@ -55,7 +56,8 @@ export class Conversation implements HistoryState {
   private constructor(
     readonly messages: PersistentList<Message>,
     readonly incomplete: IncompleteList,
-    readonly issuers: readonly ValueIssuer[],
+    /** Who issued each stored value (D-ISSUER), see `IssuerRecords`. */
+    readonly records: IssuerRecords,
     readonly index: ConversationIndex,
     // A published messages array of an earlier version, equal to ours except maybe at `patchAt`.
     private basis: readonly Message[] | undefined,
@@ -86,14 +88,14 @@ export class Conversation implements HistoryState {
     indexMessages(published.messages, index);
     indexIssuers(published.issuers, index);
     const incomplete = indexIncomplete(published.incomplete, index.incompleteSlot);
-    return new Conversation(messages, incomplete, published.issuers, index, undefined, -1, published);
+    return new Conversation(messages, incomplete, IssuerRecords.of(published.issuers), index, undefined, -1, published);
   }
 
   get history(): ReasoningHistory {
     let history = this.published;
     if (history === undefined) {
-      if (this.messages.size <= EAGER_MESSAGES && this.incomplete.ready) {
-        history = { messages: this.materialize(), incomplete: this.incomplete.toArray(), issuers: this.issuers };
+      if (this.messages.size <= EAGER_MESSAGES && this.incomplete.ready && (this.records.built || this.records.size <= EAGER_MESSAGES)) {
+        history = { messages: this.materialize(), incomplete: this.incomplete.toArray(), issuers: this.records.toArray() };
         this.basis = undefined;
       } else {
         history = new LazyHistory(this);
@@ -125,6 +127,11 @@ export class Conversation implements HistoryState {
     return this.index.pass(this, event);
   }
 
+  /** The issuer records as the published history shows them (built on first read, see `IssuerRecords`). */
+  get issuers(): readonly ValueIssuer[] {
+    return this.records.toArray();
+  }
+
   /** The message at `position`. */
   at(position: number): Message | undefined {
     return this.messages.get(position);
@@ -154,7 +161,7 @@ export class Conversation implements HistoryState {
       (moved.role === "tool" && index.sharedToolMessage.has(moved.id) ? index.sharedToolMessage : index.position).set(moved.id, i);
     }
     indexToolCalls(message, index.toolCallHolder);
-    return new Conversation(messages, this.incomplete, this.issuers, index, undefined, -1, undefined);
+    return new Conversation(messages, this.incomplete, this.records, index, undefined, -1, undefined);
   }
 
   /** Position of the tool message `id` (a shared one first, D-TOOL-RESULT-ID), or undefined. */
@@ -188,25 +195,25 @@ export class Conversation implements HistoryState {
     this.index.sharedToolMessage.clear();
     this.index.toolCallHolder.clear();
     indexMessages(messages, this.index);
-    return new Conversation(PersistentList.from(messages), this.incomplete, this.issuers, this.index, messages, -1, undefined);
+    return new Conversation(PersistentList.from(messages), this.incomplete, this.records, this.index, messages, -1, undefined);
   }
 
   withIncomplete(incomplete: IncompleteList): Conversation {
     if (incomplete === this.incomplete) return this;
-    return new Conversation(this.messages, incomplete, this.issuers, this.index, this.currentBasis(), this.currentPatch(), undefined);
+    return new Conversation(this.messages, incomplete, this.records, this.index, this.currentBasis(), this.currentPatch(), undefined);
   }
 
   /** This conversation with new issuer records; the caller keeps `index.*Issuer` in step. */
-  withIssuers(issuers: readonly ValueIssuer[]): Conversation {
-    if (issuers === this.issuers) return this;
-    return new Conversation(this.messages, this.incomplete, issuers, this.index, this.currentBasis(), this.currentPatch(), undefined);
+  withIssuers(records: IssuerRecords): Conversation {
+    if (records === this.records) return this;
+    return new Conversation(this.messages, this.incomplete, records, this.index, this.currentBasis(), this.currentPatch(), undefined);
   }
 
   private edited(messages: PersistentList<Message>, position: number): Conversation {
     // The published array (or our basis, when its patch is this same slot) stays one slot away.
     const reusable = this.published !== undefined || this.patchAt < 0 || this.patchAt === position;
     const basis = reusable ? this.currentBasis() : undefined;
-    return new Conversation(messages, this.incomplete, this.issuers, this.index, basis, position, undefined);
+    return new Conversation(messages, this.incomplete, this.records, this.index, basis, position, undefined);
   }
 
   private currentBasis(): readonly Message[] | undefined {
@@ -236,26 +243,27 @@ export class Conversation implements HistoryState {
  */
 const EAGER_MESSAGES = 128;
 
-/** The getter every `LazyHistory` shares as its own `messages` accessor (one function, so one hidden class). */
+/** The getters every `LazyHistory` shares as its own accessors (one function each, so few hidden classes). */
 function lazyMessages(this: LazyHistory): readonly Message[] {
   return this.messagesNow();
 }
-
-// Configurable only because V8 defines a configurable accessor markedly faster; nothing redefines it.
-const MESSAGES_ACCESSOR: PropertyDescriptor = { get: lazyMessages, enumerable: true, configurable: true };
+function lazyIssuers(this: LazyHistory): readonly ValueIssuer[] {
+  return this.issuersNow();
+}
 
 /**
- * Gives `target` the own, enumerable, configurable accessor `messages` (the descriptor above).
+ * Gives `target` the own, enumerable, configurable accessor `name` with `getter` (configurable only
+ * because V8 defines a configurable accessor markedly faster; nothing redefines it).
  * Why `__defineGetter__` where the engine has it (ECMA-262 Annex B; every JavaScript runtime this
  * package supports): it defines exactly that property without reading a descriptor object, and one
  * is defined per published history of a long conversation, i.e. per delta. In V8 it took 120–130 ns
  * against 170–250 ns for `Object.defineProperty` (docs/performance.md, "T5"). Elsewhere,
  * `Object.defineProperty` does the same.
  */
-const defineMessages: (target: object) => void =
+const defineLazy: (target: object, name: string, getter: () => unknown) => void =
   typeof (Object.prototype as { __defineGetter__?: unknown }).__defineGetter__ === "function"
-    ? (target) => (target as { __defineGetter__(name: string, getter: () => unknown): void }).__defineGetter__("messages", lazyMessages)
-    : (target) => Object.defineProperty(target, "messages", MESSAGES_ACCESSOR);
+    ? (target, name, getter) => (target as { __defineGetter__(name: string, getter: () => unknown): void }).__defineGetter__(name, getter)
+    : (target, name, getter) => Object.defineProperty(target, name, { get: getter, enumerable: true, configurable: true });
 
 /** The getter of a `LazyHistory`'s `incomplete` when its array is not built yet (a long incomplete list). */
 function lazyIncomplete(this: LazyHistory): readonly IncompleteItem[] {
@@ -272,6 +280,10 @@ const INCOMPLETE_ACCESSOR: PropertyDescriptor = { get: lazyIncomplete, enumerabl
  * costs the same for any size. `messages` is an *own, enumerable* accessor, so equality (`toEqual`),
  * spreads, `JSON.stringify` and `structuredClone` see it exactly as a data property; the version it
  * comes from stays reachable only through the private field. Immutable like every history.
+ *
+ * `issuers` is the same kind of accessor while the version's issuer records have no plain array yet
+ * (a value was stored since the array was last read: building it is O(values), which per value would
+ * be quadratic, issue 13), and a plain data property once they have one.
  */
 class LazyHistory implements ReasoningHistory {
   // Declared only: the constructor defines them in the order of a plain history (messages first).
@@ -282,12 +294,13 @@ class LazyHistory implements ReasoningHistory {
   readonly #version: Conversation;
 
   constructor(version: Conversation) {
-    defineMessages(this);
+    defineLazy(this, "messages", lazyMessages);
     // A long incomplete list is built when read too (a hostile stream opens thousands of items).
     const incomplete = version.incomplete;
     if (incomplete.ready) (this as { incomplete: readonly IncompleteItem[] }).incomplete = incomplete.toArray();
     else Object.defineProperty(this, "incomplete", INCOMPLETE_ACCESSOR);
-    (this as { issuers: readonly ValueIssuer[] }).issuers = version.issuers;
+    if (version.records.built) (this as { issuers: readonly ValueIssuer[] }).issuers = version.records.toArray();
+    else defineLazy(this, "issuers", lazyIssuers);
     this.#version = version;
   }
 
@@ -297,6 +310,10 @@ class LazyHistory implements ReasoningHistory {
 
   incompleteNow(): readonly IncompleteItem[] {
     return this.#version.incomplete.toArray();
+  }
+
+  issuersNow(): readonly ValueIssuer[] {
+    return this.#version.records.toArray();
   }
 }
 

@@ -12,6 +12,7 @@ import { endOpenItems } from "./incomplete";
 import { issuersOf } from "./issuers";
 import { PersistentList } from "./persistent-list";
 import { projectedStageOperator, type StageProjection } from "../core/projected-stage-operator";
+import { chainLane } from "../pipeline/chain-lane";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
@@ -62,7 +63,7 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
 
 /** The history stage's `out`: the events, minus encrypted values naming no known target. */
 export function routeEncryptedValues(options?: HistoryOptions): OperatorFunction<AguiEvent, AguiEvent> {
-  return projectedStageOperator(createHistoryStage(options), ROUTED_EVENTS, options);
+  return projectedStageOperator(createHistoryStage(options), ROUTED_EVENTS, options, "route", chainLane);
 }
 
 /**
@@ -70,7 +71,7 @@ export function routeEncryptedValues(options?: HistoryOptions): OperatorFunction
  * change), including the one `finish` leaves when it marks truncation; completes with the source.
  */
 export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
-  return projectedStageOperator(createHistoryStage(options), HISTORY_CHANGES, options);
+  return projectedStageOperator(createHistoryStage(options), HISTORY_CHANGES, options, "derive", chainLane);
 }
 
 const ROUTED_EVENTS: StageProjection<HistoryState, AguiEvent, AguiEvent> = {

@@ -1,12 +1,13 @@
 import type { Message } from "@ag-ui/core";
 import { indexIssuers, toolCallsOf, type Conversation } from "./conversation";
+import { IssuerRecords } from "./issuer-records";
 import type { ValueIssuer } from "./types";
 
 /**
  * Issuer records (D-ISSUER): who issued each stored `encryptedValue`, kept beside the messages
  * (never inside them). One record per entity; a new value replaces the record (D-REPEAT).
- * Recording copies the record list (O(number of stored values)); values arrive about once per
- * message, not per delta.
+ * Recording one is O(1) amortized in the number of stored values (a persistent list, see
+ * `IssuerRecords`); only a snapshot, which restates the conversation anyway, rebuilds them.
  */
 
 type Subtype = ValueIssuer["subtype"];
@@ -18,17 +19,14 @@ export function recordIssuer(
   entityId: string,
   issuer: string | undefined,
 ): Conversation {
-  const { index, issuers } = conversation;
+  const { index, records } = conversation;
   const positions = subtype === "message" ? index.messageIssuer : index.toolCallIssuer;
   const at = positions.get(entityId);
-  if (at !== undefined && issuers[at]!.issuer === issuer) return conversation;
+  if (at !== undefined && records.at(at)!.issuer === issuer) return conversation;
   const record: ValueIssuer = { subtype, entityId, issuer };
-  const next = issuers.slice();
-  if (at === undefined) {
-    positions.set(entityId, next.length);
-    next.push(record);
-  } else next[at] = record;
-  return conversation.withIssuers(next);
+  if (at !== undefined) return conversation.withIssuers(records.set(at, record));
+  positions.set(entityId, records.size);
+  return conversation.withIssuers(records.push(record));
 }
 
 /** The records for the values a message and its tool calls carry, all issued by `issuer`. */
@@ -53,14 +51,14 @@ export function replaceIssuers(
   goneToolCalls: ReadonlySet<string>,
   added: readonly ValueIssuer[],
 ): Conversation {
-  const before = conversation.issuers;
+  const before = conversation.records.toArray();
   const gone = (r: ValueIssuer): boolean =>
     r.subtype === "message" ? goneMessages.has(r.entityId) : goneToolCalls.has(r.entityId);
   if (added.length === 0 && !before.some(gone)) return conversation;
   const next = before.filter((r) => !gone(r));
   next.push(...added);
   indexIssuers(next, conversation.index);
-  return conversation.withIssuers(next);
+  return conversation.withIssuers(IssuerRecords.of(next));
 }
 
 /** Whether a message or tool call carries a stored value (an own string `encryptedValue`, "" included). */

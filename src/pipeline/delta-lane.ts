@@ -139,6 +139,11 @@ export class DeltaLane {
     }
   }
 
+  /** Whether `delta` keeps the item's text within `maxContentLength` (D-LIMIT). */
+  fits(delta: string): boolean {
+    return fitsContentLength(this.text.length, delta.length, this.maxContentLength);
+  }
+
   /** What the pipeline emits for the lane-shaped `event`: itself, or the CONTENT/ARGS expansion synthesizes for a chunk. */
   emitted(event: AguiEvent): AguiEvent {
     return this.stream === undefined ? event : contentEvent(this.stream, event);
@@ -147,7 +152,20 @@ export class DeltaLane {
   /** The history after `delta` (an empty delta appends nothing and leaves it as it is, R-SCHEMA-3). */
   append(conversation: Conversation, delta: string): Conversation {
     if (delta === "") return conversation;
-    const text = this.text.append(delta);
+    return this.withText(conversation, this.text.append(delta));
+  }
+
+  /**
+   * The text after `delta`, without a new conversation: for a conversation nobody reads between two
+   * deltas (a history operator fused before another, chain-lane.ts), which gets the text once, by
+   * `withText`, when the lane ends. Undefined for an empty delta (nothing changes).
+   */
+  extend(delta: string): string | undefined {
+    return delta === "" ? undefined : this.text.append(delta);
+  }
+
+  /** The conversation with the lane's item holding `text` (what `append` would have made of the same deltas). */
+  withText(conversation: Conversation, text: string): Conversation {
     return this.slot < 0 ? withContentAt(conversation, this.position, text, this.simple) : withArgumentsAt(conversation, this.position, this.slot, text);
   }
 }

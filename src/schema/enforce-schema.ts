@@ -1,7 +1,7 @@
 import { isPlainObject } from "../core/json";
 import type { OperatorFunction } from "rxjs";
 import { ReasoningProtocolError, typeOf } from "../core/errors";
-import { stageOperator } from "../core/stage-operator";
+import { fusedOperator, stageLink } from "../core/fused-operators";
 import {
   NONE,
   passThrough,
@@ -50,7 +50,7 @@ export function createEnforceStage(_options?: WarningOptions): Stage<EnforceStat
 
 /** The enforcement stage as an RxJS operator: `unknown` in (anything may arrive), validated events out. */
 export function enforceSchema(options?: WarningOptions): OperatorFunction<unknown, AguiEvent> {
-  return stageOperator(createEnforceStage(options), options);
+  return fusedOperator(stageLink(createEnforceStage(options), options, "enforce"));
 }
 
 function enforceStep(

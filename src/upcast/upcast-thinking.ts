@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import type { OperatorFunction } from "rxjs";
-import { stageOperator } from "../core/stage-operator";
+import { fusedOperator, stageLink } from "../core/fused-operators";
 import {
   passThrough,
   result,
@@ -79,7 +79,7 @@ export function createUpcastStage(options: UpcastOptions = {}): Stage<UpcastStat
 
 /** THINKING_* → REASONING_* (R-DEP-2). See `createUpcastStage`. Must be the first operator (R-PROC-13). */
 export function upcastThinking(options?: UpcastOptions): OperatorFunction<unknown, AguiEvent> {
-  return stageOperator(createUpcastStage(options), options);
+  return fusedOperator(stageLink(createUpcastStage(options), options, "upcast"));
 }
 
 function upcastStep(

@@ -114,4 +114,40 @@ describe("histories of long conversations (lazy messages)", () => {
     const { get: _defaultGetter, ...usual } = Object.getOwnPropertyDescriptor(histories(200)[3]!, "messages")!;
     expect(fallback).toEqual(usual);
   });
+
+  it("D-ISSUER R-STATE-3: issuer records of a long conversation are built on first read, equal to plain ones, each history its own", () => {
+    // 200 prior messages (a LazyHistory), then values on three messages, one of them stored again (D-REPEAT).
+    const events = [
+      ev.runStarted(),
+      ev.encryptedValue("message", "u1", "v1"),
+      ev.encryptedValue("message", "u2", "v2"),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", "ab"),
+      ev.encryptedValue("message", "u1", "v1-again"),
+      ev.reasoningMessageContent("m1", "cd"),
+      ev.reasoningMessageEnd("m1"),
+      ev.runFinished(),
+    ];
+    const seen: ReasoningHistory[] = [];
+    const p = reasoningPipeline(from(events), { initialMessages: prior(200), producer: "p", onWarning: () => {} });
+    p.history$.subscribe((h) => seen.push(h));
+    p.events$.subscribe();
+    const records = (...ids: string[]) => ids.map((entityId) => ({ subtype: "message", entityId, issuer: "p" }));
+    // Read newest first: no history's records depend on an older one having been read.
+    const last = seen[seen.length - 1]!;
+    expect(last.issuers).toEqual(records("u1", "u2"));
+    expect(last.issuers).toBe(last.issuers);
+    // The history after the first value, read only now, still shows one record.
+    expect(seen[1]!.issuers).toEqual(records("u1"));
+    expect(seen[2]!.issuers).toEqual(records("u1", "u2"));
+    // A history published while the records had no array yet reads like a plain one everywhere.
+    const mid = seen[4]!;
+    const plain = { messages: mid.messages, incomplete: mid.incomplete, issuers: mid.issuers };
+    expect(Object.keys(mid)).toEqual(["messages", "incomplete", "issuers"]);
+    expect(JSON.stringify(mid)).toBe(JSON.stringify(plain));
+    expect({ ...mid }).toEqual(plain);
+    expect(structuredClone(mid)).toEqual(plain);
+    // Histories between two values share the one array once it is built (no copy per delta).
+    expect(seen[seen.length - 2]!.issuers).toBe(last.issuers);
+  });
 });

@@ -154,6 +154,24 @@ describe("D-LIMIT maxContentLength: content past the bound fails the run, never 
     expect(heldLength(operators.out[operators.out.length - 1]!, lane.kind)).toBe(SMALL);
   });
 
+  it.each(LANES)("D-LIMIT: $name — chained operators with bounds of their own: deriveHistory's smaller bound holds behind routeEncryptedValues' default (fused lane)", (lane) => {
+    const { events } = stream(lane, [lane.delta("12345"), lane.delta("6789"), lane.delta("0"), lane.delta("SECRET")]);
+    const quiet = { producer: "hostile-test", onWarning: () => {} };
+    const operators = runOperator(
+      events,
+      pipe(
+        upcastThinking(quiet) as OperatorFunction<unknown, AguiEvent>,
+        enforceSchema(quiet),
+        expandChunks(quiet),
+        verifyDiscipline(quiet),
+        routeEncryptedValues(quiet),
+        deriveHistory({ ...quiet, maxContentLength: SMALL }),
+      ),
+    );
+    expect(failureOf(operators.error)).toEqual(expect.objectContaining({ code: "LIMIT_EXCEEDED", rule: "D-LIMIT" }));
+    expect(heldLength(operators.out[operators.out.length - 1]!, lane.kind)).toBe(SMALL);
+  });
+
   it.each(LANES)("D-LIMIT: $name — content of exactly maxContentLength passes", (lane) => {
     const { events } = stream(lane, [lane.delta("12345"), lane.delta("67890"), lane.delta("")]);
     const run = runFacade(events, { maxContentLength: 10 });

@@ -20,7 +20,7 @@ import { ev, msg } from "../../src/testing/builders";
  * once that fix is merged.
  */
 export const SCALING_SWITCHES = {
-  issuerListFixed: false,
+  issuerListFixed: true,
 };
 
 /** Time per event at 10n over time per event at n, at most. */

@@ -9,9 +9,22 @@
  * leave it), hostile objects, and a re-entrant source.
  */
 import fc from "fast-check";
-import { from, Subject } from "rxjs";
+import { from, map, Subject, type Observable, type OperatorFunction } from "rxjs";
 import type { Message } from "@ag-ui/core";
-import { ReasoningProtocolError, reasoningPipeline, type ReasoningHistory, type ReasoningWarning } from "../../src";
+import {
+  deriveHistory,
+  enforceSchema,
+  expandChunks,
+  ReasoningProtocolError,
+  reasoningPipeline,
+  routeEncryptedValues,
+  upcastThinking,
+  verifyDiscipline,
+  type ReasoningHistory,
+  type ReasoningWarning,
+} from "../../src";
+import { FusedObservable } from "../../src/core/fused-operators";
+import { buildStream, type ConversationShape } from "../../bench/streams";
 import { createUpcastStage } from "../../src/upcast/upcast-thinking";
 import { createEnforceStage } from "../../src/schema/enforce-schema";
 import { createExpandStage } from "../../src/chunks/expand-chunks";
@@ -364,6 +377,209 @@ function buildLaneCase(plan: LanePlan): Case {
   events.push({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
   return { events };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 13: the conversations of the benchmark, and the six operators piped (fused, with the lane)
+// ---------------------------------------------------------------------------------------------
+
+/** The benchmark's conversation of `runs` runs of `shape`, cut after `cut` events (a truncated source) when given. */
+function conversationCase(shape: ConversationShape, runs: number, cut?: number): Case {
+  const { events } = buildStream({ kind: "conversation", shape, runs });
+  return { events: cut === undefined ? events : events.slice(0, cut), producer: "bench" };
+}
+
+const conversationArb = fc
+  .record({ shape: fc.constantFrom<ConversationShape>("mixed", "parallel"), runs: fc.integer({ min: 1, max: 6 }), cut: fc.option(fc.nat({ max: 400 }), { nil: undefined }) })
+  .map(({ shape, runs, cut }) => conversationCase(shape, runs, cut));
+
+/** Which of the history operators end the chain. */
+type ChainEnd = "route" | "derive" | "both";
+
+interface ChainOutcome {
+  readonly values: unknown[];
+  /** Each operator's warnings, in delivery order, tagged with the operator. */
+  readonly warnings: [string, ReasoningWarning][];
+  readonly error: unknown;
+  readonly completed: boolean;
+}
+
+/**
+ * The package's operators piped over `c`: fused (adjacent, as written) or each in a subscriber of its
+ * own (a `map(identity)` between every two keeps them apart: what piping them did before fusion).
+ */
+function viaOperators(c: Case, end: ChainEnd, fused: boolean): ChainOutcome {
+  const out: ChainOutcome = { values: [], warnings: [], error: undefined, completed: false };
+  const sink = (op: string) => ({ onWarning: (w: ReasoningWarning) => out.warnings.push([op, w]) });
+  const seed = { producer: c.producer, initialMessages: c.initialMessages as Message[] | undefined };
+  const operators: OperatorFunction<never, unknown>[] = [
+    upcastThinking({ ...sink("upcast"), idFactory: mintingIds() }),
+    enforceSchema(sink("enforce")),
+    expandChunks(sink("expand")),
+    verifyDiscipline({ ...sink("verify"), initialMessages: seed.initialMessages }),
+    ...(end !== "derive" ? [routeEncryptedValues({ ...seed, ...sink("route") })] : []),
+    ...(end !== "route" ? [deriveHistory({ ...seed, ...sink("derive") })] : []),
+  ] as OperatorFunction<never, unknown>[];
+  let source: Observable<unknown> = from(c.events);
+  for (const operator of operators) {
+    source = (fused ? source : source.pipe(map((x) => x))).pipe(operator as OperatorFunction<unknown, unknown>);
+  }
+  if (fused) expect(source).toBeInstanceOf(FusedObservable);
+  source.subscribe({
+    next: (v) => out.values.push(v),
+    error: (e: unknown) => ((out as { error: unknown }).error = e),
+    complete: () => ((out as { completed: boolean }).completed = true),
+  });
+  return out;
+}
+
+/**
+ * Fails with the first difference between the fused operators and the same operators one subscriber
+ * each; `stride` > 1 compares every stride-th value deeply (and the last), for long conversations,
+ * whose every history is a conversation of its own.
+ */
+function expectSameChain(c: Case, end: ChainEnd, stride = 1): void {
+  const fused = viaOperators(c, end, true);
+  const apart = viaOperators(c, end, false);
+  const fields = (e: unknown) => {
+    if (e === undefined) return undefined;
+    const { code, rule, eventIndex, eventType, message } = e as Record<string, unknown>;
+    return { code, rule, eventIndex, eventType, message };
+  };
+  expect(fields(fused.error)).toEqual(fields(apart.error));
+  expect(fused.completed).toBe(apart.completed);
+  expect(fused.warnings).toEqual(apart.warnings);
+  expect(fused.values.length).toBe(apart.values.length);
+  fused.values.forEach((v, i) => {
+    if (i % stride === 0 || i === fused.values.length - 1) expect(v).toEqual(apart.values[i]);
+  });
+}
+
+/** `expectSame` for a long conversation: events and warnings whole, every stride-th history (and the last). */
+function expectSameLong(c: Case, stride: number): void {
+  const lane = viaFacade(c);
+  const steps = viaSteps(c);
+  expect(lane.error).toEqual(steps.error);
+  expect(lane.events).toEqual(steps.events);
+  expect(lane.warnings).toEqual(steps.warnings);
+  expect(lane.histories.length).toBe(steps.histories.length);
+  lane.histories.forEach((h, i) => {
+    if (i % stride === 0 || i === lane.histories.length - 1) expect(h).toEqual(steps.histories[i]);
+  });
+}
+
+describe("issue 13: the conversations, through the facade and through the six operators piped", () => {
+  it("R-STREAM-4 R-STREAM-12 R-TOOL-2 R-ACT-5: the benchmark's conversations (whole or cut anywhere) — the facade gives what its steps give", () => {
+    fc.assert(fc.property(conversationArb, (c) => expectSame(c)), { seed: SEED, numRuns: 60 });
+  });
+
+  it("R-STREAM-4 D-ISSUER: a long mixed conversation (past the eager limit of 128 messages) — same events, every history, issuers", () => {
+    for (const shape of ["mixed", "parallel"] as const) expectSameLong(conversationCase(shape, 45), 97);
+  });
+
+  it("R-PROC-12 R-PROC-13: the six operators piped are fused into one observable, and give what they give one subscriber each", () => {
+    for (const end of ["route", "derive", "both"] as const) {
+      for (const shape of ["mixed", "parallel"] as const) expectSameChain(conversationCase(shape, 45), end, 97);
+    }
+    fc.assert(fc.property(conversationArb, (c) => expectSameChain(c, "both")), { seed: SEED, numRuns: 60 });
+  });
+
+  it("R-PROC-4 R-REASON-9: fused or not, the same on generated valid and mutated streams (values, each operator's warnings, error and its index)", () => {
+    fc.assert(fc.property(validCaseArb(), fc.constantFrom<ChainEnd>("route", "derive", "both"), (c, end) => expectSameChain(c, end)), { seed: SEED, numRuns: 200 });
+    fc.assert(fc.property(mutatedCaseArb(), fc.constantFrom<ChainEnd>("route", "derive", "both"), (c, end) => expectSameChain(c, end)), { seed: SEED, numRuns: 200 });
+  });
+
+  it("R-STREAM-12 R-STREAM-15 R-SUB-2: fused or not, the same on the lane generator's interrupted messages and tool calls", () => {
+    fc.assert(fc.property(lanePlanArb, fc.constantFrom<ChainEnd>("route", "derive", "both"), (plan, end) => expectSameChain(buildLaneCase(plan), end)), {
+      seed: SEED,
+      numRuns: 400,
+      endOnFailure: true,
+    });
+  });
+
+  it("R-STREAM-4: piped in the facade's order, the six operators take the lane (one append per history operator per delta); apart, none", () => {
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" },
+      ...Array.from({ length: 100 }, () => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "ab" })),
+      { type: "TEXT_MESSAGE_END", messageId: "m" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    // `append` for the last history operator, `extend` for a route operator before deriveHistory.
+    const append = jest.spyOn(DeltaLane.prototype, "append");
+    const extend = jest.spyOn(DeltaLane.prototype, "extend");
+    try {
+      for (const [end, lanes] of [["route", 1], ["derive", 1], ["both", 2]] as const) {
+        append.mockClear();
+        extend.mockClear();
+        viaOperators({ events }, end, true);
+        // The first delta takes the steps (it arms the lane), the other 99 the lane.
+        expect(append).toHaveBeenCalledTimes(99);
+        expect(extend).toHaveBeenCalledTimes(99 * (lanes - 1));
+        append.mockClear();
+        extend.mockClear();
+        viaOperators({ events }, end, false);
+        expect(append).not.toHaveBeenCalled();
+        expect(extend).not.toHaveBeenCalled();
+      }
+    } finally {
+      append.mockRestore();
+      extend.mockRestore();
+    }
+  });
+
+  it("R-STREAM-4: a consumer that feeds the source re-entrantly sees the same, fused or not", () => {
+    const deltas = Array.from({ length: 120 }, (_, i) => `d${i};`);
+    const events: unknown[] = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "REASONING_MESSAGE_CHUNK", messageId: "m", delta: "first;" },
+      ...deltas.map((delta) => ({ type: "REASONING_MESSAGE_CHUNK", delta })),
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "m", encryptedValue: "v" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const run = (end: ChainEnd, fused: boolean): unknown[] => {
+      // Every third value makes the consumer push the next source event from inside its subscriber.
+      const source = new Subject<unknown>();
+      const ops: OperatorFunction<unknown, unknown>[] = [
+        upcastThinking(),
+        enforceSchema(),
+        expandChunks(),
+        verifyDiscipline(),
+        ...(end !== "derive" ? [routeEncryptedValues()] : []),
+        ...(end !== "route" ? [deriveHistory()] : []),
+      ] as OperatorFunction<unknown, unknown>[];
+      let chained: Observable<unknown> = source;
+      for (const op of ops) chained = (fused ? chained : chained.pipe(map((x) => x))).pipe(op);
+      const seen: unknown[] = [];
+      let next = 0;
+      const feed = (): void => {
+        if (next < events.length) source.next(events[next++]);
+      };
+      chained.subscribe((v) => {
+        seen.push(v);
+        if (seen.length % 3 === 0) feed();
+      });
+      while (next < events.length) feed();
+      source.complete();
+      return seen;
+    };
+    for (const end of ["route", "derive", "both"] as const) expect(run(end, true)).toEqual(run(end, false));
+  });
+
+  it("R-PROC-12: an operator of another library between two of ours ends the fusion there; each part still fuses", () => {
+    const c = conversationCase("mixed", 3);
+    const split = from(c.events).pipe(upcastThinking(), enforceSchema(), map((e) => e), expandChunks(), verifyDiscipline());
+    expect(split).toBeInstanceOf(FusedObservable);
+    expect((split as FusedObservable<unknown>).links).toHaveLength(2);
+    const apart = from(c.events).pipe(upcastThinking(), map((e) => e), enforceSchema(), map((e) => e), expandChunks(), map((e) => e), verifyDiscipline());
+    expect((apart as FusedObservable<unknown>).links).toHaveLength(1);
+    const values: unknown[] = [];
+    const expected: unknown[] = [];
+    split.subscribe((v) => values.push(v));
+    apart.subscribe((v) => expected.push(v));
+    expect(values.length).toBeGreaterThan(c.events.length);
+    expect(values).toEqual(expected);
+  });
+});
 
 describe("delta lane: the facade gives what its steps give (issue 5)", () => {
   it("R-STREAM-4 R-PROC-6: generated valid streams — same events, every history, warnings and outcome", () => {
