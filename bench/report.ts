@@ -287,7 +287,7 @@ function conversationTargets(
   out.push({
     id: "M1",
     description: "conversations at 4000 runs: facade time / floor",
-    measured: plan.shapes.map((shape, i) => `${shape} ${at4k[i]?.facadeToFloor !== undefined ? `${at4k[i]!.facadeToFloor!.toFixed(2)}×` : "n/a"}`).join(", "),
+    measured: plan.shapes.map((shape, i) => `${shape} ${at4k[i]?.facadeToFloor !== undefined ? `${at4k[i].facadeToFloor.toFixed(2)}×` : "n/a"}`).join(", "),
     threshold: "<= 4×",
     pass: at4k.every((r) => r?.facadeToFloor !== undefined && r.facadeToFloor <= 4),
   });
@@ -296,7 +296,7 @@ function conversationTargets(
   out.push({
     id: "M2",
     description: `growth exponent of the facade, ${small}→${large} runs`,
-    measured: plan.shapes.map((shape, i) => `${shape} ${gs[i] !== undefined ? gs[i]!.toFixed(3) : "n/a"} (chained ${growth[shape]?.chained?.toFixed(3) ?? "n/a"})`).join(", "),
+    measured: plan.shapes.map((shape, i) => `${shape} ${gs[i] !== undefined ? gs[i].toFixed(3) : "n/a"} (chained ${growth[shape]?.chained?.toFixed(3) ?? "n/a"})`).join(", "),
     threshold: "<= 1.05",
     pass: gs.every((g) => g !== undefined && g <= 1.05),
   });

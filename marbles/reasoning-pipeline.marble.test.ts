@@ -288,7 +288,7 @@ describe("D-RUN-ID: a server minting its own run id", () => {
 
 describe("D-SNAPSHOT-ROLE: a snapshot never makes a stream impossible to finish", () => {
   it("D-SNAPSHOT-ROLE: an open text message restated as reasoning: its own END closes it, the run finishes, the history keeps the snapshot's message", () => {
-    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);
+    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" }]);
     const run = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.textContent("t", "late"), ev.textEnd("t"), ev.runFinished()]);
     expect(run.error).toBeUndefined();
     expect(run.warnings.map((w) => [w.code, w.rule, w.eventIndex, w.lossy])).toEqual([["TARGET_REPLACED", "D-SNAPSHOT-ROLE", 3, true]]);

@@ -462,23 +462,23 @@ describe("verifyDiscipline — decisions (D-*)", () => {
     expect(finished.state.phase).toBe("finished");
     const thread = runStage(stage(), [RS("r1"), ev.runFinished("r1", { threadId: "other-thread" })]);
     expect(thread.warnings.map((w) => w.ids)).toEqual([["t1", "other-thread"]]);
-    const errored = runStage(stage(), [RS("r1"), RMS("m1"), { type: "RUN_ERROR", message: "boom", runId: "r9" } as AguiEvent, RS("r2"), RF("r2")]);
+    const errored = runStage(stage(), [RS("r1"), RMS("m1"), { type: "RUN_ERROR", message: "boom", runId: "r9" }, RS("r2"), RF("r2")]);
     expect(errored.error).toBeUndefined();
     expect(errored.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([["RUN_ID_MISMATCH", 2, ["r1", "r9"]]]);
     // RUN_ERROR carries no ids in 1.0: nothing to compare; a matching RUN_FINISHED: no warning.
-    expect(runStage(stage(), [RS("r1"), { type: "RUN_ERROR", message: "boom" } as AguiEvent]).warnings).toEqual([]);
+    expect(runStage(stage(), [RS("r1"), { type: "RUN_ERROR", message: "boom" }]).warnings).toEqual([]);
     expect(runStage(stage(), [RS("r1"), RF("r1")]).warnings).toEqual([]);
   });
 
   it("D-SNAPSHOT-ROLE: a snapshot restating an open message with another role leaves it open in the family that opened it; every diagnostic names that family", () => {
-    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" } as Message]);
+    const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" }]);
     verify([RS(), TMS("t"), restated, TMC("t"), TME("t"), RF()]);
     const wrongEnd = verify([RS(), TMS("t"), restated, RME("t")], fails("ORPHAN_END", "R-REASON-9", 3, ["t"]))!;
     expect(wrongEnd.message).toContain("open as a text message, which only TEXT_MESSAGE_END closes");
     const finished = verify([RS(), TMS("t"), restated, RF()], fails("OPEN_AT_RUN_FINISHED", "R-TEXT-9", 3, ["t"]))!;
     expect(finished.message).toContain("text messages are still active");
     // The other way round.
-    const asAnswer = ev.messagesSnapshot([{ id: "r", role: "assistant", content: "c" } as Message]);
+    const asAnswer = ev.messagesSnapshot([{ id: "r", role: "assistant", content: "c" }]);
     verify([RS(), RMS("r"), asAnswer, RMC("r"), RME("r"), RF()]);
     const wrongText = verify([RS(), RMS("r"), asAnswer, TME("r")], fails("ORPHAN_END", "R-TEXT-9", 3, ["r"]))!;
     expect(wrongText.message).toContain("open as a reasoning message, which only REASONING_MESSAGE_END closes");

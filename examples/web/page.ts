@@ -168,7 +168,10 @@ async function runTurn(history: ReasoningHistory, n: number): Promise<ReasoningH
     producer: AGENT_URL,
     initialHistory: before,
   });
+  // The views complete with events$, awaited below: nothing to unsubscribe.
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription
   pipeline.history$.subscribe(render);
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription
   pipeline.warnings$.subscribe((w) => showWarning(n, w));
   await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ error: reject, complete: resolve }));
   return pipeline.history;

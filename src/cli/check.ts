@@ -107,13 +107,14 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
 
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
     if (failure instanceof InputError) throw new InputError(`${source.label}: ${failure.message}`);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever a reader threw that is not an Error
     const message = failure instanceof Error ? failure.message : String(failure);
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }
   const reply = source.reply();
   if (reply !== undefined && read === 0) throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
 
-  const error = failure as ReasoningProtocolError | undefined;
+  const error = failure;
   if (error) report.onFailure(error.code);
   const runs = report.all();
   const history = run.history;
@@ -182,8 +183,10 @@ async function runThrough(source: Source, observers: RunObservers): Promise<Pipe
     feed.pipe(tap((raw) => observers.onSourceEvent(raw, read++))),
     { producer: source.label, initialMessages: source.initialMessages, onWarning: () => {} },
   );
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$, awaited below
   pipeline.warnings$.subscribe((w) => observers.onWarning(w));
   const ended = new Promise<unknown>((resolve) => {
+    // eslint-disable-next-line rxjs-x/no-ignored-subscription -- held until the pipeline ends: the check reads it all
     pipeline.events$.subscribe({
       next: (e) => observers.onEvent(e),
       error: (e: unknown) => resolve(e),
@@ -198,6 +201,7 @@ async function runThrough(source: Source, observers: RunObservers): Promise<Pipe
         feed.next(e);
       },
       error: (e: unknown) => {
+        // eslint-disable-next-line rxjs-x/throw-error -- the source's own error, passed on as it is
         feed.error(e);
         resolve(false);
       },
@@ -302,6 +306,6 @@ async function urlSource(url: string, input: string | undefined, progress: Progr
     lineOf: () => undefined,
     initialMessages: live.initialMessages,
     drain: false,
-    reply: live.reply,
+    reply: () => live.reply(),
   };
 }

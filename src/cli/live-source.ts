@@ -51,7 +51,7 @@ export async function liveSource(url: string, inputFile: string | undefined): Pr
     const what = `${describeReply(reply)}, ${shape}`;
     throw new InputError(response.ok ? `the reply is not an event stream (text/event-stream): ${what}` : what);
   };
-  const agent = new client.HttpAgent({ url, fetch: checkedFetch as typeof fetch });
+  const agent = new client.HttpAgent({ url, fetch: checkedFetch });
   return { events$: agentEvents(agent, input), initialMessages: input.messages, reply: () => reply };
 }
 
@@ -88,7 +88,7 @@ async function peek(response: Response, max: number): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let length = 0;
   while (length < max) {
-    const { done, value } = await reader.read();
+    const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
     if (done || !value) break;
     parts.push(value);
     length += value.length;

@@ -21,7 +21,7 @@ export function maxContentLengthOf(option: unknown, operator: string): number {
   const bound = option ?? DEFAULT_MAX_CONTENT_LENGTH;
   if (typeof bound !== "number" || !Number.isInteger(bound) || bound < 0 || bound > MAX_CONTENT_LENGTH_BOUND) {
     throw new RangeError(
-      `${operator}: maxContentLength must be an integer from 0 to ${MAX_CONTENT_LENGTH_BOUND} (the engine's string limit; got ${String(bound)}).`,
+      `${operator}: maxContentLength must be an integer from 0 to ${MAX_CONTENT_LENGTH_BOUND} (the engine's string limit; got ${typeof bound === "number" ? String(bound) : typeof bound}).`,
     );
   }
   return bound;

@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { passThrough, type AguiEvent, type StepResult } from "../core/types";
-import { EAGER_ITEMS, IncompleteList, indexIncomplete, type IncompleteSlots } from "./incomplete";
+import { IncompleteList, indexIncomplete, type IncompleteSlots } from "./incomplete";
 import { IssuerRecords } from "./issuer-records";
 import { PersistentList } from "./persistent-list";
 import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "./types";

@@ -64,7 +64,7 @@ describe("the web demo in headless Chromium (examples/web, npm run demo:web)", (
     expect(await page.getAttribute("body", "data-state")).toBe("done");
 
     // The reasoning was shown while it streamed ("Thinking…", open, text growing)…
-    const seen = (await page.evaluate("window.streamingPanelsSeen")) as string[];
+    const seen = await page.evaluate<string[]>("window.streamingPanelsSeen");
     expect(seen.some((text) => text.startsWith("Family of four"))).toBe(true);
     expect(seen.some((text) => text.startsWith("Fares change daily"))).toBe(true);
     // …then collapsed to a one-line summary: both turns' panels closed, the text hidden.

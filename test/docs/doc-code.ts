@@ -36,7 +36,7 @@ export function docBlocks(markdown: string, file: string): DocBlock[] {
 
 /** The options the docs are compiled with: the repository's, --strict, and the package name mapped to src/. */
 export function compilerOptions(root: string): ts.CompilerOptions {
-  const config = ts.readConfigFile(join(root, "tsconfig.json"), ts.sys.readFile);
+  const config = ts.readConfigFile(join(root, "tsconfig.json"), (path) => ts.sys.readFile(path));
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
   return {
     ...options,

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { CORPUS_DIR } from "../conformance/fixture";
 import { runStage } from "../../src/core/stage-operator";
 import type { AguiEvent } from "../../src/core/types";

@@ -37,7 +37,7 @@ class ArrayModel {
 function streamOf(ops: readonly Op[]): { events: AguiEvent[]; expected: IncompleteItem[][] } {
   const model = new ArrayModel();
   const open = new Set<string>();
-  const events: AguiEvent[] = [ev.runStarted() as AguiEvent];
+  const events: AguiEvent[] = [ev.runStarted()];
   const expected: IncompleteItem[][] = [[]];
   const push = (event: unknown): void => {
     events.push(event as AguiEvent);

@@ -24,6 +24,7 @@ function exported(events: readonly unknown[]): { snapshot: PipelineSnapshot; jso
   const p = reasoningPipeline(from(events), { producer: "p", onWarning: () => {} });
   let failure: unknown;
   p.events$.subscribe({ error: (e: unknown) => (failure = e) });
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- the pipeline's own error, rethrown as it is
   if (failure !== undefined) throw failure;
   const snapshot = p.exportState();
   return { snapshot, json: JSON.stringify(snapshot), messages: p.history.messages.length };

@@ -11,7 +11,6 @@
  */
 import { from, pipe, type OperatorFunction } from "rxjs";
 import { expandChunks } from "../../src/chunks/expand-chunks";
-import type { AguiEvent } from "../../src/core/types";
 import { verifyDiscipline } from "../../src/discipline/verify-discipline";
 import { DEFAULT_MAX_CONTENT_LENGTH, MAX_CONTENT_LENGTH_BOUND } from "../../src/history/content-limit";
 import { createHistoryStage, deriveHistory, routeEncryptedValues } from "../../src/history/history-stage";
@@ -26,7 +25,7 @@ import { expectProtocolError, failureOf, runFacade, runOperator } from "./suppor
 function chained(maxContentLength?: number): OperatorFunction<unknown, ReasoningHistory> {
   const options = { producer: "hostile-test", onWarning: () => {}, maxContentLength };
   return pipe(
-    upcastThinking(options) as OperatorFunction<unknown, AguiEvent>,
+    upcastThinking(options),
     enforceSchema(options),
     expandChunks(options),
     verifyDiscipline(options),
@@ -160,7 +159,7 @@ describe("D-LIMIT maxContentLength: content past the bound fails the run, never 
     const operators = runOperator(
       events,
       pipe(
-        upcastThinking(quiet) as OperatorFunction<unknown, AguiEvent>,
+        upcastThinking(quiet),
         enforceSchema(quiet),
         expandChunks(quiet),
         verifyDiscipline(quiet),

@@ -28,7 +28,7 @@ const HOSTILE: readonly { readonly label: string; readonly value: () => Record<s
   { label: "a Proxy whose get throws", value: () => new Proxy({ a: 1 }, { get: refuse }) },
   {
     label: "an object whose getter throws",
-    value: () => Object.defineProperty({}, "a", { enumerable: true, get: refuse }) as Record<string, unknown>,
+    value: () => Object.defineProperty({}, "a", { enumerable: true, get: refuse }),
   },
   {
     label: "an object whose nested getter throws",

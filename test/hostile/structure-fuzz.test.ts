@@ -148,7 +148,7 @@ function withNested(e: Obj, value: unknown): Obj {
     if (Array.isArray(inner) && inner.length > 0 && typeof inner[0] === "object") return withField(e, key, [{ ...(inner[0] as Obj), content: value }, ...inner.slice(1)]);
     if (typeof inner === "object" && inner !== null && !Array.isArray(inner)) return withField(e, key, { ...(inner as Obj), nested: value });
   }
-  return withField(e, "metadata", { ...((e.metadata as Obj | undefined) ?? {}), nested: value });
+  return withField(e, "metadata", { ...((e.metadata) ?? {}), nested: value });
 }
 
 /** A well-formed event, or one broken in its structure. */
@@ -217,7 +217,7 @@ function viaFacade(events: readonly unknown[], options: ReasoningPipelineOptions
 }
 
 function chain(options = optionsOf()): OperatorFunction<unknown, AguiEvent> {
-  return pipe(upcastThinking(options) as OperatorFunction<unknown, AguiEvent>, enforceSchema(options), expandChunks(options), verifyDiscipline(options), routeEncryptedValues(options));
+  return pipe(upcastThinking(options), enforceSchema(options), expandChunks(options), verifyDiscipline(options), routeEncryptedValues(options));
 }
 
 function viaOperators(events: readonly unknown[]): Outcome {

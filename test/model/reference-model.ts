@@ -857,7 +857,7 @@ class Interpreter {
   lostTarget(type: string, held: Obj | undefined): string {
     if (held === undefined) return "TARGET_REMOVED";
     const reasoning = type.startsWith("REASONING_");
-    const fits = reasoning ? held.role === "reasoning" : TEXT_ROLES.includes(held.role as string);
+    const fits = reasoning ? held.role === "reasoning" : TEXT_ROLES.includes(held.role);
     return fits ? "TARGET_REMOVED" : "TARGET_REPLACED";
   }
 

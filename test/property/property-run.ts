@@ -21,7 +21,7 @@ const REGRESSIONS = join(__dirname, "..", "regressions");
 
 /** Printed by each property file, so that a run can be reproduced. */
 export function printSeed(name: string): void {
-  // eslint-disable-next-line no-console
+   
   console.log(`pipeline-vs-model (${name}): FC_SEED=${SEED} FC_RUNS=${TOTAL_RUNS} MODEL_ACCEPT=${[...ACCEPTED].join(",") || "(none)"}`);
 }
 

@@ -227,7 +227,7 @@ describe("agui-reasoning check: secrets hidden under other keys", () => {
       expect(report.events.find((e) => e.type === "CUSTOM")!.value).toEqual({
         blob: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.droppedThenCopied)} bytes]`,
         note: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.short)} bytes]`,
-        echo: [`[reasoning: ${[...HIDDEN_TEXT.delta].length} characters]`],
+        echo: [`[reasoning: ${Array.from(HIDDEN_TEXT.delta).length} characters]`],
       });
     }
   });

@@ -51,7 +51,7 @@ export function scanFile(repoRoot: string, file: string, text = readFileSync(fil
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
   const outside = (target: string) => {
     const r = relative(repoRoot, target);
-    return r === ".." || r.startsWith(`..${"/"}`) || r.startsWith("..\\") || isAbsolute(r);
+    return r === ".." || r.startsWith(`../`) || r.startsWith("..\\") || isAbsolute(r);
   };
   const report = (node: ts.Node, target: string) => {
     if (outside(target) && !found.some((f) => f.line === lineOf(node))) found.push({ file: rel, line: lineOf(node), text: node.getText(source).slice(0, 160), target });
