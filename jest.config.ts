@@ -8,7 +8,10 @@ const config: Config = {
   roots: ["<rootDir>/marbles", "<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.ts$": ["ts-jest", { tsconfig: { module: "commonjs", moduleResolution: "node", isolatedModules: true, esModuleInterop: true } }],
+    "^.+\\.ts$": [
+      "ts-jest",
+      { tsconfig: { module: "commonjs", moduleResolution: "node", isolatedModules: true, esModuleInterop: true } },
+    ],
   },
   moduleFileExtensions: ["ts", "js", "json"],
   // Jest's default is one worker less than the cores: on a 2-core machine, one. The suites are

@@ -71,7 +71,8 @@ async function main(): Promise<void> {
   // The reference reports problems with console.warn; ours through onWarning (counted by the variant).
   let consoleWarnings = 0;
   console.warn = (...args: unknown[]) => {
-    if (++consoleWarnings <= 3) process.stderr.write(`[${request.variant}] console.warn: ${String(args[0]).slice(0, 200)}\n`);
+    if (++consoleWarnings <= 3)
+      process.stderr.write(`[${request.variant}] console.warn: ${String(args[0]).slice(0, 200)}\n`);
   };
 
   send({ kind: "ready", events: stream.events.length, deltas: stream.deltas });
@@ -93,7 +94,14 @@ async function main(): Promise<void> {
   try {
     outcome = await run(stream, probe);
   } catch (error) {
-    send({ kind: "checked", ok: false, failure: `the run failed: ${describe(error)}`, firstRunMs: 0, peakHeapBytes: 0, emitted: 0 });
+    send({
+      kind: "checked",
+      ok: false,
+      failure: `the run failed: ${describe(error)}`,
+      firstRunMs: 0,
+      peakHeapBytes: 0,
+      emitted: 0,
+    });
     return;
   }
   const firstRunMs = performance.now() - t0;
@@ -104,7 +112,15 @@ async function main(): Promise<void> {
   const box = { history: outcome.history };
   outcome = { ...outcome, history: undefined };
   const retained = await retainedBy(box, gc);
-  send({ kind: "checked", ok: !failure, failure, firstRunMs, peakHeapBytes: Math.max(0, peak - baseline), emitted: outcome.emitted, ...retained });
+  send({
+    kind: "checked",
+    ok: !failure,
+    failure,
+    firstRunMs,
+    peakHeapBytes: Math.max(0, peak - baseline),
+    emitted: outcome.emitted,
+    ...retained,
+  });
   if (failure) return;
 
   // 2. Warm-up, then samples. A run that alone takes over a fifth of the budget is kept as a
@@ -189,7 +205,11 @@ function check(variant: VariantName, stream: BenchStream, outcome: RunOutcome, w
   // The reference emits state mutations, not events; the floor passes the source through unchanged.
   // The reference and the chained operators (deriveHistory last) emit states, not events.
   const expectedEmitted =
-    variant === "floor" ? stream.events.length : variant === "reference" || variant === "chained" ? undefined : stream.expectedOutputEvents;
+    variant === "floor"
+      ? stream.events.length
+      : variant === "reference" || variant === "chained"
+        ? undefined
+        : stream.expectedOutputEvents;
   if (expectedEmitted !== undefined && outcome.emitted !== expectedEmitted) {
     return `${outcome.emitted} events emitted, expected ${expectedEmitted}`;
   }

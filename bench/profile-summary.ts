@@ -49,7 +49,9 @@ function main(): void {
   const print = (title: string, entries: Map<string, number>): void => {
     process.stdout.write(`\n${title}\n`);
     for (const [name, us] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-      process.stdout.write(`${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}\n`);
+      process.stdout.write(
+        `${((us / busy) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}\n`,
+      );
     }
   };
   process.stdout.write(`busy (sampled, not idle): ${(busy / 1000).toFixed(0)} ms\n`);
@@ -104,9 +106,14 @@ function original(url: string, line: number, column: number): { file: string; li
   const map = sourceMapOf(file);
   if (map) {
     // A late column finds the line's last mapping (findEntry returns the closest one at or before).
-    const entry = map.findEntry(line, column >= 0 ? column : 10_000) as { originalSource?: string; originalLine?: number };
+    const entry = map.findEntry(line, column >= 0 ? column : 10_000) as {
+      originalSource?: string;
+      originalLine?: number;
+    };
     if (typeof entry.originalSource === "string" && typeof entry.originalLine === "number") {
-      const source = entry.originalSource.startsWith("file://") ? new URL(entry.originalSource).pathname : entry.originalSource;
+      const source = entry.originalSource.startsWith("file://")
+        ? new URL(entry.originalSource).pathname
+        : entry.originalSource;
       return { file: short(path.resolve(path.dirname(file), source)), line: entry.originalLine + 1 };
     }
   }
@@ -116,7 +123,9 @@ function original(url: string, line: number, column: number): { file: string; li
 function sourceMapOf(file: string): SourceMap | null {
   let map = maps.get(file);
   if (map === undefined) {
-    map = existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapPayload) : null;
+    map = existsSync(`${file}.map`)
+      ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapPayload)
+      : null;
     maps.set(file, map);
   }
   return map;

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   times.sort((a, b) => a - b);
   process.stdout.write(
     `${variant} ${stream.key}: ${repeats} runs, median ${times[times.length >> 1]!.toFixed(1)} ms, ` +
-      `${((stream.events.length / times[times.length >> 1]!) * 1000 / 1e6).toFixed(2)}M events/s\n`,
+      `${(((stream.events.length / times[times.length >> 1]!) * 1000) / 1e6).toFixed(2)}M events/s\n`,
   );
 }
 

@@ -103,13 +103,17 @@ export interface BenchResults {
   /** log(t(100k)/t(10k))/log(10), per variant and form. */
   readonly growthExponent: Partial<Record<VariantName, Partial<Record<string, number>>>>;
   /** Median time per content delta (ns) with few vs many prior messages, and their ratio. */
-  readonly perDelta: Partial<Record<VariantName, { readonly fewNs?: number; readonly manyNs?: number; readonly ratio?: number }>>;
+  readonly perDelta: Partial<
+    Record<VariantName, { readonly fewNs?: number; readonly manyNs?: number; readonly ratio?: number }>
+  >;
   /** How many times faster the pipeline (b) is than the reference (d), per stream. */
   readonly speedupVsReference: Record<string, Bounded>;
   readonly targets: readonly TargetResult[];
   /** Issue 13: the conversations, shape by shape and size by size, and the growth exponents of the facade and the chain. */
   readonly conversations?: readonly ConversationRow[];
-  readonly conversationGrowth?: Partial<Record<ConversationShape, { readonly facade?: number; readonly chained?: number }>>;
+  readonly conversationGrowth?: Partial<
+    Record<ConversationShape, { readonly facade?: number; readonly chained?: number }>
+  >;
   /**
    * The same targets judged on CPU time instead of wall time (every cell's samples replaced by its
    * CPU samples). On a busy machine wall time includes the time other processes held the CPUs.
@@ -157,7 +161,8 @@ const find = (cells: readonly CellResult[], variant: VariantName, spec: StreamSp
 
 /** Growth exponent log(t_large/t_small)/log(N_large/N_small) of one form: 1 is linear, 2 quadratic. */
 export function growthExponent(small: CellResult | undefined, large: CellResult | undefined): number | undefined {
-  if (!small?.medianMs || !large?.medianMs || small.spec.kind !== "deltas" || large.spec.kind !== "deltas") return undefined;
+  if (!small?.medianMs || !large?.medianMs || small.spec.kind !== "deltas" || large.spec.kind !== "deltas")
+    return undefined;
   return Math.log(large.medianMs / small.medianMs) / Math.log(large.spec.n / small.spec.n);
 }
 
@@ -184,11 +189,16 @@ export interface Plan {
 /** Growth, per-delta costs, speed-ups and the targets of issue 5 (on wall time, and on CPU time). */
 export function analyse(cells: readonly CellResult[], plan: Plan): Omit<BenchResults, "meta" | "cells"> {
   const wall = analyseTimes(cells, plan);
-  const onCpu = withFloorRatios(cells.map((c) => (c.status === "ok" ? finishCell({ ...c, samplesMs: c.cpuSamplesMs }) : c)));
+  const onCpu = withFloorRatios(
+    cells.map((c) => (c.status === "ok" ? finishCell({ ...c, samplesMs: c.cpuSamplesMs }) : c)),
+  );
   return { ...wall, targetsOnCpuTime: analyseTimes(onCpu, plan).targets };
 }
 
-function analyseTimes(cells: readonly CellResult[], plan: Plan): Omit<BenchResults, "meta" | "cells" | "targetsOnCpuTime"> {
+function analyseTimes(
+  cells: readonly CellResult[],
+  plan: Plan,
+): Omit<BenchResults, "meta" | "cells" | "targetsOnCpuTime"> {
   const variants: VariantName[] = ["floor", "pipeline", "validated", "reference"];
   const [big, mid] = [plan.sizes[plan.sizes.length - 1]!, plan.sizes[plan.sizes.length - 2]];
   const growthExponentOut: BenchResults["growthExponent"] = {};
@@ -196,7 +206,10 @@ function analyseTimes(cells: readonly CellResult[], plan: Plan): Omit<BenchResul
   for (const v of variants) {
     if (mid !== undefined) {
       for (const form of plan.forms) {
-        const g = growthExponent(find(cells, v, { kind: "deltas", form, n: mid }), find(cells, v, { kind: "deltas", form, n: big }));
+        const g = growthExponent(
+          find(cells, v, { kind: "deltas", form, n: mid }),
+          find(cells, v, { kind: "deltas", form, n: big }),
+        );
         if (g !== undefined) (growthExponentOut[v] ??= {})[form] = g;
       }
     }
@@ -213,7 +226,10 @@ function analyseTimes(cells: readonly CellResult[], plan: Plan): Omit<BenchResul
   const speedupVsReference: Record<string, Bounded> = {};
   for (const c of cells) {
     if (c.variant !== "pipeline") continue;
-    const s = speedup(c, cells.find((r) => r.variant === "reference" && r.stream === c.stream));
+    const s = speedup(
+      c,
+      cells.find((r) => r.variant === "reference" && r.stream === c.stream),
+    );
     if (s) speedupVsReference[c.stream] = s;
   }
   const conversations = conversationRows(cells, plan);
@@ -222,7 +238,10 @@ function analyseTimes(cells: readonly CellResult[], plan: Plan): Omit<BenchResul
     growthExponent: growthExponentOut,
     perDelta,
     speedupVsReference,
-    targets: [...targets(cells, plan, growthExponentOut, perDelta, speedupVsReference), ...conversationTargets(cells, plan, conversations, conversationGrowth)],
+    targets: [
+      ...targets(cells, plan, growthExponentOut, perDelta, speedupVsReference),
+      ...conversationTargets(cells, plan, conversations, conversationGrowth),
+    ],
     conversations,
     conversationGrowth,
   };
@@ -235,7 +254,8 @@ function conversationRows(cells: readonly CellResult[], plan: Plan): Conversatio
       const spec: StreamSpec = { kind: "conversation", shape, runs };
       const [floorCell, facade, chained] = (["floor", "pipeline", "chained"] as const).map((v) => find(cells, v, spec));
       if (floorCell === undefined && facade === undefined && chained === undefined) continue;
-      const ratio = (a?: number, b?: number): number | undefined => (a !== undefined && b !== undefined ? a / b : undefined);
+      const ratio = (a?: number, b?: number): number | undefined =>
+        a !== undefined && b !== undefined ? a / b : undefined;
       const memory = facade?.memory;
       const messageBytes = memory ? memory.historyBytes - memory.issuerBytes : undefined;
       rows.push({
@@ -248,7 +268,8 @@ function conversationRows(cells: readonly CellResult[], plan: Plan): Conversatio
         facadeToFloor: ratio(facade?.medianMs, floorCell?.medianMs),
         chainedToFloor: ratio(chained?.medianMs, floorCell?.medianMs),
         chainedToFacade: ratio(chained?.medianMs, facade?.medianMs),
-        facadeNsPerEvent: facade?.medianMs !== undefined && facade.events ? (facade.medianMs * 1e6) / facade.events : undefined,
+        facadeNsPerEvent:
+          facade?.medianMs !== undefined && facade.events ? (facade.medianMs * 1e6) / facade.events : undefined,
         bytesPerMessage: memory && memory.historyMessages > 0 ? messageBytes! / memory.historyMessages : undefined,
         bytesPerValue: memory && memory.storedValues > 0 ? memory.issuerBytes / memory.storedValues : undefined,
         peakToHistory: memory && memory.historyBytes > 0 ? memory.peakHeapBytes / memory.historyBytes : undefined,
@@ -261,14 +282,18 @@ function conversationRows(cells: readonly CellResult[], plan: Plan): Conversatio
 }
 
 /** log(t(largest)/t(smallest)) / log(runs ratio), per shape, for the facade and the chain. */
-function growthOfConversations(rows: readonly ConversationRow[], plan: Plan): NonNullable<BenchResults["conversationGrowth"]> {
+function growthOfConversations(
+  rows: readonly ConversationRow[],
+  plan: Plan,
+): NonNullable<BenchResults["conversationGrowth"]> {
   const out: NonNullable<BenchResults["conversationGrowth"]> = {};
   const [small, large] = [plan.runs[0], plan.runs[plan.runs.length - 1]];
   if (small === undefined || large === undefined || small === large) return out;
   for (const shape of plan.shapes) {
     const a = rows.find((r) => r.shape === shape && r.runs === small);
     const b = rows.find((r) => r.shape === shape && r.runs === large);
-    const g = (x?: number, y?: number): number | undefined => (x && y ? Math.log(y / x) / Math.log(large / small) : undefined);
+    const g = (x?: number, y?: number): number | undefined =>
+      x && y ? Math.log(y / x) / Math.log(large / small) : undefined;
     out[shape] = { facade: g(a?.facadeMs, b?.facadeMs), chained: g(a?.chainedMs, b?.chainedMs) };
   }
   return out;
@@ -287,7 +312,12 @@ function conversationTargets(
   out.push({
     id: "M1",
     description: "conversations at 4000 runs: facade time / floor",
-    measured: plan.shapes.map((shape, i) => `${shape} ${at4k[i]?.facadeToFloor !== undefined ? `${at4k[i].facadeToFloor.toFixed(2)}×` : "n/a"}`).join(", "),
+    measured: plan.shapes
+      .map(
+        (shape, i) =>
+          `${shape} ${at4k[i]?.facadeToFloor !== undefined ? `${at4k[i].facadeToFloor.toFixed(2)}×` : "n/a"}`,
+      )
+      .join(", "),
     threshold: "<= 4×",
     pass: at4k.every((r) => r?.facadeToFloor !== undefined && r.facadeToFloor <= 4),
   });
@@ -296,7 +326,12 @@ function conversationTargets(
   out.push({
     id: "M2",
     description: `growth exponent of the facade, ${small}→${large} runs`,
-    measured: plan.shapes.map((shape, i) => `${shape} ${gs[i] !== undefined ? gs[i].toFixed(3) : "n/a"} (chained ${growth[shape]?.chained?.toFixed(3) ?? "n/a"})`).join(", "),
+    measured: plan.shapes
+      .map(
+        (shape, i) =>
+          `${shape} ${gs[i] !== undefined ? gs[i].toFixed(3) : "n/a"} (chained ${growth[shape]?.chained?.toFixed(3) ?? "n/a"})`,
+      )
+      .join(", "),
     threshold: "<= 1.05",
     pass: gs.every((g) => g !== undefined && g <= 1.05),
   });
@@ -382,7 +417,9 @@ function targets(
     id: "T5",
     description: `per-delta cost with ${priorOf(plan.long[1])} vs ${priorOf(plan.long[0])} prior messages (pipeline)`,
     measured:
-      pd?.ratio !== undefined ? `${pd.manyNs!.toFixed(0)} ns vs ${pd.fewNs!.toFixed(0)} ns = ${pd.ratio.toFixed(2)}×` : "n/a",
+      pd?.ratio !== undefined
+        ? `${pd.manyNs!.toFixed(0)} ns vs ${pd.fewNs!.toFixed(0)} ns = ${pd.ratio.toFixed(2)}×`
+        : "n/a",
     threshold: "<= 2×",
     pass: pd?.ratio !== undefined && pd.ratio <= 2,
   });
@@ -392,11 +429,17 @@ function targets(
 const priorOf = (spec: StreamSpec): number => (spec.kind === "long" ? spec.prior : 0);
 
 export const fmtRate = (perSec: number): string =>
-  perSec >= 1e6 ? `${(perSec / 1e6).toFixed(2)}M/s` : perSec >= 1e3 ? `${(perSec / 1e3).toFixed(1)}k/s` : `${perSec.toFixed(0)}/s`;
+  perSec >= 1e6
+    ? `${(perSec / 1e6).toFixed(2)}M/s`
+    : perSec >= 1e3
+      ? `${(perSec / 1e3).toFixed(1)}k/s`
+      : `${perSec.toFixed(0)}/s`;
 
-export const fmtBounded = (b: Bounded): string => `${b.bound === ">=" ? "≥ " : ""}${b.value >= 100 ? b.value.toFixed(0) : b.value.toFixed(1)}×`;
+export const fmtBounded = (b: Bounded): string =>
+  `${b.bound === ">=" ? "≥ " : ""}${b.value >= 100 ? b.value.toFixed(0) : b.value.toFixed(1)}×`;
 
-const fmtMs = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(3)} ms`);
+const fmtMs = (ms: number): string =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(3)} ms`;
 
 /** The results as text: one table of cells, then growth, per-delta cost, speed-ups and targets. */
 export function render(results: BenchResults, markdown: boolean): string {
@@ -419,7 +462,12 @@ export function render(results: BenchResults, markdown: boolean): string {
   for (const [variant, byForm] of Object.entries(results.growthExponent)) {
     for (const [form, g] of Object.entries(byForm ?? {})) growthRows.push([variant, form, g!.toFixed(3)]);
   }
-  if (growthRows.length) lines.push(heading("Growth exponent (1 = linear, 2 = quadratic)", markdown), table(["variant", "form", "exponent"], growthRows, markdown), "");
+  if (growthRows.length)
+    lines.push(
+      heading("Growth exponent (1 = linear, 2 = quadratic)", markdown),
+      table(["variant", "form", "exponent"], growthRows, markdown),
+      "",
+    );
 
   const pdRows = Object.entries(results.perDelta).map(([variant, p]) => [
     variant,
@@ -427,10 +475,20 @@ export function render(results: BenchResults, markdown: boolean): string {
     p.manyNs !== undefined ? `${p.manyNs.toFixed(0)} ns` : "n/a",
     p.ratio !== undefined ? `${p.ratio.toFixed(2)}×` : "n/a",
   ]);
-  if (pdRows.length) lines.push(heading("Per-delta cost, long conversation", markdown), table(["variant", "few prior", "many prior", "ratio"], pdRows, markdown), "");
+  if (pdRows.length)
+    lines.push(
+      heading("Per-delta cost, long conversation", markdown),
+      table(["variant", "few prior", "many prior", "ratio"], pdRows, markdown),
+      "",
+    );
 
   const spRows = Object.entries(results.speedupVsReference).map(([stream, b]) => [stream, fmtBounded(b)]);
-  if (spRows.length) lines.push(heading("Pipeline (b) vs @ag-ui/client chain (d)", markdown), table(["stream", "speed-up"], spRows, markdown), "");
+  if (spRows.length)
+    lines.push(
+      heading("Pipeline (b) vs @ag-ui/client chain (d)", markdown),
+      table(["stream", "speed-up"], spRows, markdown),
+      "",
+    );
 
   if (results.conversations && results.conversations.length > 0) {
     const x = (v?: number): string => (v !== undefined ? `${v.toFixed(2)}×` : "");
@@ -451,11 +509,38 @@ export function render(results: BenchResults, markdown: boolean): string {
     ]);
     lines.push(
       heading("Conversations (issue 13): floor, facade, the six operators chained", markdown),
-      table(["shape", "runs", "events", "floor", "facade", "× floor", "per event", "chained", "× floor", "× facade", "B/message", "B/value", "peak / history heap"], convRows, markdown),
+      table(
+        [
+          "shape",
+          "runs",
+          "events",
+          "floor",
+          "facade",
+          "× floor",
+          "per event",
+          "chained",
+          "× floor",
+          "× facade",
+          "B/message",
+          "B/value",
+          "peak / history heap",
+        ],
+        convRows,
+        markdown,
+      ),
       "",
     );
-    const gRows = Object.entries(results.conversationGrowth ?? {}).map(([shape, g]) => [shape, g?.facade?.toFixed(3) ?? "n/a", g?.chained?.toFixed(3) ?? "n/a"]);
-    if (gRows.length) lines.push(heading("Conversation growth exponent (first → last size)", markdown), table(["shape", "facade", "chained"], gRows, markdown), "");
+    const gRows = Object.entries(results.conversationGrowth ?? {}).map(([shape, g]) => [
+      shape,
+      g?.facade?.toFixed(3) ?? "n/a",
+      g?.chained?.toFixed(3) ?? "n/a",
+    ]);
+    if (gRows.length)
+      lines.push(
+        heading("Conversation growth exponent (first → last size)", markdown),
+        table(["shape", "facade", "chained"], gRows, markdown),
+        "",
+      );
   }
 
   lines.push(
@@ -464,7 +549,14 @@ export function render(results: BenchResults, markdown: boolean): string {
       ["", "target", "measured (wall time)", "threshold", "result", "on cpu time"],
       results.targets.map((t, i) => {
         const cpu = results.targetsOnCpuTime[i];
-        return [t.id, t.description, t.measured, t.threshold, t.pass ? "PASS" : "FAIL", cpu ? `${cpu.pass ? "PASS" : "FAIL"} (${cpu.measured})` : ""];
+        return [
+          t.id,
+          t.description,
+          t.measured,
+          t.threshold,
+          t.pass ? "PASS" : "FAIL",
+          cpu ? `${cpu.pass ? "PASS" : "FAIL"} (${cpu.measured})` : "",
+        ];
       }),
       markdown,
     ),
@@ -484,6 +576,10 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
     ].join("\n");
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: readonly string[]): string => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (r: readonly string[]): string =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }

@@ -43,7 +43,8 @@ const strict = flag("strict");
 const referenceCapMs = Number(option("cap") ?? 60) * 1000;
 const outFile = path.resolve(ROOT, option("out") ?? "bench/results.json");
 const only = new Set((option("only")?.split(",") ?? VARIANTS) as VariantName[]);
-for (const v of only) if (!VARIANTS.includes(v)) throw new Error(`--only: unknown variant ${v} (one of ${VARIANTS.join(", ")})`);
+for (const v of only)
+  if (!VARIANTS.includes(v)) throw new Error(`--only: unknown variant ${v} (one of ${VARIANTS.join(", ")})`);
 
 const plan: Plan = {
   sizes: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000],
@@ -86,7 +87,9 @@ const SLOW: Omit<CellRequest, "variant" | "stream"> = {
 async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = os.loadavg()[0]!;
-  log(`bench: ${streams.length} streams × ${only.size} variants, ${processes} child process(es) per cell of ours, one per reference cell (${os.cpus().length} CPUs, node ${process.version})`);
+  log(
+    `bench: ${streams.length} streams × ${only.size} variants, ${processes} child process(es) per cell of ours, one per reference cell (${os.cpus().length} CPUs, node ${process.version})`,
+  );
   const cells: CellResult[] = [];
   for (const spec of streams) {
     // Each of our cells in `processes` child processes, interleaved (floor, pipeline, validated,
@@ -98,7 +101,10 @@ async function main(): Promise<void> {
       for (const variant of ["floor", "pipeline", "validated", "chained"] as const) {
         // The conversations compare the facade with the six chained operators (issue 13), not (c).
         if (!only.has(variant) || (variant === "validated" && spec.kind === "conversation")) continue;
-        runs.set(variant, [...(runs.get(variant) ?? []), await runCell({ variant, stream: spec, ...FAST }, FAST.budgetMs)]);
+        runs.set(variant, [
+          ...(runs.get(variant) ?? []),
+          await runCell({ variant, stream: spec, ...FAST }, FAST.budgetMs),
+        ]);
       }
     }
     for (const measured of runs.values()) cells.push(pooled(measured));
@@ -125,7 +131,9 @@ async function main(): Promise<void> {
     }
   }
 
-  const ordered = streams.flatMap((spec) => VARIANTS.flatMap((v) => cells.filter((c) => c.variant === v && c.stream === streamKey(spec))));
+  const ordered = streams.flatMap((spec) =>
+    VARIANTS.flatMap((v) => cells.filter((c) => c.variant === v && c.stream === streamKey(spec))),
+  );
   const measured = withFloorRatios(ordered);
   const results: BenchResults = {
     meta: {
@@ -150,12 +158,18 @@ async function main(): Promise<void> {
   writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
   const busiest = Math.max(loadBefore, os.loadavg()[0]!);
   if (busiest > os.cpus().length) {
-    log(`bench: the machine was busy (load average up to ${busiest.toFixed(1)} on ${os.cpus().length} CPUs): wall times are inflated; compare the "cpu" column.`);
+    log(
+      `bench: the machine was busy (load average up to ${busiest.toFixed(1)} on ${os.cpus().length} CPUs): wall times are inflated; compare the "cpu" column.`,
+    );
   }
-  process.stdout.write(`\n${render(results, markdown)}\n\nwritten: ${path.relative(process.cwd(), outFile)} (${String(results.meta.durationSeconds)} s)\n`);
+  process.stdout.write(
+    `\n${render(results, markdown)}\n\nwritten: ${path.relative(process.cwd(), outFile)} (${String(results.meta.durationSeconds)} s)\n`,
+  );
   const broken = measured.filter((c) => c.status === "failed" || c.status === "error");
   if (broken.length > 0) {
-    process.stderr.write(`bench: ${broken.length} cell(s) failed: ${broken.map((c) => `${c.variant} ${c.stream}`).join("; ")}\n`);
+    process.stderr.write(
+      `bench: ${broken.length} cell(s) failed: ${broken.map((c) => `${c.variant} ${c.stream}`).join("; ")}\n`,
+    );
     process.exitCode = 1;
   } else if (strict && results.targets.some((t) => !t.pass)) {
     process.exitCode = 1;
@@ -171,7 +185,10 @@ function pooled(measured: readonly CellResult[]): CellResult {
     const known = values.filter((v): v is number => v !== undefined);
     return known.length > 0 ? Math.max(...known) : undefined;
   };
-  const notes = [`${measured.length} processes`, ...measured.map((c) => c.note).filter((n): n is string => n !== undefined)];
+  const notes = [
+    `${measured.length} processes`,
+    ...measured.map((c) => c.note).filter((n): n is string => n !== undefined),
+  ];
   return finishCell({
     variant: first.variant,
     stream: first.stream,
@@ -192,7 +209,10 @@ function pooled(measured: readonly CellResult[]): CellResult {
 
 /** Reference cells smallest first within each family, so a time-out can rule out the larger ones. */
 function referenceOrder(): StreamSpec[] {
-  return [...plan.forms.flatMap((form) => plan.sizes.map((n): StreamSpec => ({ kind: "deltas", form, n }))), ...plan.long];
+  return [
+    ...plan.forms.flatMap((form) => plan.sizes.map((n): StreamSpec => ({ kind: "deltas", form, n }))),
+    ...plan.long,
+  ];
 }
 
 /**
@@ -202,7 +222,10 @@ function referenceOrder(): StreamSpec[] {
  * reference grows super-linearly, so linear scaling is a lower bound). For the long conversation,
  * more prior messages can only cost more, so the few-prior time is a lower bound.
  */
-function skipReason(spec: StreamSpec, cells: readonly CellResult[]): { reason: string; lowerBoundMs: number } | undefined {
+function skipReason(
+  spec: StreamSpec,
+  cells: readonly CellResult[],
+): { reason: string; lowerBoundMs: number } | undefined {
   const ref = cells.filter((c) => c.variant === "reference");
   const smaller = ref.filter((c) =>
     spec.kind === "deltas"
@@ -212,7 +235,10 @@ function skipReason(spec: StreamSpec, cells: readonly CellResult[]): { reason: s
   const cap = `${referenceCapMs / 1000} s cap`;
   for (const c of smaller) {
     if (c.status === "timeout" || c.status === "skipped") {
-      return { reason: `${c.stream} already exceeded the ${cap}`, lowerBoundMs: Math.max(referenceCapMs, c.lowerBoundMs ?? 0) };
+      return {
+        reason: `${c.stream} already exceeded the ${cap}`,
+        lowerBoundMs: Math.max(referenceCapMs, c.lowerBoundMs ?? 0),
+      };
     }
   }
   for (const c of smaller) {
@@ -285,15 +311,16 @@ function runCell(request: CellRequest, capMs: number): Promise<CellResult> {
         cpuSamplesMs: cpuSamples,
         capMs,
         peakHeapMB: checked?.ok ? bytesToMB(checked.peakHeapBytes) : undefined,
-        ...(checked?.ok && checked.historyBytes !== undefined && {
-          memory: {
-            peakHeapBytes: checked.peakHeapBytes,
-            historyBytes: checked.historyBytes,
-            issuerBytes: checked.issuerBytes ?? 0,
-            historyMessages: checked.historyMessages ?? 0,
-            storedValues: checked.storedValues ?? 0,
-          },
-        }),
+        ...(checked?.ok &&
+          checked.historyBytes !== undefined && {
+            memory: {
+              peakHeapBytes: checked.peakHeapBytes,
+              historyBytes: checked.historyBytes,
+              issuerBytes: checked.issuerBytes ?? 0,
+              historyMessages: checked.historyMessages ?? 0,
+              storedValues: checked.storedValues ?? 0,
+            },
+          }),
         maxRssMB: maxRssBytes !== undefined ? bytesToMB(maxRssBytes) : undefined,
       };
       let result: CellResult;
@@ -302,13 +329,16 @@ function runCell(request: CellRequest, capMs: number): Promise<CellResult> {
       } else if (samples.length > 0) {
         const notes: string[] = [];
         if (firstRunCounted) notes.push("first run counted (no warm-up)");
-        if (samples.length < request.minRuns) notes.push(`${samples.length} of ${request.minRuns} runs fit in the ${capMs / 1000} s cap`);
+        if (samples.length < request.minRuns)
+          notes.push(`${samples.length} of ${request.minRuns} runs fit in the ${capMs / 1000} s cap`);
         result = finishCell({ ...base, status: "ok", note: notes.join("; ") || undefined });
       } else if (timedOut) {
         result = {
           ...base,
           status: "timeout",
-          note: checked ? `one run took ${(checked.firstRunMs / 1000).toFixed(1)} s; the next did not fit in the ${capMs / 1000} s cap` : `no run finished within the ${capMs / 1000} s cap`,
+          note: checked
+            ? `one run took ${(checked.firstRunMs / 1000).toFixed(1)} s; the next did not fit in the ${capMs / 1000} s cap`
+            : `no run finished within the ${capMs / 1000} s cap`,
         };
       } else {
         result = { ...base, status: "error", note: `child exited (${signal ?? `code ${code}`}) without a sample` };
@@ -322,8 +352,12 @@ function runCell(request: CellRequest, capMs: number): Promise<CellResult> {
 /** The commit measured, and whether the working tree differed from it (read-only git). */
 function gitState(): { commit?: string; uncommittedChanges?: boolean } {
   try {
-    const git = (...a: string[]): string => execFileSync("git", a, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    return { commit: git("rev-parse", "--short", "HEAD"), uncommittedChanges: git("status", "--porcelain", "--", "src").length > 0 };
+    const git = (...a: string[]): string =>
+      execFileSync("git", a, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return {
+      commit: git("rev-parse", "--short", "HEAD"),
+      uncommittedChanges: git("status", "--porcelain", "--", "src").length > 0,
+    };
   } catch {
     return {};
   }

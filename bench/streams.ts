@@ -50,7 +50,9 @@ export const RUN_ID = "bench-run";
 
 // Content deltas are 20 characters each; a small rotating set keeps them distinct without building
 // N strings (building the stream is not part of what is timed, but it should stay cheap).
-const DELTAS: readonly string[] = Array.from({ length: 16 }, (_, i) => `thought ${String(i).padStart(2, "0")} of twenty.`.slice(0, 20));
+const DELTAS: readonly string[] = Array.from({ length: 16 }, (_, i) =>
+  `thought ${String(i).padStart(2, "0")} of twenty.`.slice(0, 20),
+);
 const delta = (i: number): string => DELTAS[i & 15]!;
 
 /** An opaque provider artefact of `bytes` base64-ish characters (encrypted values are stored, never read). */
@@ -94,15 +96,26 @@ function conversation(shape: ConversationShape, runs: number): BenchStream {
       events.push({ type: "REASONING_MESSAGE_CHUNK", messageId: reasoningId, delta: delta(r) });
       for (let i = 1; i < 20; i++) events.push({ type: "REASONING_MESSAGE_CHUNK", delta: delta(i + r) });
       content.set(reasoningId, 400);
-      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: reasoningId, encryptedValue: opaque(r, 256) });
+      events.push({
+        type: "REASONING_ENCRYPTED_VALUE",
+        subtype: "message",
+        entityId: reasoningId,
+        encryptedValue: opaque(r, 256),
+      });
       events.push({ type: "REASONING_END", messageId: spanId });
       events.push({ type: "TEXT_MESSAGE_START", messageId: answerId, role: "assistant" });
       text(answerId, "TEXT_MESSAGE_CONTENT", 20, r + 3);
       events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
       events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
-      for (let i = 0; i < 10; i++) events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
+      for (let i = 0; i < 10; i++)
+        events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
       events.push({ type: "TOOL_CALL_END", toolCallId: callId });
-      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: callId, encryptedValue: opaque(r + 1, 128) });
+      events.push({
+        type: "REASONING_ENCRYPTED_VALUE",
+        subtype: "tool-call",
+        entityId: callId,
+        encryptedValue: opaque(r + 1, 128),
+      });
       events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
       content.set(`result-${r}`, 5);
       values += 2;
@@ -110,7 +123,12 @@ function conversation(shape: ConversationShape, runs: number): BenchStream {
       synthesized += 2;
     } else {
       const [planId, otherCallId] = [`plan-${r}`, `call-${r}-b`];
-      events.push({ type: "ACTIVITY_SNAPSHOT", messageId: planId, activityType: "PLAN", content: { steps: ["search", "answer"], done: 0 } });
+      events.push({
+        type: "ACTIVITY_SNAPSHOT",
+        messageId: planId,
+        activityType: "PLAN",
+        content: { steps: ["search", "answer"], done: 0 },
+      });
       events.push({ type: "STATE_SNAPSHOT", snapshot: { run: r, phase: "thinking" } });
       events.push({ type: "REASONING_START", messageId: spanId });
       events.push({ type: "REASONING_MESSAGE_START", messageId: reasoningId, role: "reasoning" });
@@ -122,22 +140,52 @@ function conversation(shape: ConversationShape, runs: number): BenchStream {
       content.set(reasoningId, 240);
       content.set(answerId, 240);
       events.push({ type: "REASONING_MESSAGE_END", messageId: reasoningId });
-      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: reasoningId, encryptedValue: opaque(r, 256) });
+      events.push({
+        type: "REASONING_ENCRYPTED_VALUE",
+        subtype: "message",
+        entityId: reasoningId,
+        encryptedValue: opaque(r, 256),
+      });
       events.push({ type: "REASONING_END", messageId: spanId });
-      events.push({ type: "ACTIVITY_DELTA", messageId: planId, activityType: "PLAN", patch: [{ op: "replace", path: "/done", value: 1 }] });
+      events.push({
+        type: "ACTIVITY_DELTA",
+        messageId: planId,
+        activityType: "PLAN",
+        patch: [{ op: "replace", path: "/done", value: 1 }],
+      });
       events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
-      events.push({ type: "TOOL_CALL_START", toolCallId: otherCallId, toolCallName: "lookup", parentMessageId: answerId });
+      events.push({
+        type: "TOOL_CALL_START",
+        toolCallId: otherCallId,
+        toolCallName: "lookup",
+        parentMessageId: answerId,
+      });
       for (let i = 0; i < 5; i++) {
         events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
         events.push({ type: "TOOL_CALL_ARGS", toolCallId: otherCallId, delta: i === 0 ? '{"k":"' : "city " });
       }
       events.push({ type: "TOOL_CALL_END", toolCallId: callId }, { type: "TOOL_CALL_END", toolCallId: otherCallId });
       events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
-      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: callId, encryptedValue: opaque(r + 1, 128) });
-      events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: otherCallId, encryptedValue: opaque(r + 2, 128) });
+      events.push({
+        type: "REASONING_ENCRYPTED_VALUE",
+        subtype: "tool-call",
+        entityId: callId,
+        encryptedValue: opaque(r + 1, 128),
+      });
+      events.push({
+        type: "REASONING_ENCRYPTED_VALUE",
+        subtype: "tool-call",
+        entityId: otherCallId,
+        encryptedValue: opaque(r + 2, 128),
+      });
       events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
       events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}-b`, toolCallId: otherCallId, content: "Paris" });
-      events.push({ type: "ACTIVITY_DELTA", messageId: planId, activityType: "PLAN", patch: [{ op: "replace", path: "/done", value: 2 }] });
+      events.push({
+        type: "ACTIVITY_DELTA",
+        messageId: planId,
+        activityType: "PLAN",
+        patch: [{ op: "replace", path: "/done", value: 2 }],
+      });
       content.set(`result-${r}`, 5);
       content.set(`result-${r}-b`, 5);
       values += 3;
@@ -173,13 +221,20 @@ function deltaStream(form: Form, n: number): BenchStream {
   events.push({ type: "REASONING_START", messageId: spanId });
   if (form === "explicit") {
     events.push({ type: "REASONING_MESSAGE_START", messageId: reasoningId, role: "reasoning" });
-    for (let i = 0; i < n; i++) events.push({ type: "REASONING_MESSAGE_CONTENT", messageId: reasoningId, delta: delta(i) });
+    for (let i = 0; i < n; i++)
+      events.push({ type: "REASONING_MESSAGE_CONTENT", messageId: reasoningId, delta: delta(i) });
     events.push({ type: "REASONING_MESSAGE_END", messageId: reasoningId });
   } else {
-    for (let i = 0; i < n; i++) events.push({ type: "REASONING_MESSAGE_CHUNK", messageId: reasoningId, delta: delta(i) });
+    for (let i = 0; i < n; i++)
+      events.push({ type: "REASONING_MESSAGE_CHUNK", messageId: reasoningId, delta: delta(i) });
   }
   // Stands aside in the chunk lane (R-STREAM-15b): the chunked message is still open here.
-  events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: reasoningId, encryptedValue: opaque(1, 1024) });
+  events.push({
+    type: "REASONING_ENCRYPTED_VALUE",
+    subtype: "message",
+    entityId: reasoningId,
+    encryptedValue: opaque(1, 1024),
+  });
   events.push({ type: "REASONING_END", messageId: spanId });
   if (form === "explicit") {
     events.push({ type: "TEXT_MESSAGE_START", messageId: textId, role: "assistant" });
@@ -192,7 +247,12 @@ function deltaStream(form: Form, n: number): BenchStream {
     for (let i = 0; i < n; i++) events.push({ type: "TEXT_MESSAGE_CHUNK", messageId: textId, delta: delta(i + 7) });
     events.push({ type: "TOOL_CALL_CHUNK", toolCallId, toolCallName: "search", parentMessageId: textId, delta: args });
   }
-  events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: toolCallId, encryptedValue: opaque(2, 512) });
+  events.push({
+    type: "REASONING_ENCRYPTED_VALUE",
+    subtype: "tool-call",
+    entityId: toolCallId,
+    encryptedValue: opaque(2, 512),
+  });
   events.push({ type: "RUN_FINISHED", threadId: THREAD_ID, runId: RUN_ID });
   return {
     key: streamKey({ kind: "deltas", form, n }),
@@ -222,9 +282,15 @@ function longConversation(prior: number, n: number): BenchStream {
   const events: Record<string, unknown>[] = [{ type: "RUN_STARTED", threadId: THREAD_ID, runId: RUN_ID }];
   events.push({ type: "REASONING_START", messageId: spanId });
   events.push({ type: "REASONING_MESSAGE_START", messageId: reasoningId, role: "reasoning" });
-  for (let i = 0; i < n; i++) events.push({ type: "REASONING_MESSAGE_CONTENT", messageId: reasoningId, delta: delta(i) });
+  for (let i = 0; i < n; i++)
+    events.push({ type: "REASONING_MESSAGE_CONTENT", messageId: reasoningId, delta: delta(i) });
   events.push({ type: "REASONING_MESSAGE_END", messageId: reasoningId });
-  events.push({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: reasoningId, encryptedValue: opaque(3, 1024) });
+  events.push({
+    type: "REASONING_ENCRYPTED_VALUE",
+    subtype: "message",
+    entityId: reasoningId,
+    encryptedValue: opaque(3, 1024),
+  });
   events.push({ type: "REASONING_END", messageId: spanId });
   events.push({ type: "RUN_FINISHED", threadId: THREAD_ID, runId: RUN_ID });
   return {
@@ -249,7 +315,12 @@ export function priorConversation(count: number): Message[] {
         messages.push({ id: `user-${turn}`, role: "user", content: text(i, 200) });
         break;
       case 1:
-        messages.push({ id: `reasoning-${turn}`, role: "reasoning", content: text(i, 400), encryptedValue: opaque(i, 256) });
+        messages.push({
+          id: `reasoning-${turn}`,
+          role: "reasoning",
+          content: text(i, 400),
+          encryptedValue: opaque(i, 256),
+        });
         break;
       case 2:
         messages.push({

@@ -80,7 +80,11 @@ export const floor: Variant = async (stream, probe) => {
 };
 
 /** Content lengths and stored encrypted values of a message list (the sanity check's summary). */
-export function summarize(messages: readonly Message[]): { content: Map<string, number>; encryptedValues: number; messages: number } {
+export function summarize(messages: readonly Message[]): {
+  content: Map<string, number>;
+  encryptedValues: number;
+  messages: number;
+} {
   const content = new Map<string, number>();
   for (const m of messages) if (typeof m.content === "string") content.set(m.id, m.content.length);
   return { content, encryptedValues: countEncryptedValues(messages), messages: messages.length };
@@ -99,7 +103,8 @@ async function loadOurs(): Promise<Ours> {
   return ours;
 }
 async function loadBundle(): Promise<Ours> {
-  if (!existsSync(DIST_BUNDLE)) throw new Error(`${DIST_BUNDLE} does not exist: run \`npm run bench\` (it builds first), or set BENCH_SOURCE=src`);
+  if (!existsSync(DIST_BUNDLE))
+    throw new Error(`${DIST_BUNDLE} does not exist: run \`npm run bench\` (it builds first), or set BENCH_SOURCE=src`);
   return (await import(DIST_BUNDLE)) as Ours;
 }
 
@@ -153,7 +158,8 @@ export const validated: Variant = async (stream, probe) => {
  * with the history derived by `deriveHistory` (the latest one kept, as a UI would).
  */
 export const chained: Variant = async (stream, probe) => {
-  const { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, routeEncryptedValues, deriveHistory } = await loadOurs();
+  const { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, routeEncryptedValues, deriveHistory } =
+    await loadOurs();
   let warnings = 0;
   const onWarning = (): void => {
     warnings++;
@@ -161,7 +167,14 @@ export const chained: Variant = async (stream, probe) => {
   const seed = { producer: PRODUCER, initialMessages: stream.priorMessages as Message[], onWarning };
   let history: { readonly messages: readonly Message[]; readonly issuers: readonly unknown[] } | undefined;
   const emitted = await drain(
-    from(stream.events).pipe(upcastThinking({ onWarning }), enforceSchema({ onWarning }), expandChunks({ onWarning }), verifyDiscipline({ onWarning }), routeEncryptedValues(seed), deriveHistory(seed)),
+    from(stream.events).pipe(
+      upcastThinking({ onWarning }),
+      enforceSchema({ onWarning }),
+      expandChunks({ onWarning }),
+      verifyDiscipline({ onWarning }),
+      routeEncryptedValues(seed),
+      deriveHistory(seed),
+    ),
     probe,
     (h) => {
       history = h;
@@ -178,7 +191,8 @@ export const chained: Variant = async (stream, probe) => {
  */
 export const reference: Variant = async (stream, probe) => {
   const client = await import("@ag-ui/client");
-  const { AbstractAgent, CompatibilityBoundary, enforceEvents, transformChunks, verifyEvents, defaultApplyEvents } = client;
+  const { AbstractAgent, CompatibilityBoundary, enforceEvents, transformChunks, verifyEvents, defaultApplyEvents } =
+    client;
   const clientRx = createRequire(require.resolve("@ag-ui/client"))("rxjs") as typeof import("rxjs");
   type ClientEvents = ReturnType<InstanceType<typeof client.HttpAgent>["run"]>;
   const events = stream.events;
@@ -208,4 +222,10 @@ export const reference: Variant = async (stream, probe) => {
   return { emitted, warnings: 0, ...(messages ? summarize(messages) : {}) };
 };
 
-export const VARIANT_RUNNERS: Readonly<Record<VariantName, Variant>> = { floor, pipeline, validated, chained, reference };
+export const VARIANT_RUNNERS: Readonly<Record<VariantName, Variant>> = {
+  floor,
+  pipeline,
+  validated,
+  chained,
+  reference,
+};

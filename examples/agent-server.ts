@@ -29,9 +29,7 @@ export interface AgentTurn {
 }
 
 /** Per request: a list (request n gets turn n) or a function of the recorded request. */
-export type AgentScript =
-  | readonly AgentTurn[]
-  | ((request: RecordedRequest) => AgentTurn | Promise<AgentTurn>);
+export type AgentScript = readonly AgentTurn[] | ((request: RecordedRequest) => AgentTurn | Promise<AgentTurn>);
 
 /** How a response ended. */
 export type ResponseEnd = "finished" | "client-closed";
@@ -94,7 +92,10 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = (req.url ?? "").split("?")[0]!;
-    const page = req.method === "GET" && options.pages !== undefined && Object.hasOwn(options.pages, url) ? options.pages[url] : undefined;
+    const page =
+      req.method === "GET" && options.pages !== undefined && Object.hasOwn(options.pages, url)
+        ? options.pages[url]
+        : undefined;
     if (page !== undefined) {
       res.writeHead(200, { "content-type": page.contentType, "cache-control": "no-store" }).end(page.body(requests));
       return;

@@ -36,9 +36,9 @@ function legacyTurn(): AgentTurn {
       { type: "RUN_STARTED", threadId: THREAD, runId: "run-1" },
       { type: "THINKING_START", title: "Reading the question" },
       { type: "THINKING_TEXT_MESSAGE_START" },
-      ...words("Family of four, Lyon to Marseille on Saturday. Compare the 10:40 TGV with driving: tolls, fuel, parking.").map(
-        (delta) => ({ type: "THINKING_TEXT_MESSAGE_CONTENT", delta }),
-      ),
+      ...words(
+        "Family of four, Lyon to Marseille on Saturday. Compare the 10:40 TGV with driving: tolls, fuel, parking.",
+      ).map((delta) => ({ type: "THINKING_TEXT_MESSAGE_CONTENT", delta })),
       { type: "THINKING_TEXT_MESSAGE_END" },
       { type: "THINKING_END" },
       { type: "TEXT_MESSAGE_START", messageId: "answer-1", role: "assistant" },
@@ -59,21 +59,36 @@ function modernTurn(): AgentTurn {
     events: [
       { type: "RUN_STARTED", threadId: THREAD, runId: "run-2" },
       { type: "REASONING_START", messageId: "span-2" },
-      ...words("Fares change daily; the family railcard applies to two adults and two children — check Saturday's 10:40 with it.").map(
-        (delta, i) => ({ type: "REASONING_MESSAGE_CHUNK", ...(i === 0 ? { messageId: "reasoning-2" } : {}), delta }),
-      ),
+      ...words(
+        "Fares change daily; the family railcard applies to two adults and two children — check Saturday's 10:40 with it.",
+      ).map((delta, i) => ({
+        type: "REASONING_MESSAGE_CHUNK",
+        ...(i === 0 ? { messageId: "reasoning-2" } : {}),
+        delta,
+      })),
       { type: "REASONING_END", messageId: "span-2" },
       { type: "REASONING_ENCRYPTED_VALUE", ...onReasoning },
       { type: "TEXT_MESSAGE_CHUNK", messageId: "answer-2", delta: "Checking Saturday's fares… " },
-      { type: "TOOL_CALL_CHUNK", toolCallId: "call-fares", toolCallName: "lookup_fares", parentMessageId: "answer-2", delta: '{"from":"Lyon",' },
+      {
+        type: "TOOL_CALL_CHUNK",
+        toolCallId: "call-fares",
+        toolCallName: "lookup_fares",
+        parentMessageId: "answer-2",
+        delta: '{"from":"Lyon",',
+      },
       { type: "TOOL_CALL_CHUNK", delta: '"to":"Marseille","date":"Saturday",' },
       { type: "TOOL_CALL_CHUNK", delta: '"railcard":"family"}' },
-      { type: "TOOL_CALL_RESULT", messageId: "fares-result", toolCallId: "call-fares", content: '{"10:40":{"total":"€76"}}' },
+      {
+        type: "TOOL_CALL_RESULT",
+        messageId: "fares-result",
+        toolCallId: "call-fares",
+        content: '{"10:40":{"total":"€76"}}',
+      },
       { type: "REASONING_ENCRYPTED_VALUE", ...onToolCall },
       { type: "TEXT_MESSAGE_START", messageId: "answer-3", role: "assistant" },
-      ...words("The 10:40 TGV is €76 for all four with the family railcard — €19 less than driving, and no parking.").map(
-        (delta) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "answer-3", delta }),
-      ),
+      ...words(
+        "The 10:40 TGV is €76 for all four with the family railcard — €19 less than driving, and no parking.",
+      ).map((delta) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "answer-3", delta })),
       { type: "TEXT_MESSAGE_END", messageId: "answer-3" },
       { type: "RUN_FINISHED", threadId: THREAD, runId: "run-2" },
     ],

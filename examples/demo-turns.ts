@@ -5,8 +5,14 @@
  */
 
 export const DEMO_TURNS = [
-  { title: "Turn 1 · a legacy producer (THINKING_* events)", question: "Train or car from Lyon to Marseille on Saturday, for four?" },
-  { title: "Turn 2 · AG-UI 1.0: chunked reasoning, a tool call, encrypted values", question: "Check the train fares, please." },
+  {
+    title: "Turn 1 · a legacy producer (THINKING_* events)",
+    question: "Train or car from Lyon to Marseille on Saturday, for four?",
+  },
+  {
+    title: "Turn 2 · AG-UI 1.0: chunked reasoning, a tool call, encrypted values",
+    question: "Check the train fares, please.",
+  },
   { title: "Turn 3 · the encrypted values go back to the agent", question: "And if we book a week ahead?" },
 ] as const;
 

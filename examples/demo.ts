@@ -58,7 +58,11 @@ function show(event: AguiEvent): void {
       write(`  ← ${String(event.content)}\n`);
       break;
     case "REASONING_ENCRYPTED_VALUE":
-      write(dim(`  🔒 encrypted value stored on ${String(event.subtype)} ${String(event.entityId)} (${Buffer.byteLength(String(event.encryptedValue))} bytes)\n`));
+      write(
+        dim(
+          `  🔒 encrypted value stored on ${String(event.subtype)} ${String(event.entityId)} (${Buffer.byteLength(String(event.encryptedValue))} bytes)\n`,
+        ),
+      );
       break;
     default:
       break; // a chat UI shows nothing else
@@ -92,7 +96,9 @@ async function turn(
     initialHistory: before,
     onWarning: (w) => warnings.push(w),
   });
-  await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ next: show, error: reject, complete: resolve }));
+  await new Promise<void>((resolve, reject) =>
+    pipeline.events$.subscribe({ next: show, error: reject, complete: resolve }),
+  );
   summarize(warnings);
   return pipeline.history;
 }
@@ -114,10 +120,13 @@ async function main(): Promise<number> {
   try {
     write(bold("agui-reasoning demo") + dim(` — a local AG-UI agent at ${server.url}\n`));
     let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
-    for (const [i, { title, question }] of DEMO_TURNS.entries()) history = await turn(server, title, history, question, i + 1);
+    for (const [i, { title, question }] of DEMO_TURNS.entries())
+      history = await turn(server, title, history, question, i + 1);
 
     const reasoning = history.messages.filter((m) => m.role === "reasoning").length;
-    write(`\n${bold("History")}  ${history.messages.length} messages, ${reasoning} of them reasoning (kept and sent back)\n`);
+    write(
+      `\n${bold("History")}  ${history.messages.length} messages, ${reasoning} of them reasoning (kept and sent back)\n`,
+    );
     write(`\n${bold("What the server received in turn 3")}\n`);
     return verify(server) ? 0 : 1;
   } finally {

@@ -1,5 +1,12 @@
 import { from, lastValueFrom, toArray } from "rxjs";
-import { expandChunks, reasoningPipeline, runStage, ReasoningProtocolError, type AguiEvent, type ReasoningWarning } from "../src";
+import {
+  expandChunks,
+  reasoningPipeline,
+  runStage,
+  ReasoningProtocolError,
+  type AguiEvent,
+  type ReasoningWarning,
+} from "../src";
 import { createDowncastStage, downcastToThinking, DowncastError } from "../src/downcast/downcast-thinking";
 import { ev, sequentialIds } from "../src/testing/builders";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
@@ -61,7 +68,9 @@ describe("downcastToThinking: REASONING_* → retired THINKING_* for pre-1.0 con
   it("R-REASON-19 D-REDACT: the dropped value's warning names the entity and the byte length, never the value", () => {
     const r = downcast([ev.runStarted(), ev.encryptedValue("tool-call", "tc1", "gAAAA-secret-blob"), ev.runFinished()]);
     expect(r.out).toEqual([ev.runStarted(), ev.runFinished()]);
-    expect(r.warnings).toEqual([lost("DOWNCAST_VALUE_DROPPED", "R-REASON-19", 1, "REASONING_ENCRYPTED_VALUE", ["tc1"], "/encryptedValue")]);
+    expect(r.warnings).toEqual([
+      lost("DOWNCAST_VALUE_DROPPED", "R-REASON-19", 1, "REASONING_ENCRYPTED_VALUE", ["tc1"], "/encryptedValue"),
+    ]);
     expect(r.warnings[0]!.message).toContain("(17 bytes)");
     expect(JSON.stringify(r.warnings)).not.toContain("secret");
   });
@@ -69,13 +78,19 @@ describe("downcastToThinking: REASONING_* → retired THINKING_* for pre-1.0 con
   it("R-VER-6 D-REDACT: metadata has no 0.x place — every key but the title is dropped and named by its JSON pointer; a non-string thinkingTitle is no title", () => {
     const r = downcast([
       ev.runStarted(),
-      ev.reasoningStart("s1", { metadata: { "agui-reasoning": { thinkingTitle: "T", other: 1 }, provider: { secret: "x" } } }),
+      ev.reasoningStart("s1", {
+        metadata: { "agui-reasoning": { thinkingTitle: "T", other: 1 }, provider: { secret: "x" } },
+      }),
       ev.reasoningEnd("s1", { metadata: { done: true } }),
       ev.reasoningStart("s2", { metadata: { "agui-reasoning": { thinkingTitle: 42 } } }),
       ev.reasoningMessageStart("m1"),
       ev.reasoningMessageContent("m1", "x", { metadata: { "a/b": 1 } }),
     ]);
-    expect(r.out.slice(1, 4)).toEqual([{ type: "THINKING_START", title: "T" }, { type: "THINKING_END" }, { type: "THINKING_START" }]);
+    expect(r.out.slice(1, 4)).toEqual([
+      { type: "THINKING_START", title: "T" },
+      { type: "THINKING_END" },
+      { type: "THINKING_START" },
+    ]);
     const dropped = r.warnings.filter((w) => w.code === "DOWNCAST_METADATA_DROPPED");
     expect(dropped.map((w) => [w.eventIndex, w.ids, w.lossy])).toEqual([
       [1, ["s1"], true],
@@ -108,7 +123,12 @@ describe("downcastToThinking: REASONING_* → retired THINKING_* for pre-1.0 con
   it("R-VER-3: a reasoning message outside any span stays outside — no THINKING_START is invented for it; other events pass as the same objects", () => {
     const text = ev.textChunk("a1", "Hi");
     const r = downcast([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageEnd("m1"), text]);
-    expect(r.out.map((e) => e.type)).toEqual(["RUN_STARTED", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK"]);
+    expect(r.out.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "THINKING_TEXT_MESSAGE_START",
+      "THINKING_TEXT_MESSAGE_END",
+      "TEXT_MESSAGE_CHUNK",
+    ]);
     expect(r.out[3]).toBe(text);
   });
 
@@ -123,12 +143,23 @@ describe("downcastToThinking: REASONING_* → retired THINKING_* for pre-1.0 con
       expectObservable(cold("abcd|", values).pipe(downcastToThinking({ onWarning: () => {} }))).toBe(
         "ab#",
         { a: values.a, b: { type: "THINKING_TEXT_MESSAGE_START" } },
-        expect.objectContaining({ code: "NOT_REPRESENTABLE", rule: "R-DEP-5", eventIndex: 2, eventType: "REASONING_MESSAGE_START", ids: ["m1", "m2"] }),
+        expect.objectContaining({
+          code: "NOT_REPRESENTABLE",
+          rule: "R-DEP-5",
+          eventIndex: 2,
+          eventType: "REASONING_MESSAGE_START",
+          ids: ["m1", "m2"],
+        }),
       );
     });
     const r = downcast([ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningStart("s2")]);
     expect(r.error).toBeInstanceOf(DowncastError);
-    expect(r.error).toMatchObject({ name: "DowncastError", code: "NOT_REPRESENTABLE", eventIndex: 2, ids: ["s1", "s2"] });
+    expect(r.error).toMatchObject({
+      name: "DowncastError",
+      code: "NOT_REPRESENTABLE",
+      eventIndex: 2,
+      ids: ["s1", "s2"],
+    });
     expect((r.error as Error).message).toBe(
       'NOT_REPRESENTABLE (R-DEP-5) at event #2 REASONING_START ["s1", "s2"]: a second span opened while one is open: THINKING_START has no id, so a 0.x consumer can follow one span at a time; the stream is not translated further (serializing would reorder events, R-VER-21).',
     );
@@ -155,16 +186,44 @@ describe("downcastToThinking: REASONING_* → retired THINKING_* for pre-1.0 con
     expect(r.error).toMatchObject({ code: "MALFORMED_EVENT", rule: "R-STREAM-7", eventIndex: 1 });
     expect((r.error as Error).message).toContain("place it after expandChunks");
     const out = await lastValueFrom(
-      from([ev.runStarted(), ev.reasoningChunk("m1", "x"), ev.runFinished()]).pipe(expandChunks(), downcastToThinking({ onWarning: () => {} }), toArray()),
+      from([ev.runStarted(), ev.reasoningChunk("m1", "x"), ev.runFinished()]).pipe(
+        expandChunks(),
+        downcastToThinking({ onWarning: () => {} }),
+        toArray(),
+      ),
     );
-    expect(out.map((e) => e.type)).toEqual(["RUN_STARTED", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_CONTENT", "THINKING_TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(out.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "THINKING_TEXT_MESSAGE_START",
+      "THINKING_TEXT_MESSAGE_CONTENT",
+      "THINKING_TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
   });
 
   it("R-REASON-9/10 R-PROC-4: unverified input is refused with a ReasoningProtocolError, never a TypeError", () => {
-    expect(downcast([ev.runStarted(), ev.reasoningMessageContent("m1", "x")]).error).toMatchObject({ code: "ORPHAN_CONTENT", rule: "R-REASON-9", eventIndex: 1, ids: ["m1"] });
-    expect(downcast([ev.runStarted(), ev.reasoningEnd("s1")]).error).toMatchObject({ code: "ORPHAN_END", rule: "R-REASON-10", eventIndex: 1 });
-    expect(downcast([ev.runStarted(), { type: "REASONING_START", messageId: 7 }]).error).toMatchObject({ code: "MALFORMED_EVENT", eventIndex: 1 });
-    expect(downcast([ev.runStarted(), ev.reasoningMessageStart("m1"), { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: null }]).error).toMatchObject({
+    expect(downcast([ev.runStarted(), ev.reasoningMessageContent("m1", "x")]).error).toMatchObject({
+      code: "ORPHAN_CONTENT",
+      rule: "R-REASON-9",
+      eventIndex: 1,
+      ids: ["m1"],
+    });
+    expect(downcast([ev.runStarted(), ev.reasoningEnd("s1")]).error).toMatchObject({
+      code: "ORPHAN_END",
+      rule: "R-REASON-10",
+      eventIndex: 1,
+    });
+    expect(downcast([ev.runStarted(), { type: "REASONING_START", messageId: 7 }]).error).toMatchObject({
+      code: "MALFORMED_EVENT",
+      eventIndex: 1,
+    });
+    expect(
+      downcast([
+        ev.runStarted(),
+        ev.reasoningMessageStart("m1"),
+        { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: null },
+      ]).error,
+    ).toMatchObject({
       code: "MALFORMED_EVENT",
       eventIndex: 2,
     });
@@ -173,11 +232,15 @@ describe("downcastToThinking: REASONING_* → retired THINKING_* for pre-1.0 con
 
   it("R-VER-7 D-WARN: the losses cannot be silenced by `quiet` — a custom sink gets them, and the default sink prints them", () => {
     const sink = collectWarnings();
-    from([ev.runStarted(), ev.reasoningStart("s1")]).pipe(downcastToThinking({ onWarning: sink.onWarning, quiet: true })).subscribe();
+    from([ev.runStarted(), ev.reasoningStart("s1")])
+      .pipe(downcastToThinking({ onWarning: sink.onWarning, quiet: true }))
+      .subscribe();
     expect(sink.codes()).toEqual(["DOWNCAST_ID_DROPPED"]);
     const printed = jest.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      from([ev.runStarted(), ev.encryptedValue("message", "m1", "v")]).pipe(downcastToThinking({ quiet: true })).subscribe();
+      from([ev.runStarted(), ev.encryptedValue("message", "m1", "v")])
+        .pipe(downcastToThinking({ quiet: true }))
+        .subscribe();
       expect(printed).toHaveBeenCalledTimes(1);
       expect(String(printed.mock.calls[0]![0])).toContain("DOWNCAST_VALUE_DROPPED (R-REASON-19)");
     } finally {

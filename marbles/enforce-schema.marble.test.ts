@@ -17,7 +17,13 @@ import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
 type Values = Record<string, unknown>;
 
 /** Runs a marble diagram through `enforceSchema` and returns the warnings it delivered. */
-function marbles(source: string, values: Values, expected: string, expectedValues: Values, error?: unknown): ReasoningWarning[] {
+function marbles(
+  source: string,
+  values: Values,
+  expected: string,
+  expectedValues: Values,
+  error?: unknown,
+): ReasoningWarning[] {
   const sink = collectWarnings();
   createTestScheduler().run(({ cold, expectObservable }) => {
     expectObservable(cold(source, values).pipe(enforceSchema({ onWarning: sink.onWarning }))).toBe(
@@ -45,10 +51,10 @@ const malformed = (eventIndex: number, rule: string, messagePart?: string) =>
 /** Runs the pure step over events (no RxJS) and returns the thrown error (or fails the test). */
 function failure(events: readonly unknown[]) {
   const run = runStage(createEnforceStage(), events);
-  if (!isReasoningProtocolError(run.error)) throw new Error(`expected a ReasoningProtocolError, got ${String(run.error)}`);
+  if (!isReasoningProtocolError(run.error))
+    throw new Error(`expected a ReasoningProtocolError, got ${String(run.error)}`);
   return { error: run.error, out: run.out, warnings: run.warnings };
 }
-
 
 /** A conformance fixture's stream (the corpus is read-only). */
 function fixtureStream(name: string): unknown[] {
@@ -68,7 +74,12 @@ describe("enforceSchema — unknown event types", () => {
   it("R-PROC-6: the drop warning names the dropped type, its index and rule", () => {
     const warnings = marbles("a b |", { a: rs, b: { type: "FUTURE_EVENT", somethingNew: true } }, "a - |", { a: rs });
     expect(warnings).toEqual([
-      expect.objectContaining({ code: "UNKNOWN_EVENT_TYPE", rule: "R-PROC-1", eventType: "FUTURE_EVENT", eventIndex: 1 }),
+      expect.objectContaining({
+        code: "UNKNOWN_EVENT_TYPE",
+        rule: "R-PROC-1",
+        eventType: "FUTURE_EVENT",
+        eventIndex: 1,
+      }),
     ]);
     expect(warnings[0]?.message).toContain('"FUTURE_EVENT"');
   });
@@ -76,7 +87,10 @@ describe("enforceSchema — unknown event types", () => {
   it("#29 R-PROC-1: REASONING_SUMMARY between two chunks is dropped; both chunks are forwarded", () => {
     const c1 = ev.reasoningChunk("m1", "a");
     const c2 = ev.reasoningChunk(undefined, "b");
-    const warnings = marbles("a b c |", { a: c1, b: { type: "REASONING_SUMMARY" }, c: c2 }, "a - c |", { a: c1, c: c2 });
+    const warnings = marbles("a b c |", { a: c1, b: { type: "REASONING_SUMMARY" }, c: c2 }, "a - c |", {
+      a: c1,
+      c: c2,
+    });
     expect(codesAndPaths(warnings)).toEqual([["UNKNOWN_EVENT_TYPE", undefined]]);
   });
 
@@ -97,7 +111,9 @@ describe("enforceSchema — undescribed properties (STRIP+WARN)", () => {
   });
 
   it("#28 R-PROC-2: REASONING_START with a title loses /title and proceeds", () => {
-    const warnings = marbles("a |", { a: ev.reasoningStart("s1", { title: "Working" }) }, "a |", { a: ev.reasoningStart("s1") });
+    const warnings = marbles("a |", { a: ev.reasoningStart("s1", { title: "Working" }) }, "a |", {
+      a: ev.reasoningStart("s1"),
+    });
     expect(codesAndPaths(warnings)).toEqual([["STRIPPED_PROPERTY", "/title"]]);
   });
 
@@ -145,7 +161,11 @@ describe("enforceSchema — undescribed properties (STRIP+WARN)", () => {
     const run = runStage(createEnforceStage(), [ev.messagesSnapshot([kept, assistant] as never)]);
     const messages = (run.out[0] as unknown as { messages: unknown[] }).messages;
     expect(messages[0]).toBe(kept);
-    expect(messages[1]).toEqual({ id: "a1", role: "assistant", toolCalls: [{ id: "tc1", type: "function", function: { name: "f", arguments: "{}" } }] });
+    expect(messages[1]).toEqual({
+      id: "a1",
+      role: "assistant",
+      toolCalls: [{ id: "tc1", type: "function", function: { name: "f", arguments: "{}" } }],
+    });
     expect(codesAndPaths(run.warnings)).toEqual([["STRIPPED_PROPERTY", "/messages/1/toolCalls/0/encryptedValueType"]]);
   });
 });
@@ -169,7 +189,9 @@ describe("enforceSchema — open objects (R-PROC-8, R-META-2)", () => {
   });
 
   it("R-META-2: unknown metadata keys (including null values) on a reasoning event are never stripped or warned about", () => {
-    const start = ev.reasoningMessageStart("m1", { metadata: { "acme.vendor/traceId": "trace-7", "acme.vendor/parentSpan": null } });
+    const start = ev.reasoningMessageStart("m1", {
+      metadata: { "acme.vendor/traceId": "trace-7", "acme.vendor/parentSpan": null },
+    });
     const warnings = marbles("a |", { a: start }, "a |", { a: start });
     expect(warnings).toEqual([]);
   });
@@ -186,7 +208,9 @@ describe("enforceSchema — unrecognised union members (R-PROC-3, R-PROC-11)", (
 
   it("R-PROC-3: a known outcome (cancelled, interrupt) is not a stranger: forwarded unchanged, no warning", () => {
     const cancelled = ev.runFinished("r1", { outcome: { type: "cancelled" } });
-    const interrupt = ev.runFinished("r1", { outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] } });
+    const interrupt = ev.runFinished("r1", {
+      outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] },
+    });
     const warnings = marbles("a b |", { a: cancelled, b: interrupt }, "a b |", { a: cancelled, b: interrupt });
     expect(warnings).toEqual([]);
   });
@@ -209,7 +233,9 @@ describe("enforceSchema — unrecognised union members (R-PROC-3, R-PROC-11)", (
       ],
     };
     const expected = { id: "u1", role: "user", content: [user.content[0], user.content[3]] };
-    const warnings = marbles("a |", { a: ev.messagesSnapshot([user] as never) }, "a |", { a: ev.messagesSnapshot([expected] as never) });
+    const warnings = marbles("a |", { a: ev.messagesSnapshot([user] as never) }, "a |", {
+      a: ev.messagesSnapshot([expected] as never),
+    });
     expect(codesAndPaths(warnings)).toEqual([
       ["UNKNOWN_UNION_MEMBER", "/messages/0/content/1"],
       // The unknown source kind sits in the image part's required `source`: the part goes.
@@ -218,21 +244,33 @@ describe("enforceSchema — unrecognised union members (R-PROC-3, R-PROC-11)", (
     expect(warnings[1]?.message).toContain("/messages/0/content/2");
   });
 
-  it("#95 R-PROC-11: a snapshot message with role \"critic\" is dropped from the list with a warning; the others stay", () => {
+  it('#95 R-PROC-11: a snapshot message with role "critic" is dropped from the list with a warning; the others stay', () => {
     const critic = { id: "c1", role: "critic", content: "hmm" };
     const user = { id: "u1", role: "user", content: "hi" };
-    const warnings = marbles("a |", { a: ev.messagesSnapshot([critic, user] as never) }, "a |", { a: ev.messagesSnapshot([user] as never) });
+    const warnings = marbles("a |", { a: ev.messagesSnapshot([critic, user] as never) }, "a |", {
+      a: ev.messagesSnapshot([user] as never),
+    });
     expect(codesAndPaths(warnings)).toEqual([["UNKNOWN_UNION_MEMBER", "/messages/0"]]);
   });
 
   it("R-PROC-11: an unknown JSON Patch op is dropped from the delta; known ops stay", () => {
     const add = { op: "add", path: "/a", value: 1 };
-    const warnings = marbles("a |", { a: ev.stateDelta([{ op: "frobnicate", path: "/a" }, add]) }, "a |", { a: ev.stateDelta([add]) });
+    const warnings = marbles("a |", { a: ev.stateDelta([{ op: "frobnicate", path: "/a" }, add]) }, "a |", {
+      a: ev.stateDelta([add]),
+    });
     expect(codesAndPaths(warnings)).toEqual([["UNKNOWN_UNION_MEMBER", "/delta/0"]]);
   });
 
   it("R-PROC-11: an unknown resume status inside RUN_STARTED.input drops that resume entry (required position, in a list)", () => {
-    const input = { threadId: "t1", runId: "r1", messages: [], resume: [{ interruptId: "i1", status: "snoozed" }, { interruptId: "i2", status: "resolved" }] };
+    const input = {
+      threadId: "t1",
+      runId: "r1",
+      messages: [],
+      resume: [
+        { interruptId: "i1", status: "snoozed" },
+        { interruptId: "i2", status: "resolved" },
+      ],
+    };
     const started = ev.runStarted("r1", { input });
     const expected = ev.runStarted("r1", { input: { ...input, resume: [input.resume[1]] } });
     const warnings = marbles("a |", { a: started }, "a |", { a: expected });
@@ -240,8 +278,16 @@ describe("enforceSchema — unrecognised union members (R-PROC-3, R-PROC-11)", (
   });
 
   it("R-PROC-11: an array where the outcome union is expected is a malformed value, not a member: FAIL (fixture unknown-outcome-array-fatal)", () => {
-    const finished = ev.runFinished("r1", { outcome: [{ type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] }] });
-    marbles("a b |", { a: rs, b: finished }, "a #", { a: rs }, malformed(1, "R-PROC-4", "expected object, received array"));
+    const finished = ev.runFinished("r1", {
+      outcome: [{ type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] }],
+    });
+    marbles(
+      "a b |",
+      { a: rs, b: finished },
+      "a #",
+      { a: rs },
+      malformed(1, "R-PROC-4", "expected object, received array"),
+    );
   });
 
   it("R-PROC-11: a non-string outcome discriminator is malformed, not an unknown member: FAIL", () => {
@@ -255,14 +301,23 @@ describe("enforceSchema — REASONING_ENCRYPTED_VALUE subtype (R-REASON-23/24)",
     const artifact = ev.encryptedValue("artifact", "m1", "opaque-blob");
     const warnings = marbles("a b c |", { a: rs, b: artifact, c: rf }, "a - c |", { a: rs, c: rf });
     expect(warnings).toEqual([
-      expect.objectContaining({ code: "UNKNOWN_SUBTYPE", rule: "R-REASON-24", path: "/subtype", eventIndex: 1, lossy: true }),
+      expect.objectContaining({
+        code: "UNKNOWN_SUBTYPE",
+        rule: "R-REASON-24",
+        path: "/subtype",
+        eventIndex: 1,
+        lossy: true,
+      }),
     ]);
   });
 
-  it("#71 R-REASON-24: REV(\"artifact\") between a message's events is removed; nothing around it changes", () => {
+  it('#71 R-REASON-24: REV("artifact") between a message\'s events is removed; nothing around it changes', () => {
     const start = ev.reasoningMessageStart("m1");
     const end = ev.reasoningMessageEnd("m1");
-    const warnings = marbles("a b c |", { a: start, b: ev.encryptedValue("artifact", "m1", "v"), c: end }, "a - c |", { a: start, c: end });
+    const warnings = marbles("a b c |", { a: start, b: ev.encryptedValue("artifact", "m1", "v"), c: end }, "a - c |", {
+      a: start,
+      c: end,
+    });
     expect(codesAndPaths(warnings)).toEqual([["UNKNOWN_SUBTYPE", "/subtype"]]);
   });
 
@@ -273,9 +328,19 @@ describe("enforceSchema — REASONING_ENCRYPTED_VALUE subtype (R-REASON-23/24)",
 
   it("#72 R-REASON-23: a numeric, null or missing subtype is malformed: FAIL, never removed", () => {
     for (const subtype of [5, null, undefined]) {
-      const rev = { type: "REASONING_ENCRYPTED_VALUE", entityId: "m1", encryptedValue: "v", ...(subtype === undefined ? {} : { subtype }) };
+      const rev = {
+        type: "REASONING_ENCRYPTED_VALUE",
+        entityId: "m1",
+        encryptedValue: "v",
+        ...(subtype === undefined ? {} : { subtype }),
+      };
       const { error, warnings } = failure([rs, rev]);
-      expect([error.code, error.rule, error.eventIndex, error.eventType]).toEqual(["MALFORMED_EVENT", "R-REASON-23", 1, "REASONING_ENCRYPTED_VALUE"]);
+      expect([error.code, error.rule, error.eventIndex, error.eventType]).toEqual([
+        "MALFORMED_EVENT",
+        "R-REASON-23",
+        1,
+        "REASONING_ENCRYPTED_VALUE",
+      ]);
       expect(error.message).toContain("/subtype");
       expect(warnings).toEqual([]);
     }
@@ -306,7 +371,13 @@ describe("enforceSchema — malformed known values (R-PROC-4, FAIL)", () => {
     const start = ev.textStart("m-1");
     const bad = ev.textContent("m-1", "x", { delta: 42 });
     const end = ev.textEnd("m-1");
-    marbles("a b c d |", { a: rs, b: start, c: bad, d: end }, "a b #", { a: rs, b: start }, malformed(2, "R-PROC-4", "/delta (expected string, received number)"));
+    marbles(
+      "a b c d |",
+      { a: rs, b: start, c: bad, d: end },
+      "a b #",
+      { a: rs, b: start },
+      malformed(2, "R-PROC-4", "/delta (expected string, received number)"),
+    );
   });
 
   it("R-PROC-4: an event that is not a JSON object fails the run (null, number, string, array)", () => {
@@ -320,7 +391,12 @@ describe("enforceSchema — malformed known values (R-PROC-4, FAIL)", () => {
   it("R-PROC-4: an object whose type is missing or not a string fails the run", () => {
     for (const input of [{}, { type: 5 }, { type: null, messageId: "m1" }, { type: ["RUN_STARTED"] }]) {
       const { error } = failure([rs, input]);
-      expect([error.code, error.rule, error.eventIndex, error.eventType]).toEqual(["MALFORMED_EVENT", "R-PROC-4", 1, "<no type>"]);
+      expect([error.code, error.rule, error.eventIndex, error.eventType]).toEqual([
+        "MALFORMED_EVENT",
+        "R-PROC-4",
+        1,
+        "<no type>",
+      ]);
       expect(error.message).toContain("/type");
     }
   });
@@ -344,24 +420,32 @@ describe("enforceSchema — malformed known values (R-PROC-4, FAIL)", () => {
       failure([ev.encryptedValue("message", "m1", secret, { entityId: { secret } })]).error,
     ];
     for (const error of errors) expect(error.message).not.toContain(secret);
-    const run = runStage(createEnforceStage(), [ev.encryptedValue(secret.toLowerCase(), "m1", secret, { extra: secret })]);
+    const run = runStage(createEnforceStage(), [
+      ev.encryptedValue(secret.toLowerCase(), "m1", secret, { extra: secret }),
+    ]);
     for (const w of run.warnings) expect(JSON.stringify(w)).not.toContain(secret);
     expect(run.warnings.map((w) => w.code)).toEqual(["UNKNOWN_SUBTYPE"]);
   });
 });
 
 describe("enforceSchema — reasoning event schemas (§8)", () => {
-  it("R-SCHEMA-2: REASONING_MESSAGE_START needs role \"reasoning\"; with it the event is forwarded unchanged", () => {
+  it('R-SCHEMA-2: REASONING_MESSAGE_START needs role "reasoning"; with it the event is forwarded unchanged', () => {
     const start = ev.reasoningMessageStart("m1");
     expect(marbles("a |", { a: start }, "a |", { a: start })).toEqual([]);
   });
 
   it("#30 R-SCHEMA-2: REASONING_MESSAGE_START without role fails the run (required, not defaulted)", () => {
     const noRole = { type: "REASONING_MESSAGE_START", messageId: "m1" };
-    marbles("a b |", { a: rs, b: noRole }, "a #", { a: rs }, malformed(1, "R-REASON-23", "/role (required field is missing"));
+    marbles(
+      "a b |",
+      { a: rs, b: noRole },
+      "a #",
+      { a: rs },
+      malformed(1, "R-REASON-23", "/role (required field is missing"),
+    );
   });
 
-  it("#31 R-SCHEMA-2: role \"assistant\" on REASONING_MESSAGE_START is a malformed constant, not an unknown member: FAIL", () => {
+  it('#31 R-SCHEMA-2: role "assistant" on REASONING_MESSAGE_START is a malformed constant, not an unknown member: FAIL', () => {
     const wrong = ev.reasoningMessageStart("m1", { role: "assistant" });
     marbles("a b |", { a: rs, b: wrong }, "a #", { a: rs }, malformed(1, "R-REASON-23", '/role (expected "reasoning"'));
   });
@@ -399,7 +483,13 @@ describe("enforceSchema — reasoning event schemas (§8)", () => {
 
   it("#61 R-PROC-4: REASONING_MESSAGE_CHUNK with delta 5 fails the run; never coerced", () => {
     const chunk = ev.reasoningChunk("m1", undefined, { delta: 5 });
-    marbles("a b |", { a: rs, b: chunk }, "a #", { a: rs }, malformed(1, "R-REASON-23", "/delta (expected string, received number)"));
+    marbles(
+      "a b |",
+      { a: rs, b: chunk },
+      "a #",
+      { a: rs },
+      malformed(1, "R-REASON-23", "/delta (expected string, received number)"),
+    );
   });
 });
 
@@ -430,18 +520,38 @@ describe("enforceSchema — envelope fields (R-EVT-3, R-EVT-7, R-META-1, R-SUB-1
   });
 
   it("R-META-1: metadata null (or an array) on a reasoning event fails the run", () => {
-    marbles("a |", { a: ev.reasoningMessageEnd("m1", { metadata: null }) }, "#", {}, malformed(0, "R-REASON-23", "/metadata (value not allowed here, received null)"));
-    marbles("a |", { a: ev.reasoningEnd("s1", { metadata: ["x"] }) }, "#", {}, malformed(0, "R-REASON-23", "/metadata"));
+    marbles(
+      "a |",
+      { a: ev.reasoningMessageEnd("m1", { metadata: null }) },
+      "#",
+      {},
+      malformed(0, "R-REASON-23", "/metadata (value not allowed here, received null)"),
+    );
+    marbles(
+      "a |",
+      { a: ev.reasoningEnd("s1", { metadata: ["x"] }) },
+      "#",
+      {},
+      malformed(0, "R-REASON-23", "/metadata"),
+    );
   });
 
   it("R-SUB-1: subagentRunId null fails the run (absent means the parent agent)", () => {
-    marbles("a |", { a: ev.reasoningStart("s1", { subagentRunId: null }) }, "#", {}, malformed(0, "R-REASON-23", "/subagentRunId (expected string, received null)"));
+    marbles(
+      "a |",
+      { a: ev.reasoningStart("s1", { subagentRunId: null }) },
+      "#",
+      {},
+      malformed(0, "R-REASON-23", "/subagentRunId (expected string, received null)"),
+    );
   });
 
   it("#34 R-META-1: metadata null / subagentRunId null fail; rawEvent null is converted to absent with a warning", () => {
     expect(failure([ev.reasoningMessageStart("m1", { metadata: null })]).error.rule).toBe("R-REASON-23");
     expect(failure([ev.reasoningMessageStart("m1", { subagentRunId: null })]).error.rule).toBe("R-REASON-23");
-    const warnings = marbles("a |", { a: ev.reasoningMessageStart("m1", { rawEvent: null }) }, "a |", { a: ev.reasoningMessageStart("m1") });
+    const warnings = marbles("a |", { a: ev.reasoningMessageStart("m1", { rawEvent: null }) }, "a |", {
+      a: ev.reasoningMessageStart("m1"),
+    });
     expect(codesAndPaths(warnings)).toEqual([["NULL_TOLERATED", "/rawEvent"]]);
   });
 });
@@ -451,12 +561,11 @@ describe("enforceSchema — registry null tolerances (R-DEP-6)", () => {
     const toolStart = ev.toolCallStart("tc1", "search", { parentMessageId: null });
     const toolChunk = ev.toolCallChunk("tc1", "search", "{}", { parentMessageId: null });
     const finished = ev.runFinished("r1", { outcome: null, result: null, rawEvent: null });
-    const warnings = marbles(
-      "a b c |",
-      { a: toolStart, b: toolChunk, c: finished },
-      "a b c |",
-      { a: ev.toolCallStart("tc1", "search"), b: ev.toolCallChunk("tc1", "search", "{}"), c: rf },
-    );
+    const warnings = marbles("a b c |", { a: toolStart, b: toolChunk, c: finished }, "a b c |", {
+      a: ev.toolCallStart("tc1", "search"),
+      b: ev.toolCallChunk("tc1", "search", "{}"),
+      c: rf,
+    });
     expect(codesAndPaths(warnings)).toEqual([
       ["NULL_TOLERATED", "/parentMessageId"],
       ["NULL_TOLERATED", "/parentMessageId"],
@@ -484,7 +593,9 @@ describe("enforceSchema — registry null tolerances (R-DEP-6)", () => {
       tools: [{ name: "f", description: "d" }],
       resume: [{ interruptId: "i1", status: "resolved" }],
     };
-    const warnings = marbles("a |", { a: ev.runStarted("r1", { input }) }, "a |", { a: ev.runStarted("r1", { input: expectedInput }) });
+    const warnings = marbles("a |", { a: ev.runStarted("r1", { input }) }, "a |", {
+      a: ev.runStarted("r1", { input: expectedInput }),
+    });
     expect(codesAndPaths(warnings)).toEqual([
       ["NULL_TOLERATED", "/input/messages/0/content/0/metadata"],
       ["NULL_TOLERATED", "/input/tools/0/parameters"],
@@ -496,8 +607,16 @@ describe("enforceSchema — registry null tolerances (R-DEP-6)", () => {
   it("R-DEP-6: rows not on the registry stay malformed: parentRunId null, message metadata null, text-part metadata null", () => {
     const cases: Array<[unknown, string]> = [
       [ev.runStarted("r1", { parentRunId: null }), "/parentRunId"],
-      [ev.messagesSnapshot([{ id: "u1", role: "user", content: "x", metadata: null }] as never), "/messages/0/metadata"],
-      [ev.messagesSnapshot([{ id: "u1", role: "user", content: [{ type: "text", text: "x", metadata: null }] }] as never), "/messages/0/content/0/metadata"],
+      [
+        ev.messagesSnapshot([{ id: "u1", role: "user", content: "x", metadata: null }] as never),
+        "/messages/0/metadata",
+      ],
+      [
+        ev.messagesSnapshot([
+          { id: "u1", role: "user", content: [{ type: "text", text: "x", metadata: null }] },
+        ] as never),
+        "/messages/0/content/0/metadata",
+      ],
     ];
     for (const [event, path] of cases) {
       const { error, warnings } = failure([event]);
@@ -509,13 +628,19 @@ describe("enforceSchema — registry null tolerances (R-DEP-6)", () => {
 });
 
 describe("enforceSchema — protocolVersion (R-VER-16/17)", () => {
-  const started = (protocolVersion?: unknown) => ev.runStarted("r1", protocolVersion === undefined ? {} : { protocolVersion });
+  const started = (protocolVersion?: unknown) =>
+    ev.runStarted("r1", protocolVersion === undefined ? {} : { protocolVersion });
 
   it("R-VER-17: a newer producer declaration (1.1, 1.10, 2.0) proceeds with a PROTOCOL_VERSION warning", () => {
     for (const version of ["1.1", "1.10", "2.0"]) {
       const warnings = marbles("a |", { a: started(version) }, "a |", { a: started(version) });
       expect(warnings).toEqual([
-        expect.objectContaining({ code: "PROTOCOL_VERSION", rule: "R-VER-17", path: "/protocolVersion", eventIndex: 0 }),
+        expect.objectContaining({
+          code: "PROTOCOL_VERSION",
+          rule: "R-VER-17",
+          path: "/protocolVersion",
+          eventIndex: 0,
+        }),
       ]);
       expect(warnings[0]?.message).toContain(`"${version}"`);
     }
@@ -538,12 +663,21 @@ describe("enforceSchema — protocolVersion (R-VER-16/17)", () => {
   });
 
   it("R-VER-16: a non-string protocolVersion is a malformed value: FAIL", () => {
-    marbles("a |", { a: started(1.1) }, "#", {}, malformed(0, "R-PROC-4", "/protocolVersion (expected string, received non-integer number)"));
+    marbles(
+      "a |",
+      { a: started(1.1) },
+      "#",
+      {},
+      malformed(0, "R-PROC-4", "/protocolVersion (expected string, received non-integer number)"),
+    );
   });
 
-  it("#106 R-VER-17: RUN_STARTED protocolVersion \"1.1\" proceeds, warns, and 1.1-only fields are stripped with warnings", () => {
+  it('#106 R-VER-17: RUN_STARTED protocolVersion "1.1" proceeds, warns, and 1.1-only fields are stripped with warnings', () => {
     const rev = ev.encryptedValue("message", "m1", "v", { encryptedValueType: "openai.encrypted_content" });
-    const warnings = marbles("a b |", { a: started("1.1"), b: rev }, "a b |", { a: started("1.1"), b: ev.encryptedValue("message", "m1", "v") });
+    const warnings = marbles("a b |", { a: started("1.1"), b: rev }, "a b |", {
+      a: started("1.1"),
+      b: ev.encryptedValue("message", "m1", "v"),
+    });
     expect(codesAndPaths(warnings)).toEqual([
       ["PROTOCOL_VERSION", "/protocolVersion"],
       ["STRIPPED_PROPERTY", "/encryptedValueType"],
@@ -554,25 +688,34 @@ describe("enforceSchema — protocolVersion (R-VER-16/17)", () => {
     expect(marbles("a |", { a: started() }, "a |", { a: started() })).toEqual([]);
   });
 
-  it("#108 R-VER-16: RUN_STARTED protocolVersion \"draft\" proceeds with a warning", () => {
+  it('#108 R-VER-16: RUN_STARTED protocolVersion "draft" proceeds with a warning', () => {
     const warnings = marbles("a b |", { a: started("draft"), b: rf }, "a b |", { a: started("draft"), b: rf });
     expect(warnings).toEqual([expect.objectContaining({ code: "PROTOCOL_VERSION", rule: "R-VER-16" })]);
   });
 
   it("R-VER-18: each RUN_STARTED declares its own run: a multi-run stream warns once per newer run", () => {
-    const warnings = marbles(
-      "a b c d |",
-      { a: started("1.1"), b: rf, c: started("1.0"), d: rf },
-      "a b c d |",
-      { a: started("1.1"), b: rf, c: started("1.0"), d: rf },
-    );
+    const warnings = marbles("a b c d |", { a: started("1.1"), b: rf, c: started("1.0"), d: rf }, "a b c d |", {
+      a: started("1.1"),
+      b: rf,
+      c: started("1.0"),
+      d: rf,
+    });
     expect(warnings.map((w) => [w.code, w.eventIndex])).toEqual([["PROTOCOL_VERSION", 0]]);
   });
 });
 
 describe("enforceSchema — clean traffic and identity", () => {
   it("R-PROC-6: a clean event is forwarded as the very object that arrived (no copy)", () => {
-    const events = [rs, ev.reasoningStart("s1"), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "x"), ev.reasoningMessageEnd("m1"), ev.encryptedValue("message", "m1", "v"), ev.reasoningEnd("s1"), rf];
+    const events = [
+      rs,
+      ev.reasoningStart("s1"),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", "x"),
+      ev.reasoningMessageEnd("m1"),
+      ev.encryptedValue("message", "m1", "v"),
+      ev.reasoningEnd("s1"),
+      rf,
+    ];
     const run = runStage(createEnforceStage(), events);
     expect(run.warnings).toEqual([]);
     expect(run.out).toHaveLength(events.length);
@@ -580,7 +723,11 @@ describe("enforceSchema — clean traffic and identity", () => {
   });
 
   it("R-PROC-6: every delivered event is accepted by @ag-ui/core's EventSchema (zod stays the authority)", () => {
-    const events = [ev.reasoningStart("s1", { title: "t" }), ev.runFinished("r1", { outcome: { type: "paused" } }), ev.messagesSnapshot([{ id: "c", role: "critic" }] as never)];
+    const events = [
+      ev.reasoningStart("s1", { title: "t" }),
+      ev.runFinished("r1", { outcome: { type: "paused" } }),
+      ev.messagesSnapshot([{ id: "c", role: "critic" }] as never),
+    ];
     const run = runStage(createEnforceStage(), events);
     expect(run.out).toHaveLength(3);
     for (const out of run.out) expect(EventSchema.safeParse(out).success).toBe(true);
@@ -601,14 +748,25 @@ describe("enforceSchema — conformance fixtures about processing", () => {
 
   it("R-PROC-1 fixture unknown-event-dropped: FUTURE_EVENT is dropped with a warning naming it", () => {
     const run = replay("unknown-event-dropped");
-    expect(run.out.map((e) => e.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(run.out.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
     expect(run.warnings.map((w) => [w.code, w.eventType])).toEqual([["UNKNOWN_EVENT_TYPE", "FUTURE_EVENT"]]);
   });
 
   it("R-PROC-2 fixture unknown-property-stripped: /futureProp stripped, delta intact", () => {
     const run = replay("unknown-property-stripped");
     expect(run.error).toBeUndefined();
-    expect(run.out[2]).toEqual({ type: "TEXT_MESSAGE_CONTENT", messageId: "m-unknown-property", delta: "content survives" });
+    expect(run.out[2]).toEqual({
+      type: "TEXT_MESSAGE_CONTENT",
+      messageId: "m-unknown-property",
+      delta: "content survives",
+    });
     expect(codesAndPaths(run.warnings)).toEqual([["STRIPPED_PROPERTY", "/futureProp"]]);
   });
 
@@ -622,7 +780,10 @@ describe("enforceSchema — conformance fixtures about processing", () => {
   it("R-PROC-11 fixture unknown-part-in-message-list: the hologram part is dropped, both text parts stay", () => {
     const run = replay("unknown-part-in-message-list");
     const snapshot = run.out[1] as unknown as { messages: Array<{ content: unknown }> };
-    expect(snapshot.messages[0]?.content).toEqual([{ type: "text", text: "before" }, { type: "text", text: "after" }]);
+    expect(snapshot.messages[0]?.content).toEqual([
+      { type: "text", text: "before" },
+      { type: "text", text: "after" },
+    ]);
     expect(codesAndPaths(run.warnings)).toEqual([["UNKNOWN_UNION_MEMBER", "/messages/0/content/1"]]);
   });
 
@@ -638,12 +799,12 @@ describe("enforceSchema — conformance fixtures about processing", () => {
     expect(run.error).toEqual(malformed(2, "R-PROC-4", "delta"));
   });
 
-  it("#31 R-SCHEMA-2 fixture reasoning-message-wrong-role-fatal: fails with the reference wording expected \"reasoning\"", () => {
+  it('#31 R-SCHEMA-2 fixture reasoning-message-wrong-role-fatal: fails with the reference wording expected "reasoning"', () => {
     const run = replay("reasoning-message-wrong-role-fatal");
     expect(run.error).toEqual(malformed(1, "R-REASON-23", 'expected "reasoning"'));
   });
 
-  it("R-PROC-3 fixture unknown-enum-value-role-fatal (admitted gap, we follow the rule): role \"narrator\" stripped with a warning", () => {
+  it('R-PROC-3 fixture unknown-enum-value-role-fatal (admitted gap, we follow the rule): role "narrator" stripped with a warning', () => {
     const run = replay("unknown-enum-value-role-fatal");
     expect(run.error).toBeUndefined();
     expect(run.out[1]).toEqual({ type: "TEXT_MESSAGE_START", messageId: "m-unknown-role" });
@@ -678,14 +839,33 @@ describe("enforceSchema — conformance fixtures about processing", () => {
 describe("enforceSchema — error paths inside unions", () => {
   it("R-PROC-4: a malformed part inside a snapshot message's content names the exact field", () => {
     const snapshot = ev.messagesSnapshot([{ id: "u1", role: "user", content: [{ type: "text", text: 5 }] }] as never);
-    marbles("a |", { a: snapshot }, "#", {}, malformed(0, "R-PROC-4", "/messages/0/content/0/text (expected string, received number)"));
+    marbles(
+      "a |",
+      { a: snapshot },
+      "#",
+      {},
+      malformed(0, "R-PROC-4", "/messages/0/content/0/text (expected string, received number)"),
+    );
   });
 });
 
 describe("enforceSchema — hostile objects", () => {
   it("R-PROC-4: an object whose properties cannot be read fails with MALFORMED_EVENT, never a bare TypeError", () => {
-    const throwing = new Proxy({}, { get: () => { throw new TypeError("boom"); } });
-    const getter = { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", get delta(): string { throw new TypeError("boom"); } };
+    const throwing = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new TypeError("boom");
+        },
+      },
+    );
+    const getter = {
+      type: "TEXT_MESSAGE_CONTENT",
+      messageId: "m1",
+      get delta(): string {
+        throw new TypeError("boom");
+      },
+    };
     for (const input of [throwing, getter]) {
       const { error, out } = failure([rs, input]);
       expect([error.code, error.rule, error.eventIndex]).toEqual(["MALFORMED_EVENT", "R-PROC-4", 1]);
@@ -696,7 +876,7 @@ describe("enforceSchema — hostile objects", () => {
 });
 
 describe("enforceSchema — older declarations", () => {
-  it("R-VER-20: an older declaration (\"0.9\") proceeds without a warning (nothing newer to strip; the processing model applies)", () => {
+  it('R-VER-20: an older declaration ("0.9") proceeds without a warning (nothing newer to strip; the processing model applies)', () => {
     const started = ev.runStarted("r1", { protocolVersion: "0.9" });
     expect(marbles("a |", { a: started }, "a |", { a: started })).toEqual([]);
   });
@@ -704,7 +884,12 @@ describe("enforceSchema — older declarations", () => {
 
 describe("unknown subtype beside a malformed known field", () => {
   it("#73 R-REASON-23: an unknown string subtype does not conceal a malformed entityId — the run fails", () => {
-    const malformedEntity = { type: "REASONING_ENCRYPTED_VALUE", subtype: "artifact", entityId: null, encryptedValue: "" };
+    const malformedEntity = {
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "artifact",
+      entityId: null,
+      encryptedValue: "",
+    };
     const run = runStage(createEnforceStage(), [malformedEntity]);
     expect(run.error).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", rule: "R-REASON-23", eventIndex: 0 }));
     expect((run.error as Error).message).toContain("/entityId");

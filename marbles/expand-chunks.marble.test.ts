@@ -37,11 +37,9 @@ function slots(diagram: string): string {
 function expectExpansion(source: string, expected: string, values: Record<string, unknown>, error?: unknown): void {
   const sink = collectWarnings();
   createTestScheduler().run(({ cold, expectObservable }) => {
-    expectObservable(cold(slots(source), values as Record<string, AguiEvent>).pipe(expandChunks({ onWarning: sink.onWarning }))).toBe(
-      slots(expected),
-      values,
-      error,
-    );
+    expectObservable(
+      cold(slots(source), values as Record<string, AguiEvent>).pipe(expandChunks({ onWarning: sink.onWarning })),
+    ).toBe(slots(expected), values, error);
   });
   expect(sink.codes()).toEqual([]);
 }
@@ -101,10 +99,18 @@ const FAMILIES: readonly FamilyRow[] = [
 ];
 const [TEXT, TOOL, REASONING] = FAMILIES as [FamilyRow, FamilyRow, FamilyRow];
 
-const activityDelta = (extra?: Record<string, unknown>): AguiEvent =>
-  ({ type: "ACTIVITY_DELTA", messageId: "act1", activityType: "progress", patch: [], ...extra });
-const subagentError = (subagentRunId: string): AguiEvent =>
-  ({ type: "SUBAGENT_ERROR", subagentRunId, message: "failed" });
+const activityDelta = (extra?: Record<string, unknown>): AguiEvent => ({
+  type: "ACTIVITY_DELTA",
+  messageId: "act1",
+  activityType: "progress",
+  patch: [],
+  ...extra,
+});
+const subagentError = (subagentRunId: string): AguiEvent => ({
+  type: "SUBAGENT_ERROR",
+  subagentRunId,
+  message: "failed",
+});
 
 // Shared letters: a = RUN_STARTED, z = RUN_FINISHED.
 const a = ev.runStarted();
@@ -200,11 +206,14 @@ describe("expandChunks — R-STREAM-7…18", () => {
     });
   });
 
-  it.each(FAMILIES)("R-STREAM-11 ($name): a first chunk without its id fails FIRST_CHUNK_WITHOUT_ID; no id is minted", (f) => {
-    const b = f.chunk(undefined, "no item is open");
-    expectExpansion("a b z |", "a #", { a, b, z }, failure("FIRST_CHUNK_WITHOUT_ID", "R-STREAM-11", 1, []));
-    expect(errorOf([a, b]).message).toContain(`First ${f.chunkType} must have a ${f.idField}`);
-  });
+  it.each(FAMILIES)(
+    "R-STREAM-11 ($name): a first chunk without its id fails FIRST_CHUNK_WITHOUT_ID; no id is minted",
+    (f) => {
+      const b = f.chunk(undefined, "no item is open");
+      expectExpansion("a b z |", "a #", { a, b, z }, failure("FIRST_CHUNK_WITHOUT_ID", "R-STREAM-11", 1, []));
+      expect(errorOf([a, b]).message).toContain(`First ${f.chunkType} must have a ${f.idField}`);
+    },
+  );
 
   it("R-STREAM-11: a first TOOL_CALL_CHUNK with an id but no toolCallName cannot open the call (fixture first-tool-chunk-missing-name-fatal)", () => {
     const b = ev.toolCallChunk("tc1", undefined, '{"q":"agui"}');
@@ -225,32 +234,91 @@ describe("expandChunks — R-STREAM-7…18", () => {
     });
   });
 
-  it.each(FAMILIES)("R-STREAM-13 ($name): a chunk naming a different id ends the previous item, then opens the new one", (f) => {
-    expectExpansion("a b c d |", "a (BC) D (EFG) |", {
-      a,
-      b: f.chunk("i1", "x"),
-      c: f.chunk("i1", "y"),
-      d: f.chunk("i2", "z"),
-      B: f.start("i1"),
-      C: f.content("i1", "x"),
-      D: f.content("i1", "y"),
-      E: f.end("i1"),
-      F: f.start("i2"),
-      G: f.content("i2", "z"),
-    });
-  });
+  it.each(FAMILIES)(
+    "R-STREAM-13 ($name): a chunk naming a different id ends the previous item, then opens the new one",
+    (f) => {
+      expectExpansion("a b c d |", "a (BC) D (EFG) |", {
+        a,
+        b: f.chunk("i1", "x"),
+        c: f.chunk("i1", "y"),
+        d: f.chunk("i2", "z"),
+        B: f.start("i1"),
+        C: f.content("i1", "x"),
+        D: f.content("i1", "y"),
+        E: f.end("i1"),
+        F: f.start("i2"),
+        G: f.content("i2", "z"),
+      });
+    },
+  );
 
   it.each([
-    ["role user → assistant (fixture chunk-conflicting-role-fatal)", ev.textChunk("m1", "a", { role: "user" }), ev.textChunk("m1", "b", { role: "assistant" }), "role", "m1", ev.textStart("m1", "user"), ev.textContent("m1", "a")],
-    ["role by omission (assistant) → user", ev.textChunk("m1", "a"), ev.textChunk(undefined, "b", { role: "user" }), "role", "m1", ev.textStart("m1"), ev.textContent("m1", "a")],
-    ["name absent → named", ev.textChunk("m1", "a"), ev.textChunk(undefined, "b", { name: "bob" }), "name", "m1", ev.textStart("m1"), ev.textContent("m1", "a")],
-    ["name bob → ann", ev.textChunk("m1", "a", { name: "bob" }), ev.textChunk("m1", "b", { name: "ann" }), "name", "m1", ev.textStart("m1", "assistant", { name: "bob" }), ev.textContent("m1", "a")],
-    ["toolCallName search → delete (fixture chunk-conflicting-tool-name-fatal)", ev.toolCallChunk("tc1", "search", "{"), ev.toolCallChunk("tc1", "delete", "}"), "toolCallName", "tc1", ev.toolCallStart("tc1", "search"), ev.toolCallArgs("tc1", "{")],
-    ["parentMessageId m1 → m2", ev.toolCallChunk("tc1", "search", "{", { parentMessageId: "m1" }), ev.toolCallChunk(undefined, undefined, "}", { parentMessageId: "m2" }), "parentMessageId", "tc1", ev.toolCallStart("tc1", "search", { parentMessageId: "m1" }), ev.toolCallArgs("tc1", "{")],
-  ])("R-STREAM-14: a continuation repeating an opener field with another value fails (%s)", (_, first, second, field, id, B, C) => {
-    expectExpansion("a b c z |", "a (BC) #", { a, b: first, c: second, z, B, C }, failure("CONFLICTING_CHUNK_FIELD", "R-STREAM-14", 2, [id]));
-    expect(errorOf([a, first, second]).message).toContain(`does not match the open stream's ${field}`);
-  });
+    [
+      "role user → assistant (fixture chunk-conflicting-role-fatal)",
+      ev.textChunk("m1", "a", { role: "user" }),
+      ev.textChunk("m1", "b", { role: "assistant" }),
+      "role",
+      "m1",
+      ev.textStart("m1", "user"),
+      ev.textContent("m1", "a"),
+    ],
+    [
+      "role by omission (assistant) → user",
+      ev.textChunk("m1", "a"),
+      ev.textChunk(undefined, "b", { role: "user" }),
+      "role",
+      "m1",
+      ev.textStart("m1"),
+      ev.textContent("m1", "a"),
+    ],
+    [
+      "name absent → named",
+      ev.textChunk("m1", "a"),
+      ev.textChunk(undefined, "b", { name: "bob" }),
+      "name",
+      "m1",
+      ev.textStart("m1"),
+      ev.textContent("m1", "a"),
+    ],
+    [
+      "name bob → ann",
+      ev.textChunk("m1", "a", { name: "bob" }),
+      ev.textChunk("m1", "b", { name: "ann" }),
+      "name",
+      "m1",
+      ev.textStart("m1", "assistant", { name: "bob" }),
+      ev.textContent("m1", "a"),
+    ],
+    [
+      "toolCallName search → delete (fixture chunk-conflicting-tool-name-fatal)",
+      ev.toolCallChunk("tc1", "search", "{"),
+      ev.toolCallChunk("tc1", "delete", "}"),
+      "toolCallName",
+      "tc1",
+      ev.toolCallStart("tc1", "search"),
+      ev.toolCallArgs("tc1", "{"),
+    ],
+    [
+      "parentMessageId m1 → m2",
+      ev.toolCallChunk("tc1", "search", "{", { parentMessageId: "m1" }),
+      ev.toolCallChunk(undefined, undefined, "}", { parentMessageId: "m2" }),
+      "parentMessageId",
+      "tc1",
+      ev.toolCallStart("tc1", "search", { parentMessageId: "m1" }),
+      ev.toolCallArgs("tc1", "{"),
+    ],
+  ])(
+    "R-STREAM-14: a continuation repeating an opener field with another value fails (%s)",
+    (_, first, second, field, id, B, C) => {
+      expectExpansion(
+        "a b c z |",
+        "a (BC) #",
+        { a, b: first, c: second, z, B, C },
+        failure("CONFLICTING_CHUNK_FIELD", "R-STREAM-14", 2, [id]),
+      );
+      expect(errorOf([a, first, second]).message).toContain(`does not match the open stream's ${field}`);
+    },
+  );
 
   it("R-STREAM-14: repeating an opener field with the same value is accepted (fixture chunk-repeat-identical-accepted)", () => {
     expectExpansion("a b c d e z |", "a (BC) D (EFG) H (Iz) |", {
@@ -459,7 +527,12 @@ describe("expandChunks — processing, passthrough, subagents, activity", () => 
     const raw = { provider: "x", seq: 1 };
     expectExpansion("a b c |", "a (BC) (Dc) |", {
       a,
-      b: ev.toolCallChunk("tc1", "search", "{}", { timestamp: 1700000000000, rawEvent: raw, metadata: { k: 1 }, ...sub("A") }),
+      b: ev.toolCallChunk("tc1", "search", "{}", {
+        timestamp: 1700000000000,
+        rawEvent: raw,
+        metadata: { k: 1 },
+        ...sub("A"),
+      }),
       c: ev.custom("c", null, sub("A")),
       B: ev.toolCallStart("tc1", "search", { rawEvent: raw, metadata: { k: 1 }, ...sub("A") }),
       C: ev.toolCallArgs("tc1", "{}", { rawEvent: raw, metadata: { k: 1 }, ...sub("A") }),
@@ -479,20 +552,28 @@ describe("expandChunks — processing, passthrough, subagents, activity", () => 
     ["metadata: []", TEXT, { metadata: [] }, "/metadata"],
     ["rawEvent: null", REASONING, { rawEvent: null }, "/rawEvent"],
     ["timestamp: 1.5", REASONING, { timestamp: 1.5 }, "/timestamp"],
-    ["timestamp: \"1\"", TOOL, { timestamp: "1" }, "/timestamp"],
+    ['timestamp: "1"', TOOL, { timestamp: "1" }, "/timestamp"],
     ["timestamp: 2^53", TEXT, { timestamp: 2 ** 53 }, "/timestamp"],
-    ["role: \"critic\"", TEXT, { role: "critic" }, "/role"],
+    ['role: "critic"', TEXT, { role: "critic" }, "/role"],
     ["role: 5", TEXT, { role: 5 }, "/role"],
     ["name: 5", TEXT, { name: 5 }, "/name"],
     ["toolCallName: 5", TOOL, { toolCallName: 5 }, "/toolCallName"],
     ["parentMessageId: null", TOOL, { parentMessageId: null }, "/parentMessageId"],
-  ])("R-PROC-16: a chunk with %s fails MALFORMED_EVENT naming the field, on a first chunk and on a continuation", (_, f, bad, path) => {
-    const first = f.chunk("i1", "x", bad);
-    expectExpansion("a b |", "a #", { a, b: first }, failure("MALFORMED_EVENT", "R-PROC-16", 1));
-    const continuation = f.chunk(undefined, "y", bad);
-    expectExpansion("a b c |", "a (BC) #", { a, b: f.chunk("i1", "x"), c: continuation, B: f.start("i1"), C: f.content("i1", "x") }, failure("MALFORMED_EVENT", "R-PROC-16", 2));
-    expect(errorOf([a, continuation]).message).toContain(path);
-  });
+  ])(
+    "R-PROC-16: a chunk with %s fails MALFORMED_EVENT naming the field, on a first chunk and on a continuation",
+    (_, f, bad, path) => {
+      const first = f.chunk("i1", "x", bad);
+      expectExpansion("a b |", "a #", { a, b: first }, failure("MALFORMED_EVENT", "R-PROC-16", 1));
+      const continuation = f.chunk(undefined, "y", bad);
+      expectExpansion(
+        "a b c |",
+        "a (BC) #",
+        { a, b: f.chunk("i1", "x"), c: continuation, B: f.start("i1"), C: f.content("i1", "x") },
+        failure("MALFORMED_EVENT", "R-PROC-16", 2),
+      );
+      expect(errorOf([a, continuation]).message).toContain(path);
+    },
+  );
 
   it("R-PROC-16: the chunk check accepts exactly the described field values the 1.0 zod schemas accept", () => {
     const value = fc.oneof(
@@ -515,16 +596,19 @@ describe("expandChunks — processing, passthrough, subagents, activity", () => 
     const common = ["timestamp", "rawEvent", "metadata", "subagentRunId"];
     for (const { f, schema, fields } of rows) {
       fc.assert(
-        fc.property(fc.array(value, { minLength: fields.length + common.length, maxLength: fields.length + common.length }), (values) => {
-          const chunk: Record<string, unknown> = { type: f.chunkType };
-          [...fields, ...common].forEach((k, i) => {
-            if (values[i] !== undefined) chunk[k] = values[i];
-          });
-          const accepted = schema.safeParse(chunk).success;
-          const { error } = runStage(createExpandStage(), [chunk as AguiEvent]);
-          const malformed = error instanceof ReasoningProtocolError && error.code === "MALFORMED_EVENT";
-          expect(malformed).toBe(!accepted);
-        }),
+        fc.property(
+          fc.array(value, { minLength: fields.length + common.length, maxLength: fields.length + common.length }),
+          (values) => {
+            const chunk: Record<string, unknown> = { type: f.chunkType };
+            [...fields, ...common].forEach((k, i) => {
+              if (values[i] !== undefined) chunk[k] = values[i];
+            });
+            const accepted = schema.safeParse(chunk).success;
+            const { error } = runStage(createExpandStage(), [chunk as AguiEvent]);
+            const malformed = error instanceof ReasoningProtocolError && error.code === "MALFORMED_EVENT";
+            expect(malformed).toBe(!accepted);
+          },
+        ),
         { numRuns: 400 },
       );
     }
@@ -542,7 +626,9 @@ describe("expandChunks — processing, passthrough, subagents, activity", () => 
       D: ev.textEnd("m1"),
     };
     expectExpansion("a b c d z |", "a (BC) (Dc) #", values, failure("FIRST_CHUNK_WITHOUT_ID", "R-STREAM-11", 3));
-    expect(errorOf([a, values.b, values.c, values.d]).message).toContain("First TEXT_MESSAGE_CHUNK must have a messageId");
+    expect(errorOf([a, values.b, values.c, values.d]).message).toContain(
+      "First TEXT_MESSAGE_CHUNK must have a messageId",
+    );
   });
 
   it("R-PASS-1: RAW stands aside, so the id-less chunk after it continues (fixture raw-does-not-close-chunk-stream)", () => {
@@ -660,7 +746,13 @@ describe("expandChunks — processing, passthrough, subagents, activity", () => 
     ["a CUSTOM with subagentRunId: 5", ev.custom("c", null, { subagentRunId: 5 })],
     ["a STEP_STARTED with subagentRunId: null", ev.stepStarted("s", { subagentRunId: null })],
   ])("R-PROC-4: %s cannot be routed to a lane and fails MALFORMED_EVENT", (_, bad) => {
-    const values = { a, b: ev.reasoningChunk("m1", "x"), c: bad, B: ev.reasoningMessageStart("m1"), C: ev.reasoningMessageContent("m1", "x") };
+    const values = {
+      a,
+      b: ev.reasoningChunk("m1", "x"),
+      c: bad,
+      B: ev.reasoningMessageStart("m1"),
+      C: ev.reasoningMessageContent("m1", "x"),
+    };
     expectExpansion("a b c |", "a (BC) #", values, failure("MALFORMED_EVENT", "R-PROC-4", 2));
   });
 
@@ -671,7 +763,11 @@ describe("expandChunks — processing, passthrough, subagents, activity", () => 
       errorOf([ev.reasoningChunk(undefined, secret)]),
       errorOf([ev.textChunk("m1", secret, { role: "user" }), ev.textChunk("m1", secret, { role: "system" })]),
       errorOf([ev.reasoningChunk(longId, secret, sub("A")), ev.reasoningChunk(longId, secret, sub("B"))]),
-      errorOf([ev.reasoningChunk("m1", secret, sub("A")), ev.reasoningChunk("m2", secret, sub("B")), ev.reasoningChunk(undefined, secret)]),
+      errorOf([
+        ev.reasoningChunk("m1", secret, sub("A")),
+        ev.reasoningChunk("m2", secret, sub("B")),
+        ev.reasoningChunk(undefined, secret),
+      ]),
       errorOf([ev.reasoningChunk("m1", secret, { metadata: null })]),
     ];
     expect(errors.map((e) => e.code)).toEqual([
@@ -694,7 +790,7 @@ describe("expandChunks — processing, passthrough, subagents, activity", () => 
 });
 
 describe("expandChunks — decisions", () => {
-  it("D-META-CHUNK: a metadata-only continuation synthesizes CONTENT with delta \"\" carrying the metadata", () => {
+  it('D-META-CHUNK: a metadata-only continuation synthesizes CONTENT with delta "" carrying the metadata', () => {
     expectExpansion("a b c z |", "a (BC) D (Ez) |", {
       a,
       b: ev.textChunk("t1", "answer"),
@@ -707,7 +803,7 @@ describe("expandChunks — decisions", () => {
     });
   });
 
-  it("D-META-CHUNK: a continuation carrying only a rawEvent still delivers it, on a CONTENT with delta \"\"", () => {
+  it('D-META-CHUNK: a continuation carrying only a rawEvent still delivers it, on a CONTENT with delta ""', () => {
     expectExpansion("a b c |", "a (BC) D |", {
       a,
       b: ev.toolCallChunk("tc1", "search", "{}"),
@@ -760,24 +856,35 @@ describe("expandChunks — decisions", () => {
       D: f.content("i1", "y"),
       E: f.end("i1"),
     });
-    const values = { a, b: f.chunk("i1", "x"), c: ev.custom(), d: f.chunk(undefined, "y"), B: f.start("i1"), C: f.content("i1", "x"), D: f.end("i1") };
+    const values = {
+      a,
+      b: f.chunk("i1", "x"),
+      c: ev.custom(),
+      d: f.chunk(undefined, "y"),
+      B: f.start("i1"),
+      C: f.content("i1", "x"),
+      D: f.end("i1"),
+    };
     expectExpansion("a b c d |", "a (BC) (Dc) #", values, failure("FIRST_CHUNK_WITHOUT_ID", "R-STREAM-11", 3));
   });
 
-  it.each(FAMILIES)("D-SCOPE-FAMILIES ($name): lanes — a subagent's stream survives the parent's close triggers and ends at its terminal", (f) => {
-    expectExpansion("a b c d e z |", "a (BC) c D (Ee) z |", {
-      a,
-      b: f.chunk("i1", "x", sub("A")),
-      c: ev.custom(), // the parent's lane: nothing open there
-      d: f.chunk(undefined, "y"), // untagged: the sole open stream of its kind
-      e: ev.subagentFinished("A"),
-      z,
-      B: f.start("i1", sub("A")),
-      C: f.content("i1", "x", sub("A")),
-      D: f.content("i1", "y", sub("A")),
-      E: f.end("i1", sub("A")),
-    });
-  });
+  it.each(FAMILIES)(
+    "D-SCOPE-FAMILIES ($name): lanes — a subagent's stream survives the parent's close triggers and ends at its terminal",
+    (f) => {
+      expectExpansion("a b c d e z |", "a (BC) c D (Ee) z |", {
+        a,
+        b: f.chunk("i1", "x", sub("A")),
+        c: ev.custom(), // the parent's lane: nothing open there
+        d: f.chunk(undefined, "y"), // untagged: the sole open stream of its kind
+        e: ev.subagentFinished("A"),
+        z,
+        B: f.start("i1", sub("A")),
+        C: f.content("i1", "x", sub("A")),
+        D: f.content("i1", "y", sub("A")),
+        E: f.end("i1", sub("A")),
+      });
+    },
+  );
 
   it("D-TRUNC: no END is synthesized when the source completes with a stream open", () => {
     expectExpansion("a b |", "a (BC) |", {
@@ -801,7 +908,7 @@ describe("expandChunks — edge cases #35-#64", () => {
     expectExpansion("a b |", "a #", { a, b }, failure("FIRST_CHUNK_WITHOUT_ID", "R-STREAM-11", 1));
   });
 
-  it("#36 R-STREAM-7/12/15c: RCH(m1,\"a\") RCH(,\"b\") RF → START, CONTENT a, CONTENT b, END, RF (fixture chunk-expansion-assembles)", () => {
+  it('#36 R-STREAM-7/12/15c: RCH(m1,"a") RCH(,"b") RF → START, CONTENT a, CONTENT b, END, RF (fixture chunk-expansion-assembles)', () => {
     expectExpansion("a b c z |", "a (BC) D (Ez) |", {
       a,
       b: ev.reasoningChunk("m1", "a"),
@@ -814,7 +921,7 @@ describe("expandChunks — edge cases #35-#64", () => {
     });
   });
 
-  it("#37 R-SCHEMA-5: an empty first delta gives START + CONTENT \"\" and does not close", () => {
+  it('#37 R-SCHEMA-5: an empty first delta gives START + CONTENT "" and does not close', () => {
     expectExpansion("a b c |", "a (BC) D |", {
       a,
       b: ev.reasoningChunk("m1", ""),
@@ -1083,7 +1190,7 @@ describe("expandChunks — edge cases #35-#64", () => {
     });
   });
 
-  it("#60 R-SCHEMA-5: a role on a reasoning chunk is undescribed: never carried; the START has the fixed role \"reasoning\"", () => {
+  it('#60 R-SCHEMA-5: a role on a reasoning chunk is undescribed: never carried; the START has the fixed role "reasoning"', () => {
     expectExpansion("a b |", "a (BC) |", {
       a,
       b: ev.reasoningChunk("m1", "a", { role: "assistant" }),
@@ -1097,7 +1204,7 @@ describe("expandChunks — edge cases #35-#64", () => {
     expectExpansion("a b |", "a #", { a, b }, failure("MALFORMED_EVENT", "R-PROC-16", 1));
   });
 
-  it("#62 R-STREAM-17: RCH(m1,\"a\",sub=A), SUBAGENT_FINISHED(A) → END m1 before SUBAGENT_FINISHED", () => {
+  it('#62 R-STREAM-17: RCH(m1,"a",sub=A), SUBAGENT_FINISHED(A) → END m1 before SUBAGENT_FINISHED', () => {
     expectExpansion("a b f |", "a (BC) (Df) |", {
       a,
       b: ev.reasoningChunk("m1", "a", sub("A")),
@@ -1108,7 +1215,7 @@ describe("expandChunks — edge cases #35-#64", () => {
     });
   });
 
-  it("#63 R-STREAM-16: two subagent streams, none in the parent, untagged RCH(,\"x\") → AMBIGUOUS_CONTINUATION", () => {
+  it('#63 R-STREAM-16: two subagent streams, none in the parent, untagged RCH(,"x") → AMBIGUOUS_CONTINUATION', () => {
     const values = {
       a,
       b: ev.reasoningChunk("ma", "1", sub("A")),
@@ -1119,11 +1226,21 @@ describe("expandChunks — edge cases #35-#64", () => {
       D: ev.reasoningMessageStart("mb", sub("B")),
       E: ev.reasoningMessageContent("mb", "2", sub("B")),
     };
-    expectExpansion("a b c d |", "a (BC) (DE) #", values, failure("AMBIGUOUS_CONTINUATION", "R-STREAM-16", 3, ["A", "B"]));
+    expectExpansion(
+      "a b c d |",
+      "a (BC) (DE) #",
+      values,
+      failure("AMBIGUOUS_CONTINUATION", "R-STREAM-16", 3, ["A", "B"]),
+    );
   });
 
   it("#64 R-PROC-15: synthesized events carry the chunk's metadata, rawEvent and subagentRunId, not its timestamp", () => {
-    const chunk = ev.reasoningChunk("m1", "a", { timestamp: 42, metadata: { k: "v" }, rawEvent: { native: true }, ...sub("A") });
+    const chunk = ev.reasoningChunk("m1", "a", {
+      timestamp: 42,
+      metadata: { k: "v" },
+      rawEvent: { native: true },
+      ...sub("A"),
+    });
     expectExpansion("a b |", "a (BC) |", {
       a,
       b: chunk,

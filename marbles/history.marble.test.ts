@@ -3,7 +3,12 @@ import { from } from "rxjs";
 import { ReasoningProtocolError } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
 import type { AguiEvent, ReasoningWarning } from "../src/core/types";
-import { createHistoryStage, deriveHistory, routeEncryptedValues, type HistoryOptions } from "../src/history/history-stage";
+import {
+  createHistoryStage,
+  deriveHistory,
+  routeEncryptedValues,
+  type HistoryOptions,
+} from "../src/history/history-stage";
 import { toRunInputMessages } from "../src/history/run-input";
 import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../src/history/types";
 import { ev } from "../src/testing/builders";
@@ -30,7 +35,11 @@ function stepAll(events: readonly AguiEvent[], options: HistoryOptions = {}) {
   return { stage, state };
 }
 
-function hist(messages: readonly unknown[], incomplete: readonly IncompleteItem[] = [], issuers: readonly ValueIssuer[] = []) {
+function hist(
+  messages: readonly unknown[],
+  incomplete: readonly IncompleteItem[] = [],
+  issuers: readonly ValueIssuer[] = [],
+) {
   return { messages, incomplete, issuers };
 }
 const issued = (subtype: ValueIssuer["subtype"], entityId: string, issuer: string | undefined = P): ValueIssuer => ({
@@ -59,12 +68,22 @@ const toolCall = (id: string, parent: string, args = "{}"): AguiEvent[] => [
   ev.toolCallEnd(id),
 ];
 const snapshot = (messages: readonly unknown[]) => ev.messagesSnapshot(messages as Message[]);
-const activityDelta = (messageId: string, activityType: string, patch: unknown[]): AguiEvent => ({ type: "ACTIVITY_DELTA", messageId, activityType, patch });
+const activityDelta = (messageId: string, activityType: string, patch: unknown[]): AguiEvent => ({
+  type: "ACTIVITY_DELTA",
+  messageId,
+  activityType,
+  patch,
+});
 
 const R = (id: string, content: string, extra: object = {}) => ({ id, role: "reasoning", content, ...extra });
 const A = (id: string, content: string, extra: object = {}) => ({ id, role: "assistant", content, ...extra });
 const U = (id: string, content: string, extra: object = {}) => ({ id, role: "user", content, ...extra });
-const call = (id: string, args = "{}", extra: object = {}) => ({ id, type: "function", function: { name: "search", arguments: args }, ...extra });
+const call = (id: string, args = "{}", extra: object = {}) => ({
+  id,
+  type: "function",
+  function: { name: "search", arguments: args },
+  ...extra,
+});
 
 /** The warning about an event, as the history stage builds it. */
 function expectWarning(w: ReasoningWarning | undefined, fields: Partial<ReasoningWarning>): void {
@@ -102,14 +121,17 @@ describe("deriveHistory / routeEncryptedValues (marbles)", () => {
         d: hist([R("m1", "Let me", { encryptedValue: "v1" })], [open("m1")], [issued("message", "m1")]),
         e: hist([R("m1", "Let me", { encryptedValue: "v1" })], [], [issued("message", "m1")]),
       });
-      expectObservable(source.pipe(routeEncryptedValues({ producer: P, onWarning: w.onWarning }))).toBe("a-b-c-d-e-f-|", {
-        a: ev.runStarted(),
-        b: ev.reasoningMessageStart("m1"),
-        c: ev.reasoningMessageContent("m1", "Let me"),
-        d: ev.encryptedValue("message", "m1", "v1"),
-        e: ev.reasoningMessageEnd("m1"),
-        f: ev.runFinished(),
-      });
+      expectObservable(source.pipe(routeEncryptedValues({ producer: P, onWarning: w.onWarning }))).toBe(
+        "a-b-c-d-e-f-|",
+        {
+          a: ev.runStarted(),
+          b: ev.reasoningMessageStart("m1"),
+          c: ev.reasoningMessageContent("m1", "Let me"),
+          d: ev.encryptedValue("message", "m1", "v1"),
+          e: ev.reasoningMessageEnd("m1"),
+          f: ev.runFinished(),
+        },
+      );
     });
   });
 
@@ -182,8 +204,12 @@ describe("deriveHistory / routeEncryptedValues (marbles)", () => {
     const derive = deriveHistory({ producer: P, initialMessages });
     const first: ReasoningHistory[] = [];
     const second: ReasoningHistory[] = [];
-    from([ev.runStarted(), ev.runFinished()]).pipe(derive).subscribe((h) => first.push(h));
-    from([ev.runStarted(), ...text("a1", "Hello"), ev.runFinished()]).pipe(derive).subscribe((h) => second.push(h));
+    from([ev.runStarted(), ev.runFinished()])
+      .pipe(derive)
+      .subscribe((h) => first.push(h));
+    from([ev.runStarted(), ...text("a1", "Hello"), ev.runFinished()])
+      .pipe(derive)
+      .subscribe((h) => second.push(h));
     expect(first).toEqual([hist(initialMessages, [], [issued("message", "u1")])]);
     expect(second[0]).toBe(first[0]);
     expect(second.at(-1)).toEqual(hist([...initialMessages, A("a1", "Hello")], [], [issued("message", "u1")]));
@@ -192,7 +218,7 @@ describe("deriveHistory / routeEncryptedValues (marbles)", () => {
     expect(initialMessages).toHaveLength(1);
   });
 
-  it("R-META-5: events that change nothing in history emit nothing (identity decides \"changed\")", () => {
+  it('R-META-5: events that change nothing in history emit nothing (identity decides "changed")', () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold("a-b-c-d-e-f-|", {
         a: ev.runStarted(),
@@ -212,7 +238,7 @@ describe("deriveHistory / routeEncryptedValues (marbles)", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("encrypted values", () => {
-  it("R-REASON-15: subtype \"message\" stores on the message, \"tool-call\" on the ToolCall with that id", () => {
+  it('R-REASON-15: subtype "message" stores on the message, "tool-call" on the ToolCall with that id', () => {
     const events = [
       ev.runStarted(),
       ...reasoning("m1", "think"),
@@ -227,7 +253,10 @@ describe("encrypted values", () => {
     expect(r.warnings).toEqual([]);
     expect(r.history).toEqual(
       hist(
-        [R("m1", "think", { encryptedValue: "v-msg" }), { id: "a1", role: "assistant", toolCalls: [call("tc1", "{}", { encryptedValue: "v-call" })] }],
+        [
+          R("m1", "think", { encryptedValue: "v-msg" }),
+          { id: "a1", role: "assistant", toolCalls: [call("tc1", "{}", { encryptedValue: "v-call" })] },
+        ],
         [],
         [issued("message", "m1"), issued("tool-call", "tc1")],
       ),
@@ -235,8 +264,18 @@ describe("encrypted values", () => {
   });
 
   it("R-REASON-16: the value is opaque — stored and returned byte for byte, never parsed or normalised", () => {
-    const values = ["  padded\n\t", "not base64 %%%", '{"looks":"like json"}', "ümlaut 🧠 \u0000 \ud800", "x".repeat(100_000)];
-    const events = [ev.runStarted(), ...values.flatMap((v, i) => [...reasoning(`m${i}`, "t"), ev.encryptedValue("message", `m${i}`, v)]), ev.runFinished()];
+    const values = [
+      "  padded\n\t",
+      "not base64 %%%",
+      '{"looks":"like json"}',
+      "ümlaut 🧠 \u0000 \ud800",
+      "x".repeat(100_000),
+    ];
+    const events = [
+      ev.runStarted(),
+      ...values.flatMap((v, i) => [...reasoning(`m${i}`, "t"), ev.encryptedValue("message", `m${i}`, v)]),
+      ev.runFinished(),
+    ];
     const r = run(events);
     expect(r.warnings).toEqual([]);
     const input = toRunInputMessages(r.history, { producer: P, onWarning: () => {} });
@@ -247,17 +286,29 @@ describe("encrypted values", () => {
   });
 
   it("R-REASON-17 #65: a stored value comes back unmodified in the next run's input, also through a new pipeline", () => {
-    const r = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "opaque+/=blob\u00e9"), ev.runFinished()]);
+    const r = run([
+      ev.runStarted(),
+      ...reasoning("m1", "t"),
+      ev.encryptedValue("message", "m1", "opaque+/=blob\u00e9"),
+      ev.runFinished(),
+    ]);
     const input = toRunInputMessages(r.history, { producer: P });
     expect(input).toEqual([R("m1", "t", { encryptedValue: "opaque+/=blob\u00e9" })]);
     // Turn 2 continues from turn 1's history: the value is still the producer's.
     const turn2 = run([ev.runStarted("r2"), ...text("a2", "ok"), ev.runFinished("r2")], { initialHistory: r.history });
-    expect(toRunInputMessages(turn2.history, { producer: P })).toEqual([R("m1", "t", { encryptedValue: "opaque+/=blob\u00e9" }), A("a2", "ok")]);
+    expect(toRunInputMessages(turn2.history, { producer: P })).toEqual([
+      R("m1", "t", { encryptedValue: "opaque+/=blob\u00e9" }),
+      A("a2", "ok"),
+    ]);
   });
 
   it("R-REASON-18 #67: a value naming an activity message is an unknown entity: warned, dropped, activity unchanged", () => {
     const before = run([ev.runStarted(), ev.activitySnapshot("act1", "search", { q: 1 })]);
-    const r = run([ev.runStarted(), ev.activitySnapshot("act1", "search", { q: 1 }), ev.encryptedValue("message", "act1", "v")]);
+    const r = run([
+      ev.runStarted(),
+      ev.activitySnapshot("act1", "search", { q: 1 }),
+      ev.encryptedValue("message", "act1", "v"),
+    ]);
     expect(r.history).toEqual(before.history);
     expect(r.history.messages[0]).toEqual({ id: "act1", role: "activity", activityType: "search", content: { q: 1 } });
     expect(r.out.map((e) => e.type)).toEqual(["RUN_STARTED", "ACTIVITY_SNAPSHOT"]);
@@ -275,7 +326,12 @@ describe("encrypted values", () => {
     expect(w.warnings).toEqual([expect.objectContaining({ code: "UNKNOWN_ENTITY", lossy: true, ids: ["tc9"] })]);
 
     const withheld = collectWarnings();
-    const h = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "blob-2"), ev.runFinished()]).history;
+    const h = run([
+      ev.runStarted(),
+      ...reasoning("m1", "t"),
+      ev.encryptedValue("message", "m1", "blob-2"),
+      ev.runFinished(),
+    ]).history;
     toRunInputMessages(h, { producer: OTHER, quiet: true, onWarning: withheld.onWarning });
     expect(withheld.warnings).toEqual([expect.objectContaining({ code: "VALUE_WITHHELD", lossy: true, ids: ["m1"] })]);
     expectRedacted([...w.warnings, ...withheld.warnings], "blob-");
@@ -326,7 +382,11 @@ describe("encrypted values", () => {
   });
 
   it("R-SCHEMA-8 #75: every role but activity holds a value: user, system, developer, assistant, tool, reasoning", () => {
-    const initialMessages = [U("u1", "q"), { id: "sys", role: "system", content: "s" }, { id: "dev", role: "developer", content: "d" }] as Message[];
+    const initialMessages = [
+      U("u1", "q"),
+      { id: "sys", role: "system", content: "s" },
+      { id: "dev", role: "developer", content: "d" },
+    ] as Message[];
     const r = run(
       [
         ev.runStarted(),
@@ -355,28 +415,49 @@ describe("encrypted values", () => {
     const initialMessages = [{ id: "old", role: "assistant", toolCalls: [call("tc0"), call("tc1")] }] as Message[];
     const r = run([ev.runStarted(), ev.encryptedValue("tool-call", "tc1", "v"), ev.runFinished()], { initialMessages });
     expect(r.history).toEqual(
-      hist([{ id: "old", role: "assistant", toolCalls: [call("tc0"), call("tc1", "{}", { encryptedValue: "v" })] }], [], [issued("tool-call", "tc1")]),
+      hist(
+        [{ id: "old", role: "assistant", toolCalls: [call("tc0"), call("tc1", "{}", { encryptedValue: "v" })] }],
+        [],
+        [issued("tool-call", "tc1")],
+      ),
     );
     // Untouched call objects keep their identity.
-    expect((r.history.messages[0] as { toolCalls: unknown[] }).toolCalls[0]).toBe((initialMessages[0] as { toolCalls: unknown[] }).toolCalls[0]);
+    expect((r.history.messages[0] as { toolCalls: unknown[] }).toolCalls[0]).toBe(
+      (initialMessages[0] as { toolCalls: unknown[] }).toolCalls[0],
+    );
   });
 
   it("D-ISSUER: the issuer is recorded beside the messages; values seeded from initialMessages are the producer's, initialHistory keeps its own", () => {
-    const r = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "v"), ev.runFinished()]);
+    const r = run([
+      ev.runStarted(),
+      ...reasoning("m1", "t"),
+      ev.encryptedValue("message", "m1", "v"),
+      ev.runFinished(),
+    ]);
     expect(r.history.messages[0]).toEqual(R("m1", "t", { encryptedValue: "v" }));
     expect(Object.keys(r.history.messages[0]!)).not.toContain("issuer");
     expect(r.history.issuers).toEqual([issued("message", "m1")]);
 
     // No producer configured: the issuer is unknown and the value goes to nobody.
-    const anonymous = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "v"), ev.runFinished()], {
-      producer: undefined,
-    });
+    const anonymous = run(
+      [ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "v"), ev.runFinished()],
+      {
+        producer: undefined,
+      },
+    );
     expect(anonymous.history.issuers).toEqual([{ subtype: "message", entityId: "m1", issuer: undefined }]);
     expect(toRunInputMessages(anonymous.history, { producer: P, onWarning: () => {} })).toEqual([R("m1", "t")]);
 
     // initialHistory: its issuers stand exactly (a value issued by OTHER stays OTHER's).
-    const initialHistory = hist([R("m1", "t", { encryptedValue: "v" })], [], [issued("message", "m1", OTHER)]) as ReasoningHistory;
-    const seeded = run([ev.runStarted(), ev.runFinished()], { initialHistory, initialMessages: [U("ignored", "x") as Message] });
+    const initialHistory = hist(
+      [R("m1", "t", { encryptedValue: "v" })],
+      [],
+      [issued("message", "m1", OTHER)],
+    ) as ReasoningHistory;
+    const seeded = run([ev.runStarted(), ev.runFinished()], {
+      initialHistory,
+      initialMessages: [U("ignored", "x") as Message],
+    });
     expect(seeded.history).toBe(initialHistory);
     expect(toRunInputMessages(seeded.history, { producer: OTHER })).toEqual([R("m1", "t", { encryptedValue: "v" })]);
     const w = collectWarnings();
@@ -385,7 +466,12 @@ describe("encrypted values", () => {
   });
 
   it("D-FORWARD #77: a value arriving before its message is unknown at arrival: dropped, not buffered, no message pre-created", () => {
-    const r = run([ev.runStarted(), ev.encryptedValue("message", "m1", "early"), ...reasoning("m1", "t"), ev.runFinished()]);
+    const r = run([
+      ev.runStarted(),
+      ev.encryptedValue("message", "m1", "early"),
+      ...reasoning("m1", "t"),
+      ev.runFinished(),
+    ]);
     expect(r.codes).toEqual(["UNKNOWN_ENTITY"]);
     expect(r.history).toEqual(hist([R("m1", "t")]));
     expect(r.out.map((e) => e.type)).toEqual([
@@ -433,17 +519,22 @@ describe("encrypted values", () => {
   });
 
   it("#66: a value for a ToolCall is stored on that call only, not on its assistant message", () => {
-    const r = run([ev.runStarted(), ...text("a1", "x"), ...toolCall("tc1", "a1"), ev.encryptedValue("tool-call", "tc1", "v")]);
+    const r = run([
+      ev.runStarted(),
+      ...text("a1", "x"),
+      ...toolCall("tc1", "a1"),
+      ev.encryptedValue("tool-call", "tc1", "v"),
+    ]);
     expect(r.history.messages).toEqual([A("a1", "x", { toolCalls: [call("tc1", "{}", { encryptedValue: "v" })] })]);
   });
 
-  it("#69: subtype \"message\" naming only a tool call id is an unknown entity", () => {
+  it('#69: subtype "message" naming only a tool call id is an unknown entity', () => {
     const r = run([ev.runStarted(), ...toolCall("tc1", "a1"), ev.encryptedValue("message", "tc1", "v")]);
     expect(r.codes).toEqual(["UNKNOWN_ENTITY"]);
     expect(r.history.messages).toEqual([{ id: "a1", role: "assistant", toolCalls: [call("tc1")] }]);
   });
 
-  it("#70: subtype \"tool-call\" naming a message id is an unknown entity", () => {
+  it('#70: subtype "tool-call" naming a message id is an unknown entity', () => {
     const r = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("tool-call", "m1", "v")]);
     expect(r.codes).toEqual(["UNKNOWN_ENTITY"]);
     expect(r.history.messages).toEqual([R("m1", "t")]);
@@ -453,21 +544,40 @@ describe("encrypted values", () => {
     const r = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("artifact", "m1", "v")]);
     expect(r.error).toBeUndefined();
     expect(r.out.map((e) => e.type)).not.toContain("REASONING_ENCRYPTED_VALUE");
-    expect(r.warnings).toEqual([expect.objectContaining({ code: "UNKNOWN_SUBTYPE", rule: "R-REASON-24", path: "/subtype", eventIndex: 4, lossy: true })]);
+    expect(r.warnings).toEqual([
+      expect.objectContaining({
+        code: "UNKNOWN_SUBTYPE",
+        rule: "R-REASON-24",
+        path: "/subtype",
+        eventIndex: 4,
+        lossy: true,
+      }),
+    ]);
     expect(r.history.messages).toEqual([R("m1", "t")]);
   });
 
   it("#72: a non-string subtype is malformed: MALFORMED_EVENT naming the event", () => {
     const r = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "v", { subtype: 7 })]);
     expect(r.error).toBeInstanceOf(ReasoningProtocolError);
-    expect(r.error).toMatchObject({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 4, eventType: "REASONING_ENCRYPTED_VALUE" });
+    expect(r.error).toMatchObject({
+      code: "MALFORMED_EVENT",
+      rule: "R-PROC-4",
+      eventIndex: 4,
+      eventType: "REASONING_ENCRYPTED_VALUE",
+    });
     expect((r.error as Error).message).toContain("`subtype` must be a string");
   });
 
   it("#73: a missing encryptedValue or entityId is malformed, and the error never shows a value", () => {
-    const missingValue = run([ev.runStarted(), { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "m1" }]);
+    const missingValue = run([
+      ev.runStarted(),
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "m1" },
+    ]);
     expect(missingValue.error).toMatchObject({ code: "MALFORMED_EVENT", eventIndex: 1 });
-    const missingId = run([ev.runStarted(), { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", encryptedValue: "hidden-val" }]);
+    const missingId = run([
+      ev.runStarted(),
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", encryptedValue: "hidden-val" },
+    ]);
     expect(missingId.error).toMatchObject({ code: "MALFORMED_EVENT", eventIndex: 1 });
     expectRedacted([missingId.error], "hidden-val");
   });
@@ -489,25 +599,50 @@ describe("encrypted values", () => {
       ev.runFinished("r2"),
     ]);
     expect(r.warnings).toEqual([]);
-    expect(r.history).toEqual(hist([U("u1", "q", { encryptedValue: "vu" }), R("m1", "t", { encryptedValue: "vm" })], [], [issued("message", "u1"), issued("message", "m1")]));
+    expect(r.history).toEqual(
+      hist(
+        [U("u1", "q", { encryptedValue: "vu" }), R("m1", "t", { encryptedValue: "vm" })],
+        [],
+        [issued("message", "u1"), issued("message", "m1")],
+      ),
+    );
   });
 
   it("#79: a span id names no message; a message sharing the span's id does hold the value", () => {
-    const spanOnly = run([ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningEnd("s1"), ev.encryptedValue("message", "s1", "v")]);
+    const spanOnly = run([
+      ev.runStarted(),
+      ev.reasoningStart("s1"),
+      ev.reasoningEnd("s1"),
+      ev.encryptedValue("message", "s1", "v"),
+    ]);
     expect(spanOnly.codes).toEqual(["UNKNOWN_ENTITY"]);
     expect(spanOnly.history).toEqual(hist([]));
-    const shared = run([ev.runStarted(), ev.reasoningStart("x"), ...reasoning("x", "t"), ev.reasoningEnd("x"), ev.encryptedValue("message", "x", "v")]);
+    const shared = run([
+      ev.runStarted(),
+      ev.reasoningStart("x"),
+      ...reasoning("x", "t"),
+      ev.reasoningEnd("x"),
+      ev.encryptedValue("message", "x", "v"),
+    ]);
     expect(shared.warnings).toEqual([]);
     expect(shared.history.messages).toEqual([R("x", "t", { encryptedValue: "v" })]);
   });
 
   it("#81: the value event's metadata lands nowhere", () => {
-    const r = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "v", { metadata: { provider: "x" } })]);
+    const r = run([
+      ev.runStarted(),
+      ...reasoning("m1", "t"),
+      ev.encryptedValue("message", "m1", "v", { metadata: { provider: "x" } }),
+    ]);
     expect(r.history.messages).toEqual([R("m1", "t", { encryptedValue: "v" })]);
   });
 
   it("#82: a 1.1 encryptedValueType on the event is never stored (the value alone is)", () => {
-    const r = run([ev.runStarted(), ...reasoning("m1", "t"), ev.encryptedValue("message", "m1", "v", { encryptedValueType: "acme.thinking" })]);
+    const r = run([
+      ev.runStarted(),
+      ...reasoning("m1", "t"),
+      ev.encryptedValue("message", "m1", "v", { encryptedValueType: "acme.thinking" }),
+    ]);
     expect(r.history.messages).toEqual([R("m1", "t", { encryptedValue: "v" })]);
   });
 
@@ -522,7 +657,12 @@ describe("encrypted values", () => {
   });
 
   it("#84: a value outside any span is stored", () => {
-    const r = run([ev.runStarted(), ...text("a1", "answer"), ev.encryptedValue("message", "a1", "v"), ev.runFinished()]);
+    const r = run([
+      ev.runStarted(),
+      ...text("a1", "answer"),
+      ev.encryptedValue("message", "a1", "v"),
+      ev.runFinished(),
+    ]);
     expect(r.history).toEqual(hist([A("a1", "answer", { encryptedValue: "v" })], [], [issued("message", "a1")]));
   });
 });
@@ -532,8 +672,13 @@ describe("encrypted values", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("message families", () => {
-  it("R-SCHEMA-10: a reasoning message is {id, role: \"reasoning\", content} — content \"\" when empty, never a name", () => {
-    const r = run([ev.runStarted(), ev.reasoningMessageStart("m1", { name: "thinker" }), ev.reasoningMessageEnd("m1"), ev.runFinished()]);
+  it('R-SCHEMA-10: a reasoning message is {id, role: "reasoning", content} — content "" when empty, never a name', () => {
+    const r = run([
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1", { name: "thinker" }),
+      ev.reasoningMessageEnd("m1"),
+      ev.runFinished(),
+    ]);
     expect(r.history).toEqual(hist([{ id: "m1", role: "reasoning", content: "" }]));
     expect(Object.keys(r.history.messages[0]!)).toEqual(["id", "role", "content"]);
   });
@@ -577,7 +722,11 @@ describe("message families", () => {
           input: {
             threadId: "t1",
             runId: "r1",
-            messages: [U("u0", "held copy"), U("u1", "new", { encryptedValue: "vu" }), { id: "a1", role: "assistant", toolCalls: [call("tc1", "{}", { encryptedValue: "vt" })] }],
+            messages: [
+              U("u0", "held copy"),
+              U("u1", "new", { encryptedValue: "vu" }),
+              { id: "a1", role: "assistant", toolCalls: [call("tc1", "{}", { encryptedValue: "vt" })] },
+            ],
           },
         }),
         ev.runFinished("r1"),
@@ -586,14 +735,23 @@ describe("message families", () => {
     );
     expect(r.history).toEqual(
       hist(
-        [U("u0", "original"), U("u1", "new", { encryptedValue: "vu" }), { id: "a1", role: "assistant", toolCalls: [call("tc1", "{}", { encryptedValue: "vt" })] }],
+        [
+          U("u0", "original"),
+          U("u1", "new", { encryptedValue: "vu" }),
+          { id: "a1", role: "assistant", toolCalls: [call("tc1", "{}", { encryptedValue: "vt" })] },
+        ],
         [],
         [issued("message", "u1"), issued("tool-call", "tc1")],
       ),
     );
     // The seeded call is indexed: a later value reaches it.
-    const later = runStage(createHistoryStage({ producer: P, initialHistory: r.history }), [ev.runStarted("r2"), ev.encryptedValue("tool-call", "tc1", "vt2")]);
-    expect((later.state.history.messages[2] as { toolCalls: unknown[] }).toolCalls).toEqual([call("tc1", "{}", { encryptedValue: "vt2" })]);
+    const later = runStage(createHistoryStage({ producer: P, initialHistory: r.history }), [
+      ev.runStarted("r2"),
+      ev.encryptedValue("tool-call", "tc1", "vt2"),
+    ]);
+    expect((later.state.history.messages[2] as { toolCalls: unknown[] }).toolCalls).toEqual([
+      call("tc1", "{}", { encryptedValue: "vt2" }),
+    ]);
   });
 
   it("R-TEXT-3: a text message is {id, role (default assistant), content} plus name and subagentRunId when given", () => {
@@ -667,7 +825,12 @@ describe("message families", () => {
     expect(r.warnings).toEqual([]);
     expect(r.history).toEqual(
       hist([
-        A("a1", "Looking it up.", { toolCalls: [call("tc1", '{"q":'), { id: "tc2", type: "function", function: { name: "lookup", arguments: "" } }] }),
+        A("a1", "Looking it up.", {
+          toolCalls: [
+            call("tc1", '{"q":'),
+            { id: "tc2", type: "function", function: { name: "lookup", arguments: "" } },
+          ],
+        }),
         { id: "a9", role: "assistant", toolCalls: [call("tc3")] },
         { id: "tc4", role: "assistant", subagentRunId: "sub-1", toolCalls: [call("tc4")] },
       ]),
@@ -734,7 +897,13 @@ describe("message families", () => {
       ev.runFinished(),
     ]);
     expect(r.history).toEqual(
-      hist([{ id: "m1", role: "assistant", toolCalls: [call("tc1", '{"q":"ag-ui"}', { metadata: { provider: "acme", attempt: 2, bytes: 12 } })] }]),
+      hist([
+        {
+          id: "m1",
+          role: "assistant",
+          toolCalls: [call("tc1", '{"q":"ag-ui"}', { metadata: { provider: "acme", attempt: 2, bytes: 12 } })],
+        },
+      ]),
     );
   });
 
@@ -781,7 +950,9 @@ describe("MESSAGES_SNAPSHOT", () => {
       snapshot([A("n2", "new 2"), A("c", "kept, restated"), A("n1", "new 1"), A("a", "first draft, corrected")]),
       ev.runFinished(),
     ]);
-    expect(r.history).toEqual(hist([A("a", "first draft, corrected"), A("c", "kept, restated"), A("n2", "new 2"), A("n1", "new 1")]));
+    expect(r.history).toEqual(
+      hist([A("a", "first draft, corrected"), A("c", "kept, restated"), A("n2", "new 2"), A("n1", "new 1")]),
+    );
   });
 
   it("R-STATE-5 #91: held messages the snapshot omits are dropped, except activity and reasoning messages (kept in place)", () => {
@@ -794,7 +965,11 @@ describe("MESSAGES_SNAPSHOT", () => {
       ev.runFinished(),
     ]);
     expect(r.history).toEqual(
-      hist([R("r1", "thinking"), { id: "act1", role: "activity", activityType: "search", content: { found: 1 } }, A("a1", "answer")]),
+      hist([
+        R("r1", "thinking"),
+        { id: "act1", role: "activity", activityType: "search", content: { found: 1 } },
+        A("a1", "answer"),
+      ]),
     );
   });
 
@@ -821,7 +996,9 @@ describe("MESSAGES_SNAPSHOT", () => {
       snapshot([{ id: "act3", role: "activity", activityType: "plan", content: { steps: [] } }]),
       ev.runFinished(),
     ]);
-    expect(r.history).toEqual(hist([R("r1", "kept"), { id: "act3", role: "activity", activityType: "plan", content: { steps: [] } }]));
+    expect(r.history).toEqual(
+      hist([R("r1", "kept"), { id: "act3", role: "activity", activityType: "plan", content: { steps: [] } }]),
+    );
   });
 
   it("R-STATE-7: a snapshot message's ownership comes from the message itself", () => {
@@ -848,7 +1025,13 @@ describe("MESSAGES_SNAPSHOT", () => {
       snapshot([R("m1", "restated", { metadata: { from: "snapshot" } })]),
       ev.encryptedValue("message", "m1", "v3"),
     ]);
-    expect(later.history).toEqual(hist([R("m1", "restated", { metadata: { from: "snapshot" }, encryptedValue: "v3" })], [], [issued("message", "m1")]));
+    expect(later.history).toEqual(
+      hist(
+        [R("m1", "restated", { metadata: { from: "snapshot" }, encryptedValue: "v3" })],
+        [],
+        [issued("message", "m1")],
+      ),
+    );
   });
 
   it("#90: a snapshot restating the assistant message withdraws a tool call's value its copy omits", () => {
@@ -860,21 +1043,27 @@ describe("MESSAGES_SNAPSHOT", () => {
       ev.runFinished(),
     ]);
     expect(r.history).toEqual(hist([{ id: "a1", role: "assistant", toolCalls: [call("tc1")] }]));
-    expect(toRunInputMessages(r.history, { producer: P })).toEqual([{ id: "a1", role: "assistant", toolCalls: [call("tc1")] }]);
+    expect(toRunInputMessages(r.history, { producer: P })).toEqual([
+      { id: "a1", role: "assistant", toolCalls: [call("tc1")] },
+    ]);
   });
 
   it("#94: held [u1, r1, a1] and snapshot [a1', n1] give [r1, a1', n1]", () => {
-    const r = run(
-      [ev.runStarted(), snapshot([A("a1", "restated"), A("n1", "new")]), ev.runFinished()],
-      { initialMessages: [U("u1", "q"), R("r1", "t"), A("a1", "old")] as Message[] },
-    );
+    const r = run([ev.runStarted(), snapshot([A("a1", "restated"), A("n1", "new")]), ev.runFinished()], {
+      initialMessages: [U("u1", "q"), R("r1", "t"), A("a1", "old")] as Message[],
+    });
     expect(r.history).toEqual(hist([R("r1", "t"), A("a1", "restated"), A("n1", "new")]));
   });
 
   it("#95: a snapshot message with an unrecognised role is dropped from the list with a warning; the rest reconciles", () => {
-    const r = run([ev.runStarted(), snapshot([A("a1", "ok"), { id: "c1", role: "critic", content: "?" }, A("a2", "ok too")])]);
+    const r = run([
+      ev.runStarted(),
+      snapshot([A("a1", "ok"), { id: "c1", role: "critic", content: "?" }, A("a2", "ok too")]),
+    ]);
     expect(r.history.messages).toEqual([A("a1", "ok"), A("a2", "ok too")]);
-    expect(r.warnings).toEqual([expect.objectContaining({ code: "UNKNOWN_UNION_MEMBER", path: "/messages/1/role", ids: ["c1"], eventIndex: 1 })]);
+    expect(r.warnings).toEqual([
+      expect.objectContaining({ code: "UNKNOWN_UNION_MEMBER", path: "/messages/1/role", ids: ["c1"], eventIndex: 1 }),
+    ]);
   });
 
   it("#96: an activity message never holds a value: no issuer record from a snapshot copy, and a value naming it is unknown", () => {
@@ -919,7 +1108,14 @@ describe("MESSAGES_SNAPSHOT", () => {
     const mid = stepAll([ev.runStarted(), ev.textStart("a1"), ev.textStart("a2"), snapshot([A("a2", "")])]);
     expect(mid.state.history.incomplete).toEqual([open("a2")]);
     // A keep-alive (empty delta, no metadata) for a removed message loses nothing: no warning.
-    const quiet = run([ev.runStarted(), ev.textStart("a1"), snapshot([]), ev.textContent("a1", ""), ev.textEnd("a1"), ev.runFinished()]);
+    const quiet = run([
+      ev.runStarted(),
+      ev.textStart("a1"),
+      snapshot([]),
+      ev.textContent("a1", ""),
+      ev.textEnd("a1"),
+      ev.runFinished(),
+    ]);
     expect(quiet.warnings).toEqual([]);
     expect(quiet.history).toEqual(hist([]));
   });
@@ -930,7 +1126,7 @@ describe("MESSAGES_SNAPSHOT", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("incomplete items", () => {
-  it("D-RUN-ERROR (history side) #19: RUN_ERROR turns open items into \"abandoned\"; partial content stays", () => {
+  it('D-RUN-ERROR (history side) #19: RUN_ERROR turns open items into "abandoned"; partial content stays', () => {
     const r = run([
       ev.runStarted(),
       ev.reasoningMessageStart("m1"),
@@ -954,19 +1150,32 @@ describe("incomplete items", () => {
   });
 
   it("R-RUN-13: after RUN_ERROR nothing is open: a fragment is an orphan, a new START reopens and END completes it", () => {
-    const abandoned = [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "a"), ev.runError()];
+    const abandoned = [
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", "a"),
+      ev.runError(),
+    ];
     const orphan = run([...abandoned, ev.runStarted("r2"), ev.reasoningMessageContent("m1", "x")]);
     expect(orphan.error).toMatchObject({ code: "ORPHAN_CONTENT", rule: "R-REASON-9", eventIndex: 5, ids: ["m1"] });
     expect(orphan.history).toEqual(hist([R("m1", "a")], [{ kind: "message", id: "m1", reason: "abandoned" }]));
 
-    const reopened = run([...abandoned, ev.runStarted("r2"), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "b")]);
+    const reopened = run([
+      ...abandoned,
+      ev.runStarted("r2"),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", "b"),
+    ]);
     expect(reopened.history).toEqual(hist([R("m1", "ab")], [{ kind: "message", id: "m1", reason: "truncated" }]));
     const closed = run([...abandoned, ev.runStarted("r2"), ...reasoning("m1", "b"), ev.runFinished("r2")]);
     expect(closed.history).toEqual(hist([R("m1", "ab")]));
   });
 
   it("D-TRUNC (history side): finish marks what this pipeline has open as truncated; a seed's items keep their reason", () => {
-    const initialHistory = hist([R("old", "x")], [{ kind: "message", id: "old", reason: "abandoned" }]) as ReasoningHistory;
+    const initialHistory = hist(
+      [R("old", "x")],
+      [{ kind: "message", id: "old", reason: "abandoned" }],
+    ) as ReasoningHistory;
     const r = run([ev.runStarted(), ...toolCall("tc1", "a1").slice(0, 2), ev.textStart("a2")], { initialHistory });
     expect(r.history).toEqual(
       hist(
@@ -1019,7 +1228,9 @@ describe("toRunInputMessages", () => {
 
   it("R-INPUT-3: the copies are new objects; mutating them leaves the history alone", () => {
     const r = run([ev.runStarted(), ...toolCall("tc1", "a1"), ev.runFinished()]);
-    const input = toRunInputMessages(r.history, { producer: P }) as Array<{ toolCalls: Array<{ function: { name: string } }> }>;
+    const input = toRunInputMessages(r.history, { producer: P }) as Array<{
+      toolCalls: Array<{ function: { name: string } }>;
+    }>;
     input[0]!.toolCalls[0]!.function.name = "changed";
     input[0]!.toolCalls.push({ function: { name: "x" } });
     expect(r.history.messages).toEqual([{ id: "a1", role: "assistant", toolCalls: [call("tc1")] }]);
@@ -1043,7 +1254,14 @@ describe("activity messages", () => {
     ]);
     expect(r.warnings).toEqual([]);
     expect(r.history.messages).toEqual([
-      { id: "act", role: "activity", activityType: "file_search", content: { n: 1 }, subagentRunId: "sub", metadata: { a: 1, b: 2, c: 3 } },
+      {
+        id: "act",
+        role: "activity",
+        activityType: "file_search",
+        content: { n: 1 },
+        subagentRunId: "sub",
+        metadata: { a: 1, b: 2, c: 3 },
+      },
     ]);
   });
 
@@ -1054,21 +1272,37 @@ describe("activity messages", () => {
       ev.activitySnapshot("act", "s", { found: 0 }),
       activityDelta("never", "s", [{ op: "replace", path: "/found", value: 3 }]),
       activityDelta("a1", "s", [{ op: "replace", path: "/found", value: 3 }]),
-      activityDelta("act", "s", [{ op: "replace", path: "/found", value: 1 }, { op: "remove", path: "/missing" }]),
+      activityDelta("act", "s", [
+        { op: "replace", path: "/found", value: 1 },
+        { op: "remove", path: "/missing" },
+      ]),
       ev.activitySnapshot("a1", "s", {}),
     ]);
     expect(r.error).toBeUndefined();
     expect(r.codes).toEqual(["ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED"]);
     expect(r.warnings.every((w) => w.lossy === true)).toBe(true);
     expect(r.warnings.map((w) => w.rule)).toEqual(["R-ACT-5", "R-ACT-5", "R-ACT-5", "D-ACTIVITY-REPLACE"]);
-    expect(r.history.messages).toEqual([A("a1", "x"), { id: "act", role: "activity", activityType: "s", content: { found: 0 } }]);
+    expect(r.history.messages).toEqual([
+      A("a1", "x"),
+      { id: "act", role: "activity", activityType: "s", content: { found: 0 } },
+    ]);
   });
 
   it("D-ACTIVITY-REPLACE: ACTIVITY_SNAPSHOT replace:true naming a held conversation message keeps the message and skips the snapshot (ids only)", () => {
-    const r = run([ev.runStarted(), ...text("a1", "secret answer"), ev.activitySnapshot("a1", "plan", { steps: ["secret step"] }, { replace: true })]);
+    const r = run([
+      ev.runStarted(),
+      ...text("a1", "secret answer"),
+      ev.activitySnapshot("a1", "plan", { steps: ["secret step"] }, { replace: true }),
+    ]);
     expect(r.error).toBeUndefined();
     expect(r.warnings).toHaveLength(1);
-    expectWarning(r.warnings[0], { code: "ACTIVITY_SKIPPED", rule: "D-ACTIVITY-REPLACE", eventIndex: 4, ids: ["a1"], lossy: true });
+    expectWarning(r.warnings[0], {
+      code: "ACTIVITY_SKIPPED",
+      rule: "D-ACTIVITY-REPLACE",
+      eventIndex: 4,
+      ids: ["a1"],
+      lossy: true,
+    });
     expectRedacted(r.warnings, "secret");
     expect(r.history.messages).toEqual([A("a1", "secret answer")]);
   });
@@ -1084,7 +1318,9 @@ describe("activity messages", () => {
     expect(r.error).toBeUndefined();
     expect(r.codes).toEqual(["ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED", "ACTIVITY_SKIPPED"]);
     expect(r.warnings.map((w) => w.message.includes("metadata was merged"))).toEqual([true, true, false]);
-    expect(r.history.messages).toEqual([{ id: "act", role: "activity", activityType: "s", content: { found: 0 }, metadata: { a: 3, b: 2 } }]);
+    expect(r.history.messages).toEqual([
+      { id: "act", role: "activity", activityType: "s", content: { found: 0 }, metadata: { a: 3, b: 2 } },
+    ]);
   });
 });
 
@@ -1093,8 +1329,15 @@ describe("guards", () => {
     const r = run([ev.runStarted(), ev.textContent("t9", "x")]);
     expect(r.error).toMatchObject({ code: "ORPHAN_CONTENT", rule: "R-TEXT-9", eventIndex: 1, ids: ["t9"] });
     expect(r.history).toEqual(hist([]));
-    expect(run([ev.runStarted(), ev.toolCallEnd("tc9")]).error).toMatchObject({ code: "ORPHAN_END", rule: "R-TOOL-6", ids: ["tc9"] });
-    expect(run([ev.runStarted(), ...reasoning("m1", "t"), ev.reasoningMessageEnd("m1")]).error).toMatchObject({ code: "ORPHAN_END", eventIndex: 4 });
+    expect(run([ev.runStarted(), ev.toolCallEnd("tc9")]).error).toMatchObject({
+      code: "ORPHAN_END",
+      rule: "R-TOOL-6",
+      ids: ["tc9"],
+    });
+    expect(run([ev.runStarted(), ...reasoning("m1", "t"), ev.reasoningMessageEnd("m1")]).error).toMatchObject({
+      code: "ORPHAN_END",
+      eventIndex: 4,
+    });
     expect(run([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageStart("m1")]).error).toMatchObject({
       code: "DUPLICATE_OPEN",
       rule: "R-REASON-11",
@@ -1109,8 +1352,12 @@ describe("guards", () => {
       eventIndex: 4,
       ids: ["a1"],
     });
-    expect(run([ev.runStarted(), ...reasoning("m1", "t"), ev.textStart("m1")]).error).toMatchObject({ code: "ID_ROLE_CONFLICT" });
-    expect(run([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.textContent("m1", "x")]).error).toMatchObject({ code: "ORPHAN_CONTENT" });
+    expect(run([ev.runStarted(), ...reasoning("m1", "t"), ev.textStart("m1")]).error).toMatchObject({
+      code: "ID_ROLE_CONFLICT",
+    });
+    expect(run([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.textContent("m1", "x")]).error).toMatchObject({
+      code: "ORPHAN_CONTENT",
+    });
   });
 
   it("R-PROC-4: malformed input is a ReasoningProtocolError naming index, type and field — never a TypeError", () => {
@@ -1138,15 +1385,21 @@ describe("guards", () => {
 
   it("R-PROC-4: bad seed options are rejected when the stage is created", () => {
     expect(() => createHistoryStage({ initialMessages: "x" as unknown as Message[] })).toThrow(TypeError);
-    expect(() => createHistoryStage({ initialMessages: [{ role: "user" }] as unknown as Message[] })).toThrow(/initialMessages\[0\]/);
-    expect(() => createHistoryStage({ initialHistory: { messages: [] } as unknown as ReasoningHistory })).toThrow(TypeError);
-    expect(() => createHistoryStage({ initialHistory: { messages: [], incomplete: [], issuers: [null] } as unknown as ReasoningHistory })).toThrow(
-      /initialHistory\.issuers\[0\]/,
+    expect(() => createHistoryStage({ initialMessages: [{ role: "user" }] as unknown as Message[] })).toThrow(
+      /initialMessages\[0\]/,
     );
+    expect(() => createHistoryStage({ initialHistory: { messages: [] } as unknown as ReasoningHistory })).toThrow(
+      TypeError,
+    );
+    expect(() =>
+      createHistoryStage({
+        initialHistory: { messages: [], incomplete: [], issuers: [null] } as unknown as ReasoningHistory,
+      }),
+    ).toThrow(/initialHistory\.issuers\[0\]/);
     expect(() => createHistoryStage({ producer: 42 as unknown as string })).toThrow(TypeError);
   });
 
-  it("R-EVT-9: ids are opaque map keys — \"__proto__\" and \"constructor\" work like any id", () => {
+  it('R-EVT-9: ids are opaque map keys — "__proto__" and "constructor" work like any id', () => {
     const r = run([
       ev.runStarted(),
       ...reasoning("__proto__", "a"),
@@ -1171,7 +1424,12 @@ describe("guards", () => {
       ev.toolCallResult("t1", "tc1", "second"),
     ]);
     expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID"]);
-    expect(r.history).toEqual(hist([{ id: "a1", role: "assistant", toolCalls: [call("tc1")] }, { id: "t1", role: "tool", toolCallId: "tc1", content: "second" }]));
+    expect(r.history).toEqual(
+      hist([
+        { id: "a1", role: "assistant", toolCalls: [call("tc1")] },
+        { id: "t1", role: "tool", toolCallId: "tc1", content: "second" },
+      ]),
+    );
   });
 });
 
@@ -1210,16 +1468,30 @@ describe("D-SNAPSHOT-ROLE: a snapshot restating an open message with a role of t
 
   it("D-SNAPSHOT-ROLE: an open text message restated as a tool message is not appended to either", () => {
     const tool = { id: "t", role: "tool", toolCallId: "tc1", content: "out" };
-    const r = run([ev.runStarted(), ev.textStart("t"), snapshot([tool]), ev.textContent("t", "x"), ev.textEnd("t"), ev.runFinished()]);
+    const r = run([
+      ev.runStarted(),
+      ev.textStart("t"),
+      snapshot([tool]),
+      ev.textContent("t", "x"),
+      ev.textEnd("t"),
+      ev.runFinished(),
+    ]);
     expect(r.error).toBeUndefined();
     expect(r.codes).toEqual(["TARGET_REPLACED"]);
     expect(r.history).toEqual(hist([tool]));
   });
 
   it("D-SNAPSHOT-ROLE: the restated message is the snapshot's, complete: no longer listed as incomplete; run alone, the stage still rejects a fragment of the other family", () => {
-    const { stage, state } = stepAll([ev.runStarted(), ev.textStart("t"), ev.textStart("u"), snapshot([R("t", "c"), A("u", "")])]);
+    const { stage, state } = stepAll([
+      ev.runStarted(),
+      ev.textStart("t"),
+      ev.textStart("u"),
+      snapshot([R("t", "c"), A("u", "")]),
+    ]);
     expect(state.history.incomplete).toEqual([open("u")]);
-    expect(() => stage.step(state, ev.reasoningMessageContent("u", "x"), { index: 4 })).toThrow(expect.objectContaining({ code: "ORPHAN_CONTENT" }));
+    expect(() => stage.step(state, ev.reasoningMessageContent("u", "x"), { index: 4 })).toThrow(
+      expect.objectContaining({ code: "ORPHAN_CONTENT" }),
+    );
   });
 });
 
@@ -1233,14 +1505,30 @@ describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of ano
     expectWarning(r.warnings[0], { rule: "D-TOOL-RESULT-ID", eventIndex: 4, ids: ["X"] });
     expect(r.warnings[0]!.lossy).toBeUndefined();
     expect(r.warnings[0]!.message).toMatch(/assistant.*tool/);
-    expect(r.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "42")]);
+    expect(r.history.messages).toEqual([
+      { id: "X", role: "assistant", toolCalls: [call("tc1")] },
+      result("X", "tc1", "42"),
+    ]);
   });
 
   it("D-TOOL-RESULT-ID: the C++ mock's shape (a parent-less call, its result under the call id) completes without a warning (the id was minted by the package)", () => {
-    const r = run([ev.runStarted(), ev.toolCallStart("tc1", "search"), ev.toolCallEnd("tc1"), ev.toolCallResult("tc1", "tc1", "ok"), ev.runFinished()]);
+    const r = run([
+      ev.runStarted(),
+      ev.toolCallStart("tc1", "search"),
+      ev.toolCallEnd("tc1"),
+      ev.toolCallResult("tc1", "tc1", "ok"),
+      ev.runFinished(),
+    ]);
     expect(r.error).toBeUndefined();
     expect(r.codes).toEqual([]);
-    expect(r.history.messages).toEqual([{ id: "tc1", role: "assistant", toolCalls: [{ id: "tc1", type: "function", function: { name: "search", arguments: "" } }] }, result("tc1", "tc1", "ok")]);
+    expect(r.history.messages).toEqual([
+      {
+        id: "tc1",
+        role: "assistant",
+        toolCalls: [{ id: "tc1", type: "function", function: { name: "search", arguments: "" } }],
+      },
+      result("tc1", "tc1", "ok"),
+    ]);
   });
 
   it("D-TOOL-RESULT-ID: a result reusing a text message id is its own tool message, placed after the call's holder; lookups by id keep the earlier message", () => {
@@ -1265,7 +1553,11 @@ describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of ano
     ]);
     expect(r.history.issuers).toEqual([issued("message", "a1")]);
     // Back in run input as a tool message of its own.
-    expect(toRunInputMessages(r.history, { producer: P }).map((m) => m.role)).toEqual(["assistant", "assistant", "tool"]);
+    expect(toRunInputMessages(r.history, { producer: P }).map((m) => m.role)).toEqual([
+      "assistant",
+      "assistant",
+      "tool",
+    ]);
   });
 
   it("D-TOOL-RESULT-ID: a result inserted before later messages keeps every lookup right", () => {
@@ -1289,13 +1581,26 @@ describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of ano
 
   it("D-TOOL-RESULT-ID: a snapshot reconciles two messages sharing an id by id and role", () => {
     const held = [ev.runStarted(), ...toolCall("tc1", "X"), ev.toolCallResult("X", "tc1", "42")];
-    const both = run([...held, snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1", "{\"q\":1}")] }, result("X", "tc1", "43")])]);
-    expect(both.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1", "{\"q\":1}")] }, result("X", "tc1", "43")]);
+    const both = run([
+      ...held,
+      snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1", '{"q":1}')] }, result("X", "tc1", "43")]),
+    ]);
+    expect(both.history.messages).toEqual([
+      { id: "X", role: "assistant", toolCalls: [call("tc1", '{"q":1}')] },
+      result("X", "tc1", "43"),
+    ]);
     const toolOnly = run([...held, snapshot([result("X", "tc1", "43")])]);
     expect(toolOnly.history.messages).toEqual([result("X", "tc1", "43")]);
     // After the snapshot, a new result under X replaces the held tool message (R-EVT-8), not the assistant.
-    const again = run([...held, snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "43")]), ev.toolCallResult("X", "tc1", "44")]);
-    expect(again.history.messages).toEqual([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "44")]);
+    const again = run([
+      ...held,
+      snapshot([{ id: "X", role: "assistant", toolCalls: [call("tc1")] }, result("X", "tc1", "43")]),
+      ev.toolCallResult("X", "tc1", "44"),
+    ]);
+    expect(again.history.messages).toEqual([
+      { id: "X", role: "assistant", toolCalls: [call("tc1")] },
+      result("X", "tc1", "44"),
+    ]);
   });
 });
 
@@ -1317,30 +1622,58 @@ describe("D-TOOL-RESULT-ID the other way round: the tool message holds the id fi
     expectWarning(r.warnings[0], { rule: "D-TOOL-RESULT-ID", eventIndex: 5, ids: ["Y"] });
     expect(r.warnings[0]!.lossy).toBeUndefined();
     expect(r.warnings[1]!.rule).toBe("R-EVT-8");
-    expect(r.history.messages).toEqual([{ id: "h1", role: "assistant", toolCalls: [call("tc1")] }, result("Y", "tc1", "43"), A("Y", "done", { encryptedValue: "v" })]);
+    expect(r.history.messages).toEqual([
+      { id: "h1", role: "assistant", toolCalls: [call("tc1")] },
+      result("Y", "tc1", "43"),
+      A("Y", "done", { encryptedValue: "v" }),
+    ]);
   });
 
   it("D-TOOL-RESULT-ID: a parent-less TOOL_CALL_START whose id a tool message holds gets an assistant holder of its own", () => {
-    const r = run([ev.runStarted(), ...toolCall("tc1", "h1"), ev.toolCallResult("tc2", "tc1", "42"), ev.toolCallStart("tc2"), ev.toolCallEnd("tc2"), ev.runFinished()]);
+    const r = run([
+      ev.runStarted(),
+      ...toolCall("tc1", "h1"),
+      ev.toolCallResult("tc2", "tc1", "42"),
+      ev.toolCallStart("tc2"),
+      ev.toolCallEnd("tc2"),
+      ev.runFinished(),
+    ]);
     expect(r.error).toBeUndefined();
     expect(r.codes).toEqual(["DUPLICATE_MESSAGE_ID"]);
     expectWarning(r.warnings[0], { rule: "D-TOOL-RESULT-ID", eventIndex: 5, ids: ["tc2"] });
     expect(r.history.messages).toEqual([
       { id: "h1", role: "assistant", toolCalls: [call("tc1")] },
       result("tc2", "tc1", "42"),
-      { id: "tc2", role: "assistant", toolCalls: [{ id: "tc2", type: "function", function: { name: "search", arguments: "" } }] },
+      {
+        id: "tc2",
+        role: "assistant",
+        toolCalls: [{ id: "tc2", type: "function", function: { name: "search", arguments: "" } }],
+      },
     ]);
   });
 
   it("D-ROLE-CONFLICT: a REASONING_MESSAGE_START reusing a tool message's id still fails (reasoning vs non-reasoning)", () => {
-    const r = run([ev.runStarted(), ...toolCall("tc1", "h1"), ev.toolCallResult("Y", "tc1", "42"), ev.reasoningMessageStart("Y")]);
-    expect(r.error).toEqual(expect.objectContaining({ code: "ID_ROLE_CONFLICT", rule: "D-ROLE-CONFLICT", eventIndex: 5 }));
+    const r = run([
+      ev.runStarted(),
+      ...toolCall("tc1", "h1"),
+      ev.toolCallResult("Y", "tc1", "42"),
+      ev.reasoningMessageStart("Y"),
+    ]);
+    expect(r.error).toEqual(
+      expect.objectContaining({ code: "ID_ROLE_CONFLICT", rule: "D-ROLE-CONFLICT", eventIndex: 5 }),
+    );
   });
 });
 
 describe("structural sharing", () => {
   it("R-STATE-4: unchanged messages keep their identity; an empty delta without metadata returns the same state", () => {
-    const { stage, state } = stepAll([ev.runStarted(), ...text("a1", "x"), ...text("a2", "y"), ev.textStart("a3"), ev.textContent("a3", "z")]);
+    const { stage, state } = stepAll([
+      ev.runStarted(),
+      ...text("a1", "x"),
+      ...text("a2", "y"),
+      ev.textStart("a3"),
+      ev.textContent("a3", "z"),
+    ]);
     const before = state.history;
     const next = stage.step(state, ev.textContent("a3", "!"), { index: 9 }).state;
     expect(next.history.messages[0]).toBe(before.messages[0]);
@@ -1355,13 +1688,17 @@ describe("structural sharing", () => {
 
   it("R-STATE-8: deltas on a long conversation never rebuild the message array when nobody reads the history", async () => {
     const { PersistentList } = await import("../src/history/persistent-list");
-    const stage = createHistoryStage({ producer: P, initialMessages: Array.from({ length: 3000 }, (_, i) => U(`u${i}`, "x") as Message) });
+    const stage = createHistoryStage({
+      producer: P,
+      initialMessages: Array.from({ length: 3000 }, (_, i) => U(`u${i}`, "x") as Message),
+    });
     let state = stage.init();
     let index = 0;
     state = stage.step(state, ev.runStarted(), { index: index++ }).state;
     state = stage.step(state, ev.reasoningMessageStart("m1"), { index: index++ }).state;
     const toArray = jest.spyOn(PersistentList.prototype, "toArray");
-    for (let i = 0; i < 2000; i++) state = stage.step(state, ev.reasoningMessageContent("m1", "."), { index: index++ }).state;
+    for (let i = 0; i < 2000; i++)
+      state = stage.step(state, ev.reasoningMessageContent("m1", "."), { index: index++ }).state;
     expect(toArray).not.toHaveBeenCalled();
     toArray.mockRestore();
     expect(state.history.messages).toHaveLength(3001);

@@ -21,12 +21,20 @@ describe("reasoningPipeline (facade)", () => {
       // Two subscribers on each view: still exactly one subscription of the source.
       expectObservable(p.history$).toBe("a-----b-----c-----|", {
         a: empty,
-        b: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
+        b: {
+          messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
+          incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+          issuers: [],
+        },
         c: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [], issuers: [] },
       });
       expectObservable(p.history$.pipe()).toBe("a-----b-----c-----|", {
         a: empty,
-        b: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
+        b: {
+          messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
+          incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+          issuers: [],
+        },
         c: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [], issuers: [] },
       });
       expectObservable(p.warnings$).toBe("------------------|");
@@ -108,7 +116,11 @@ describe("reasoningPipeline (facade)", () => {
       const p = reasoningPipeline(source, quiet());
       expectObservable(p.history$, "^-------!").toBe("a-----b-", {
         a: empty,
-        b: { messages: [{ id: "m1", role: "reasoning", content: "x" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
+        b: {
+          messages: [{ id: "m1", role: "reasoning", content: "x" }],
+          incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+          issuers: [],
+        },
       });
       expectObservable(p.events$, "^-------------!").toBe("a-----(bc)--d-", {
         a: ev.runStarted(),
@@ -132,7 +144,11 @@ describe("reasoningPipeline (facade)", () => {
       const kept = { id: "m1", role: "reasoning", content: "kept" };
       expectObservable(p.history$).toBe("a-----b-----c-----|", {
         a: empty,
-        b: { messages: [{ ...kept, content: "" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
+        b: {
+          messages: [{ ...kept, content: "" }],
+          incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+          issuers: [],
+        },
         c: { messages: [kept], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
       });
       expectObservable(p.warnings$).toBe("------------------|");
@@ -258,7 +274,9 @@ describe("D-TOOL-RESULT-ID: real producers' tool results", () => {
       ev.runFinished(),
     ]);
     expect(run.error).toBeUndefined();
-    expect(run.warnings.map((w) => [w.code, w.rule, w.ids, w.lossy ?? false])).toEqual([["DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", ["X"], false]]);
+    expect(run.warnings.map((w) => [w.code, w.rule, w.ids, w.lossy ?? false])).toEqual([
+      ["DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", ["X"], false],
+    ]);
     expect(toRunInputMessages(run.history, { producer: "https://agent.test/run" }).map((m) => [m.id, m.role])).toEqual([
       ["X", "assistant"],
       ["X", "tool"],
@@ -266,7 +284,14 @@ describe("D-TOOL-RESULT-ID: real producers' tool results", () => {
   });
 
   it("D-TOOL-RESULT-ID: the C++ mock's parent-less call answered under the call id completes without a warning", () => {
-    const run = runPipeline([ev.runStarted(), ev.toolCallStart("tc1", "get_weather"), ev.toolCallArgs("tc1", "{}"), ev.toolCallEnd("tc1"), ev.toolCallResult("tc1", "tc1", "sunny"), ev.runFinished()]);
+    const run = runPipeline([
+      ev.runStarted(),
+      ev.toolCallStart("tc1", "get_weather"),
+      ev.toolCallArgs("tc1", "{}"),
+      ev.toolCallEnd("tc1"),
+      ev.toolCallResult("tc1", "tc1", "sunny"),
+      ev.runFinished(),
+    ]);
     expect(run.error).toBeUndefined();
     expect(run.warnings).toEqual([]);
     expect(run.history.messages.map((m) => [m.id, m.role])).toEqual([
@@ -278,10 +303,24 @@ describe("D-TOOL-RESULT-ID: real producers' tool results", () => {
 
 describe("D-RUN-ID: a server minting its own run id", () => {
   it("D-RUN-ID: the run completes; warnings$ carries one RUN_ID_MISMATCH with both ids only", () => {
-    const run = runPipeline([ev.runStarted("client-run"), ev.textStart("a1"), ev.textContent("a1", "secret answer"), ev.textEnd("a1"), ev.runFinished("server-run")]);
+    const run = runPipeline([
+      ev.runStarted("client-run"),
+      ev.textStart("a1"),
+      ev.textContent("a1", "secret answer"),
+      ev.textEnd("a1"),
+      ev.runFinished("server-run"),
+    ]);
     expect(run.error).toBeUndefined();
-    expect(run.events.map((e) => e.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
-    expect(run.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([["RUN_ID_MISMATCH", 4, ["client-run", "server-run"]]]);
+    expect(run.events.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
+    expect(run.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([
+      ["RUN_ID_MISMATCH", 4, ["client-run", "server-run"]],
+    ]);
     expect(JSON.stringify(run.warnings)).not.toContain("secret answer");
   });
 });
@@ -289,13 +328,30 @@ describe("D-RUN-ID: a server minting its own run id", () => {
 describe("D-SNAPSHOT-ROLE: a snapshot never makes a stream impossible to finish", () => {
   it("D-SNAPSHOT-ROLE: an open text message restated as reasoning: its own END closes it, the run finishes, the history keeps the snapshot's message", () => {
     const restated = ev.messagesSnapshot([{ id: "t", role: "reasoning", content: "c" }]);
-    const run = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.textContent("t", "late"), ev.textEnd("t"), ev.runFinished()]);
+    const run = runPipeline([
+      ev.runStarted(),
+      ev.textStart("t"),
+      restated,
+      ev.textContent("t", "late"),
+      ev.textEnd("t"),
+      ev.runFinished(),
+    ]);
     expect(run.error).toBeUndefined();
-    expect(run.warnings.map((w) => [w.code, w.rule, w.eventIndex, w.lossy])).toEqual([["TARGET_REPLACED", "D-SNAPSHOT-ROLE", 3, true]]);
-    expect(run.history).toEqual({ messages: [{ id: "t", role: "reasoning", content: "c" }], incomplete: [], issuers: [] });
+    expect(run.warnings.map((w) => [w.code, w.rule, w.eventIndex, w.lossy])).toEqual([
+      ["TARGET_REPLACED", "D-SNAPSHOT-ROLE", 3, true],
+    ]);
+    expect(run.history).toEqual({
+      messages: [{ id: "t", role: "reasoning", content: "c" }],
+      incomplete: [],
+      issuers: [],
+    });
     // A diagnostic on the way names the text family that holds it open.
     const wrong = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.reasoningMessageEnd("t")]);
-    expect(wrong.error).toMatchObject({ code: "ORPHAN_END", eventIndex: 3, message: expect.stringContaining("open as a text message") });
+    expect(wrong.error).toMatchObject({
+      code: "ORPHAN_END",
+      eventIndex: 3,
+      message: expect.stringContaining("open as a text message"),
+    });
   });
 });
 
@@ -329,7 +385,12 @@ describe("D-NO-ALIAS: the history shares no mutable object with an event", () =>
   const meta = (tag: string) => ({ metadata: { tag, list: [tag, { deep: [tag] }] } });
   const part = { type: "text", text: "result part" };
   const held = { id: "u0", role: "user", content: "hello", metadata: { list: ["u0"] } };
-  const restated = { id: "a0", role: "assistant", content: "restated", toolCalls: [{ id: "tc0", type: "function", function: { name: "f", arguments: "{}" }, metadata: { list: [1] } }] };
+  const restated = {
+    id: "a0",
+    role: "assistant",
+    content: "restated",
+    toolCalls: [{ id: "tc0", type: "function", function: { name: "f", arguments: "{}" }, metadata: { list: [1] } }],
+  };
   const stream = () => [
     ev.runStarted("r1", { input: { threadId: "t1", runId: "r1", messages: [held], tools: [], context: [] } }),
     ev.messagesSnapshot([held, restated] as never),
@@ -345,7 +406,13 @@ describe("D-NO-ALIAS: the history shares no mutable object with an event", () =>
     ev.toolCallResult("t1", "tc1", "", { content: [part], ...meta("result") }),
     ev.reasoningChunk("m2", "chunked", meta("chunk")),
     ev.activitySnapshot("act1", "plan", { steps: [{ title: "one", tags: ["a"] }] }, meta("activity")),
-    { type: "ACTIVITY_DELTA", messageId: "act1", activityType: "plan", patch: [{ op: "add", path: "/steps/-", value: { title: "two", tags: ["b"] } }], ...meta("delta") },
+    {
+      type: "ACTIVITY_DELTA",
+      messageId: "act1",
+      activityType: "plan",
+      patch: [{ op: "add", path: "/steps/-", value: { title: "two", tags: ["b"] } }],
+      ...meta("delta"),
+    },
     ev.runFinished("r1"),
   ];
 

@@ -1,5 +1,13 @@
 import { from } from "rxjs";
-import { expandChunks, enforceSchema, runStage, upcastThinking, verifyDiscipline, type AguiEvent, type ReasoningWarning } from "../src";
+import {
+  expandChunks,
+  enforceSchema,
+  runStage,
+  upcastThinking,
+  verifyDiscipline,
+  type AguiEvent,
+  type ReasoningWarning,
+} from "../src";
 import { createRepairStage, repairStream } from "../src/repair/repair-stream";
 import { ev, historyOf, msg } from "../src/testing/builders";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
@@ -7,12 +15,23 @@ import { runPipeline } from "../src/testing/run-pipeline";
 
 /** What a repair warning must say: code, rule, where, which ids, lossy or not. */
 const repaired = (code: string, rule: string, eventIndex: number, eventType: string, ids: string[], lossy: boolean) =>
-  expect.objectContaining({ code, rule, eventIndex, eventType, ids, ...(lossy ? { lossy: true } : {}) }) as unknown as ReasoningWarning;
+  expect.objectContaining({
+    code,
+    rule,
+    eventIndex,
+    eventType,
+    ids,
+    ...(lossy ? { lossy: true } : {}),
+  }) as unknown as ReasoningWarning;
 
 /** Runs `repairStream` alone over an array (pure step, no RxJS). */
 const repair = (events: readonly unknown[]) => runStage(createRepairStage(), events);
 
-const runError = (why: string) => ({ type: "RUN_ERROR", message: expect.stringContaining(why) as unknown as string, code: "REPAIRED_TRUNCATION" });
+const runError = (why: string) => ({
+  type: "RUN_ERROR",
+  message: expect.stringContaining(why) as unknown as string,
+  code: "REPAIRED_TRUNCATION",
+});
 
 describe("repairStream (opt-in, before the strict pipeline)", () => {
   it("R-REASON-9: CONTENT for a reasoning message that is not open is dropped with a lossy warning naming its size, never its text", () => {
@@ -24,7 +43,10 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
         c: ev.reasoningMessageEnd("m1"),
         d: ev.runFinished(),
       };
-      expectObservable(cold("a-b-c-d|", values).pipe(repairStream({ onWarning: sink.onWarning }))).toBe("a-----d|", values);
+      expectObservable(cold("a-b-c-d|", values).pipe(repairStream({ onWarning: sink.onWarning }))).toBe(
+        "a-----d|",
+        values,
+      );
     });
     expect(sink.warnings).toEqual([
       repaired("REPAIRED_ORPHAN_DROPPED", "R-REASON-9", 1, "REASONING_MESSAGE_CONTENT", ["m1"], true),
@@ -33,7 +55,12 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
   });
 
   it("R-REASON-9 D-REDACT: the orphan warning states bytes, not content; an END without metadata loses nothing (not lossy)", () => {
-    const r = repair([ev.runStarted(), ev.reasoningMessageContent("m1", "héllo"), ev.reasoningMessageEnd("m1"), ev.runFinished()]);
+    const r = repair([
+      ev.runStarted(),
+      ev.reasoningMessageContent("m1", "héllo"),
+      ev.reasoningMessageEnd("m1"),
+      ev.runFinished(),
+    ]);
     expect(r.warnings[0]!.message).toContain("6 bytes of content");
     expect(r.warnings[0]!.message).not.toContain("héllo");
     expect(r.warnings[0]!.lossy).toBe(true);
@@ -41,9 +68,17 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
   });
 
   it("R-REASON-14: a fragment naming a span id is an orphan like any other and is dropped", () => {
-    const r = repair([ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningMessageContent("s1", "x"), ev.reasoningEnd("s1"), ev.runFinished()]);
+    const r = repair([
+      ev.runStarted(),
+      ev.reasoningStart("s1"),
+      ev.reasoningMessageContent("s1", "x"),
+      ev.reasoningEnd("s1"),
+      ev.runFinished(),
+    ]);
     expect(r.out).toEqual([ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningEnd("s1"), ev.runFinished()]);
-    expect(r.warnings).toEqual([repaired("REPAIRED_ORPHAN_DROPPED", "R-REASON-9", 2, "REASONING_MESSAGE_CONTENT", ["s1"], true)]);
+    expect(r.warnings).toEqual([
+      repaired("REPAIRED_ORPHAN_DROPPED", "R-REASON-9", 2, "REASONING_MESSAGE_CONTENT", ["s1"], true),
+    ]);
   });
 
   it("R-REASON-10/11: a second START for an open span or reasoning message is dropped; the first stays open", () => {
@@ -68,9 +103,22 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
   });
 
   it("#49 R-REASON-11: a chunk naming a message open in explicit form (it would open it again) is dropped", () => {
-    const r = repair([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningChunk("m1", "x"), ev.reasoningMessageEnd("m1"), ev.runFinished()]);
-    expect(r.out.map((e) => (e as AguiEvent).type)).toEqual(["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_END", "RUN_FINISHED"]);
-    expect(r.warnings).toEqual([repaired("REPAIRED_DUPLICATE_OPEN_DROPPED", "R-REASON-11", 2, "REASONING_MESSAGE_CHUNK", ["m1"], true)]);
+    const r = repair([
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningChunk("m1", "x"),
+      ev.reasoningMessageEnd("m1"),
+      ev.runFinished(),
+    ]);
+    expect(r.out.map((e) => (e as AguiEvent).type)).toEqual([
+      "RUN_STARTED",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
+    expect(r.warnings).toEqual([
+      repaired("REPAIRED_DUPLICATE_OPEN_DROPPED", "R-REASON-11", 2, "REASONING_MESSAGE_CHUNK", ["m1"], true),
+    ]);
   });
 
   it("R-REASON-13: items still open at RUN_FINISHED are closed just before it, innermost first, with their owners; a subagent with SUBAGENT_ERROR (never a success)", () => {
@@ -88,17 +136,29 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
         ...values,
         v: { type: "STEP_FINISHED", stepName: "plan", subagentRunId: "sa1" },
         w: { type: "REASONING_MESSAGE_END", messageId: "m1", subagentRunId: "sa1" },
-        x: { type: "SUBAGENT_ERROR", subagentRunId: "sa1", message: expect.stringContaining("had not ended"), code: "REPAIRED_TRUNCATION" },
+        x: {
+          type: "SUBAGENT_ERROR",
+          subagentRunId: "sa1",
+          message: expect.stringContaining("had not ended"),
+          code: "REPAIRED_TRUNCATION",
+        },
         y: { type: "REASONING_END", messageId: "s1" },
       });
     });
-    expect(sink.warnings).toEqual([repaired("REPAIRED_CLOSED_AT_FINISH", "R-REASON-13", 5, "RUN_FINISHED", ["plan", "m1", "sa1", "s1"], false)]);
+    expect(sink.warnings).toEqual([
+      repaired("REPAIRED_CLOSED_AT_FINISH", "R-REASON-13", 5, "RUN_FINISHED", ["plan", "m1", "sa1", "s1"], false),
+    ]);
   });
 
   it("D-TRUNC R-TRANS-3: the source ends inside a run — the open items are closed and a RUN_ERROR (code REPAIRED_TRUNCATION) ends the run; never a RUN_FINISHED", () => {
     const sink = collectWarnings();
     createTestScheduler().run(({ cold, expectObservable }) => {
-      const values = { a: ev.runStarted("r1"), b: ev.reasoningStart("s1"), c: ev.reasoningMessageStart("m1"), d: ev.reasoningMessageContent("m1", "half") };
+      const values = {
+        a: ev.runStarted("r1"),
+        b: ev.reasoningStart("s1"),
+        c: ev.reasoningMessageStart("m1"),
+        d: ev.reasoningMessageContent("m1", "half"),
+      };
       expectObservable(cold("abcd|", values).pipe(repairStream(sink))).toBe("abcd(xyz|)", {
         ...values,
         x: { type: "REASONING_MESSAGE_END", messageId: "m1" },
@@ -106,16 +166,29 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
         z: runError('the source ended while run "r1" was open; 2 open item(s) were closed'),
       });
     });
-    expect(sink.warnings).toEqual([repaired("REPAIRED_TRUNCATED_RUN", "D-TRUNC", 4, "<end of stream>", ["m1", "s1"], true)]);
+    expect(sink.warnings).toEqual([
+      repaired("REPAIRED_TRUNCATED_RUN", "D-TRUNC", 4, "<end of stream>", ["m1", "s1"], true),
+    ]);
   });
 
   it("D-TRUNC: a source that ends outside a run (or after RUN_ERROR) needs no repair", () => {
-    expect(repair([ev.runStarted(), ev.runFinished()])).toEqual({ out: [ev.runStarted(), ev.runFinished()], warnings: [], state: expect.anything() });
+    expect(repair([ev.runStarted(), ev.runFinished()])).toEqual({
+      out: [ev.runStarted(), ev.runFinished()],
+      warnings: [],
+      state: expect.anything(),
+    });
     expect(repair([ev.runStarted(), ev.reasoningStart("s1"), ev.runError()]).warnings).toEqual([]);
   });
 
   it("R-RUN-9: RUN_STARTED inside a run closes the unterminated run like a truncated one before the new run starts", () => {
-    const r = repair([ev.runStarted("r1"), ev.toolCallStart("tc1"), ev.runStarted("r2"), ev.toolCallStart("tc1"), ev.toolCallEnd("tc1"), ev.runFinished("r2")]);
+    const r = repair([
+      ev.runStarted("r1"),
+      ev.toolCallStart("tc1"),
+      ev.runStarted("r2"),
+      ev.toolCallStart("tc1"),
+      ev.toolCallEnd("tc1"),
+      ev.runFinished("r2"),
+    ]);
     expect(r.out).toEqual([
       ev.runStarted("r1"),
       ev.toolCallStart("tc1"),
@@ -175,7 +248,13 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
   });
 
   it("R-PROC-16 R-VER-4: repair never reshapes an event — non-objects, unknown types and malformed fields pass untouched for the strict stages to judge", () => {
-    const odd = [null, 7, ["x"], { type: "REASONING_SUMMARY" }, { type: "REASONING_MESSAGE_CONTENT", messageId: 7, delta: "x" }];
+    const odd = [
+      null,
+      7,
+      ["x"],
+      { type: "REASONING_SUMMARY" },
+      { type: "REASONING_MESSAGE_CONTENT", messageId: 7, delta: "x" },
+    ];
     const r = repair([ev.runStarted(), ...odd, ev.runFinished()]);
     expect(r.out).toEqual([ev.runStarted(), ...odd, ev.runFinished()]);
     expect(r.out[5]).toBe(odd[4]);
@@ -218,7 +297,9 @@ describe("repairStream (opt-in, before the strict pipeline)", () => {
   it("D-WARN R-VER-7: `quiet` does not silence the lossy repairs; it silences the others", () => {
     const sink = collectWarnings();
     const events = [ev.runStarted(), ev.reasoningMessageContent("m1", "x"), ev.reasoningStart("s1"), ev.runFinished()];
-    from(events).pipe(repairStream({ onWarning: sink.onWarning, quiet: true })).subscribe();
+    from(events)
+      .pipe(repairStream({ onWarning: sink.onWarning, quiet: true }))
+      .subscribe();
     expect(sink.codes()).toEqual(["REPAIRED_ORPHAN_DROPPED"]);
   });
 });
@@ -234,7 +315,15 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
     ],
     [
       "R-REASON-11: double open",
-      [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "a"), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "b"), ev.reasoningMessageEnd("m1"), ev.runFinished()],
+      [
+        ev.runStarted(),
+        ev.reasoningMessageStart("m1"),
+        ev.reasoningMessageContent("m1", "a"),
+        ev.reasoningMessageStart("m1"),
+        ev.reasoningMessageContent("m1", "b"),
+        ev.reasoningMessageEnd("m1"),
+        ev.runFinished(),
+      ],
       "DUPLICATE_OPEN",
       ["REPAIRED_DUPLICATE_OPEN_DROPPED"],
       historyOf([msg.reasoning("m1", "ab")]),
@@ -248,21 +337,40 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
     ],
     [
       "R-REASON-13: open at RUN_FINISHED",
-      [ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "a"), ev.runFinished()],
+      [
+        ev.runStarted(),
+        ev.reasoningStart("s1"),
+        ev.reasoningMessageStart("m1"),
+        ev.reasoningMessageContent("m1", "a"),
+        ev.runFinished(),
+      ],
       "OPEN_AT_RUN_FINISHED",
       ["REPAIRED_CLOSED_AT_FINISH"],
       historyOf([msg.reasoning("m1", "a")]),
     ],
     [
       "R-SUB-5 R-RUN-12: a subagent and its step open at RUN_FINISHED",
-      [ev.runStarted(), ev.subagentStarted("sa1"), ev.stepStarted("plan", { subagentRunId: "sa1" }), ev.reasoningChunk("m1", "sub", { subagentRunId: "sa1" }), ev.runFinished()],
+      [
+        ev.runStarted(),
+        ev.subagentStarted("sa1"),
+        ev.stepStarted("plan", { subagentRunId: "sa1" }),
+        ev.reasoningChunk("m1", "sub", { subagentRunId: "sa1" }),
+        ev.runFinished(),
+      ],
       "OPEN_AT_RUN_FINISHED",
       ["REPAIRED_CLOSED_AT_FINISH"],
       historyOf([msg.reasoning("m1", "sub", { subagentRunId: "sa1" })]),
     ],
     [
       "R-SUB-5: a subagent id announced again after it ended",
-      [ev.runStarted(), ev.subagentStarted("sa1"), ev.subagentFinished("sa1"), ev.subagentStarted("sa1"), ev.subagentFinished("sa1"), ev.runFinished()],
+      [
+        ev.runStarted(),
+        ev.subagentStarted("sa1"),
+        ev.subagentFinished("sa1"),
+        ev.subagentStarted("sa1"),
+        ev.subagentFinished("sa1"),
+        ev.runFinished(),
+      ],
       "DUPLICATE_OPEN",
       ["REPAIRED_DUPLICATE_OPEN_DROPPED", "REPAIRED_ORPHAN_DROPPED"],
       historyOf(),
@@ -282,15 +390,29 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
     ],
     [
       "D-TRUNC: truncated with a chunk stream and a tool call open",
-      [ev.runStarted(), ev.toolCallStart("tc1", "search"), ev.toolCallArgs("tc1", "{"), ev.reasoningChunk("m1", "half")],
+      [
+        ev.runStarted(),
+        ev.toolCallStart("tc1", "search"),
+        ev.toolCallArgs("tc1", "{"),
+        ev.reasoningChunk("m1", "half"),
+      ],
       "RUN_TRUNCATED",
       ["REPAIRED_TRUNCATED_RUN"],
       // The repaired TOOL_CALL_END also ends the chunk stream of its lane (R-STREAM-15b): both close.
-      historyOf([msg.assistant("tc1", undefined, { toolCalls: [msg.toolCall("tc1", "search", "{")] }), msg.reasoning("m1", "half")]),
+      historyOf([
+        msg.assistant("tc1", undefined, { toolCalls: [msg.toolCall("tc1", "search", "{")] }),
+        msg.reasoning("m1", "half"),
+      ]),
     ],
     [
       "R-RUN-9: a nested RUN_STARTED",
-      [ev.runStarted("r1"), ev.textChunk("a1", "Hi"), ev.runStarted("r2"), ev.textChunk("a2", "Again"), ev.runFinished("r2")],
+      [
+        ev.runStarted("r1"),
+        ev.textChunk("a1", "Hi"),
+        ev.runStarted("r2"),
+        ev.textChunk("a2", "Again"),
+        ev.runFinished("r2"),
+      ],
       "NESTED_RUN",
       ["REPAIRED_NESTED_RUN"],
       historyOf([msg.assistant("a1", "Hi"), msg.assistant("a2", "Again")]),
@@ -322,17 +444,33 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
   });
 
   it("D-TRUNC R-RUN-13: a repaired truncation reaches the application as a producer-style RUN_ERROR, so the run is reported failed", () => {
-    const run = runPipeline(from([ev.runStarted(), ev.reasoningChunk("m1", "half")]).pipe(repairStream({ onWarning: () => {} })));
-    expect(run.events.map((e) => e.type)).toEqual(["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "RUN_ERROR"]);
+    const run = runPipeline(
+      from([ev.runStarted(), ev.reasoningChunk("m1", "half")]).pipe(repairStream({ onWarning: () => {} })),
+    );
+    expect(run.events.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "RUN_ERROR",
+    ]);
     expect(run.events[4]).toMatchObject({ code: "REPAIRED_TRUNCATION" });
     expect(run.events.some((e) => e.type === "RUN_FINISHED")).toBe(false);
   });
 
   it("R-STREAM-7: standalone between expansion and verification (validated, expanded events)", () => {
-    const events = [ev.runStarted(), ev.reasoningChunk("m1", "a"), ev.reasoningMessageEnd("m1"), ev.reasoningMessageContent("m1", "late"), ev.runFinished()];
+    const events = [
+      ev.runStarted(),
+      ev.reasoningChunk("m1", "a"),
+      ev.reasoningMessageEnd("m1"),
+      ev.reasoningMessageContent("m1", "late"),
+      ev.runFinished(),
+    ];
     const strict: unknown[] = [];
     let strictError: unknown;
-    from(events).pipe(upcastThinking(), enforceSchema(), expandChunks(), verifyDiscipline()).subscribe({ next: (e) => strict.push(e), error: (e: unknown) => (strictError = e) });
+    from(events)
+      .pipe(upcastThinking(), enforceSchema(), expandChunks(), verifyDiscipline())
+      .subscribe({ next: (e) => strict.push(e), error: (e: unknown) => (strictError = e) });
     // A standalone operator counts its own input: the explicit END is the verifier's fifth event.
     expect(strictError).toMatchObject({ code: "ORPHAN_END", eventIndex: 4 });
     const sink = collectWarnings();
@@ -342,7 +480,13 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
       .pipe(upcastThinking(), enforceSchema(), expandChunks(), repairStream(sink), verifyDiscipline())
       .subscribe({ next: (e) => out.push(e), complete: () => (completed = true) });
     expect(completed).toBe(true);
-    expect(out.map((e) => e.type)).toEqual(["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "RUN_FINISHED"]);
+    expect(out.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
     expect(sink.codes()).toEqual(["REPAIRED_ORPHAN_DROPPED", "REPAIRED_ORPHAN_DROPPED"]);
   });
 });

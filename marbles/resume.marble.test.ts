@@ -32,10 +32,15 @@ interface Outcome {
 }
 
 /** JSON text and back: a snapshot must survive storage unchanged. */
-const throughJson = (snapshot: PipelineSnapshot): PipelineSnapshot => JSON.parse(JSON.stringify(snapshot)) as PipelineSnapshot;
+const throughJson = (snapshot: PipelineSnapshot): PipelineSnapshot =>
+  JSON.parse(JSON.stringify(snapshot)) as PipelineSnapshot;
 
 /** Options shared by both halves; the same idFactory continues across the split (D-THINK-IDS). */
-const optionsFor = (): ReasoningPipelineOptions => ({ producer: TEST_PRODUCER, idFactory: sequentialIds(), onWarning: () => {} });
+const optionsFor = (): ReasoningPipelineOptions => ({
+  producer: TEST_PRODUCER,
+  idFactory: sequentialIds(),
+  onWarning: () => {},
+});
 
 function whole(events: readonly unknown[]): PipelineRun {
   return runPipeline(events, optionsFor());
@@ -168,17 +173,36 @@ const STREAMS: Record<string, { events: unknown[]; code?: string; index?: number
     warnings: ["TARGET_REMOVED"],
   },
   "truncated: the source ends inside the run (D-TRUNC)": {
-    events: [ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningChunk("m1", "half"), ev.toolCallStart("tc1"), ev.toolCallArgs("tc1", "{")],
+    events: [
+      ev.runStarted(),
+      ev.reasoningStart("s1"),
+      ev.reasoningChunk("m1", "half"),
+      ev.toolCallStart("tc1"),
+      ev.toolCallArgs("tc1", "{"),
+    ],
     code: "RUN_TRUNCATED",
     index: 5,
   },
   "role conflict after the split: a reasoning START naming a text message of an earlier run (D-ROLE-CONFLICT)": {
-    events: [ev.runStarted("r1"), ev.textChunk("a1", "answer"), ev.runFinished("r1"), ev.runStarted("r2"), ev.reasoningMessageStart("a1"), ev.runFinished("r2")],
+    events: [
+      ev.runStarted("r1"),
+      ev.textChunk("a1", "answer"),
+      ev.runFinished("r1"),
+      ev.runStarted("r2"),
+      ev.reasoningMessageStart("a1"),
+      ev.runFinished("r2"),
+    ],
     code: "ID_ROLE_CONFLICT",
     index: 4,
   },
   "a subagent id reused after the split (R-SUB-5)": {
-    events: [ev.runStarted(), ev.subagentStarted("sa1"), ev.subagentFinished("sa1"), ev.subagentStarted("sa1"), ev.runFinished()],
+    events: [
+      ev.runStarted(),
+      ev.subagentStarted("sa1"),
+      ev.subagentFinished("sa1"),
+      ev.subagentStarted("sa1"),
+      ev.runFinished(),
+    ],
     code: "DUPLICATE_OPEN",
     index: 3,
   },
@@ -222,7 +246,13 @@ describe("resume: exportState() → resumeFrom", () => {
       const options = optionsFor();
       // The first connection delivers a and b, then stalls; it is given up at frame 12.
       const first = reasoningPipeline(cold("a-----b---------", values), options);
-      const resumed = defer(() => reasoningPipeline(cold("c-----d-----e|", values), { ...options, resumeFrom: throughJson(first.exportState()) }).events$);
+      const resumed = defer(
+        () =>
+          reasoningPipeline(cold("c-----d-----e|", values), {
+            ...options,
+            resumeFrom: throughJson(first.exportState()),
+          }).events$,
+      );
       const stitched = concat(first.events$.pipe(takeUntil(cold("------------x"))), resumed);
       expectObservable(stitched).toBe("a-----(bc)--d-----(ef)--g|", {
         a: values.a,
@@ -262,8 +292,13 @@ describe("resume: exportState() → resumeFrom", () => {
 
   it("R-RUN-10: a long conversation (more messages than the history builds eagerly) resumes and stores as it would uninterrupted", () => {
     const events: unknown[] = [ev.runStarted()];
-    for (let i = 0; i < 150; i++) events.push(ev.textChunk(`a${i}`, `answer ${i}`), ev.encryptedValue("message", `a${i}`, `v${i}`));
-    events.push(ev.reasoningChunk("m1", "open at the split"), ev.reasoningChunk(undefined, " and after"), ev.runFinished());
+    for (let i = 0; i < 150; i++)
+      events.push(ev.textChunk(`a${i}`, `answer ${i}`), ev.encryptedValue("message", `a${i}`, `v${i}`));
+    events.push(
+      ev.reasoningChunk("m1", "open at the split"),
+      ev.reasoningChunk(undefined, " and after"),
+      ev.runFinished(),
+    );
     const reference = whole(events);
     expect(reference.error).toBeUndefined();
     expect(reference.history.messages).toHaveLength(151);
@@ -284,12 +319,20 @@ describe("resume: exportState() → resumeFrom", () => {
     ]);
     expect(toRunInputMessages(last, { producer: TEST_PRODUCER, onWarning: () => {} })).toEqual([
       msg.reasoning("m1", "Let me think again", { encryptedValue: value }),
-      msg.assistant("a1", "Hi", { toolCalls: [msg.toolCall("tc1", "search", '{"q":"x"}', { encryptedValue: "v-tool" })] }),
+      msg.assistant("a1", "Hi", {
+        toolCalls: [msg.toolCall("tc1", "search", '{"q":"x"}', { encryptedValue: "v-tool" })],
+      }),
     ]);
   });
 
   it("R-TRANS-1: items open before the split count against maxOpenItems after it (LIMIT_EXCEEDED at the same index)", () => {
-    const events = [ev.runStarted(), ev.reasoningStart("s1"), ev.reasoningMessageStart("m1"), ev.toolCallStart("tc1"), ev.runFinished()];
+    const events = [
+      ev.runStarted(),
+      ev.reasoningStart("s1"),
+      ev.reasoningMessageStart("m1"),
+      ev.toolCallStart("tc1"),
+      ev.runFinished(),
+    ];
     const reference = runPipeline(events, { ...optionsFor(), maxOpenItems: 2 });
     expect(reference.error).toMatchObject({ code: "LIMIT_EXCEEDED", eventIndex: 3 });
     const options = { ...optionsFor(), maxOpenItems: 2 };
@@ -302,14 +345,20 @@ describe("resume: exportState() → resumeFrom", () => {
   });
 
   it("R-TRANS-1: exportState is plain JSON: it survives JSON text unchanged, carries its format and version, and a resumed pipeline that has not started exports it back", () => {
-    const events = STREAMS["subagent lanes, steps per owner, a snapshot removing an open message (D-SNAPSHOT-OPEN)"]!.events;
+    const events =
+      STREAMS["subagent lanes, steps per owner, a snapshot removing an open message (D-SNAPSHOT-OPEN)"]!.events;
     const source = new Subject<unknown>();
     const live = reasoningPipeline(source, optionsFor());
     live.connect();
     for (const e of events.slice(0, 10)) source.next(e);
     const original = live.exportState();
     expect(JSON.parse(JSON.stringify(original))).toStrictEqual(original);
-    expect(original).toMatchObject({ format: "agui-reasoning/pipeline-state", version: 1, producer: TEST_PRODUCER, index: 10 });
+    expect(original).toMatchObject({
+      format: "agui-reasoning/pipeline-state",
+      version: 1,
+      producer: TEST_PRODUCER,
+      index: 10,
+    });
     // Chunk lanes in opening order, steps per owner, the subagents announced in the run.
     expect(original.chunks.streams).toEqual([
       { chunkType: "REASONING_MESSAGE_CHUNK", id: "m1", owner: "sa1", opener: [] },
@@ -357,7 +406,9 @@ describe("resume: exportState() → resumeFrom", () => {
     pipeline.events$.subscribe({ error: () => {} });
     source.next(ev.runStarted());
     source.next(ev.reasoningMessageContent("m1", "secret thought"));
-    expect(() => pipeline.exportState()).toThrow("the stream was rejected (ORPHAN_CONTENT at event #1); a rejected stream cannot be resumed");
+    expect(() => pipeline.exportState()).toThrow(
+      "the stream was rejected (ORPHAN_CONTENT at event #1); a rejected stream cannot be resumed",
+    );
   });
 
   it("R-TRANS-1: after the source errored (a dropped connection), the state up to the last event is exported", () => {
@@ -369,7 +420,9 @@ describe("resume: exportState() → resumeFrom", () => {
     source.error(new Error("socket closed"));
     const snapshot = pipeline.exportState();
     expect(snapshot.index).toBe(2);
-    expect(snapshot.chunks.streams).toEqual([{ chunkType: "REASONING_MESSAGE_CHUNK", id: "m1", owner: null, opener: [] }]);
+    expect(snapshot.chunks.streams).toEqual([
+      { chunkType: "REASONING_MESSAGE_CHUNK", id: "m1", owner: null, opener: [] },
+    ]);
   });
 });
 
@@ -380,7 +433,9 @@ describe("resume: one stage at a time (toJSON/fromJSON per stage state + resumed
     expect(json).toEqual({ streams: [{ chunkType: "REASONING_MESSAGE_CHUNK", id: "m1", owner: null, opener: [] }] });
     const resumed = resumedStage(createExpandStage(), () => expandStateFromJSON(json));
     const out: AguiEvent[] = [];
-    from([ev.reasoningChunk(undefined, "b"), ev.runFinished()]).pipe(stageOperator(resumed)).subscribe((e) => out.push(e));
+    from([ev.reasoningChunk(undefined, "b"), ev.runFinished()])
+      .pipe(stageOperator(resumed))
+      .subscribe((e) => out.push(e));
     expect(out).toEqual([
       { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: "b" },
       { type: "REASONING_MESSAGE_END", messageId: "m1" },
@@ -391,14 +446,23 @@ describe("resume: one stage at a time (toJSON/fromJSON per stage state + resumed
   it("R-REASON-10: a standalone verifyDiscipline resumed with a span open rejects a second START of it; every per-stage reader checks its input", () => {
     const first = runStage(createVerifyStage(), [ev.runStarted("r1"), ev.reasoningStart("s1")]);
     const json = JSON.parse(JSON.stringify(verifyStateToJSON(first.state))) as unknown;
-    const second = runStage(resumedStage(createVerifyStage(), () => verifyStateFromJSON(json)), [ev.reasoningStart("s1")]);
-    expect(second.error).toMatchObject({ code: "DUPLICATE_OPEN", rule: "R-REASON-10", ids: ["s1"] });
-    expect(() => verifyStateFromJSON({ phase: "active" })).toThrow("verifyStateFromJSON: /roles must be an array (got undefined)");
-    expect(() => upcastStateFromJSON(upcastStateToJSON({ span: "think-1", message: undefined, expired: false }))).not.toThrow();
-    expect(() => historyStateFromJSON({})).toThrow("historyStateFromJSON: /history must be an object (got undefined)");
-    expect(() => expandStateFromJSON({ streams: [{ chunkType: "TOOL_CALL_CHUNK", id: "tc1", owner: null, opener: [null, null] }] })).toThrow(
-      "expandStateFromJSON: /streams/0/opener/0 (toolCallName) is required for a tool call",
+    const second = runStage(
+      resumedStage(createVerifyStage(), () => verifyStateFromJSON(json)),
+      [ev.reasoningStart("s1")],
     );
+    expect(second.error).toMatchObject({ code: "DUPLICATE_OPEN", rule: "R-REASON-10", ids: ["s1"] });
+    expect(() => verifyStateFromJSON({ phase: "active" })).toThrow(
+      "verifyStateFromJSON: /roles must be an array (got undefined)",
+    );
+    expect(() =>
+      upcastStateFromJSON(upcastStateToJSON({ span: "think-1", message: undefined, expired: false })),
+    ).not.toThrow();
+    expect(() => historyStateFromJSON({})).toThrow("historyStateFromJSON: /history must be an object (got undefined)");
+    expect(() =>
+      expandStateFromJSON({
+        streams: [{ chunkType: "TOOL_CALL_CHUNK", id: "tc1", owner: null, opener: [null, null] }],
+      }),
+    ).toThrow("expandStateFromJSON: /streams/0/opener/0 (toolCallName) is required for a tool call");
   });
 
   it("resumedStage keeps the `this` of a stage written as a class, in step and in finish", () => {
@@ -432,34 +496,112 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
     const source = new Subject<unknown>();
     const p = reasoningPipeline(source, optionsFor());
     p.connect();
-    for (const e of [ev.runStarted(), ev.reasoningStart("s1"), ev.toolCallStart("tc1", "search"), ev.reasoningChunk("m1", "secret thought")]) source.next(e);
+    for (const e of [
+      ev.runStarted(),
+      ev.reasoningStart("s1"),
+      ev.toolCallStart("tc1", "search"),
+      ev.reasoningChunk("m1", "secret thought"),
+    ])
+      source.next(e);
     return JSON.parse(JSON.stringify(p.exportState()));
   };
-  const create = (resumeFrom: unknown, extra: ReasoningPipelineOptions = {}) => () =>
-    reasoningPipeline(new Subject<unknown>(), { ...optionsFor(), ...extra, resumeFrom: resumeFrom as PipelineSnapshot });
+  const create =
+    (resumeFrom: unknown, extra: ReasoningPipelineOptions = {}) =>
+    () =>
+      reasoningPipeline(new Subject<unknown>(), {
+        ...optionsFor(),
+        ...extra,
+        resumeFrom: resumeFrom as PipelineSnapshot,
+      });
 
   const cases: [string, (s: Record<string, any>) => unknown, string][] = [
     ["not an object", () => 42, "resumeFrom: / must be an object (got number)"],
-    ["another format", (s) => ({ ...s, format: "agui-reasoning/history" }), 'resumeFrom: /format must be "agui-reasoning/pipeline-state"'],
+    [
+      "another format",
+      (s) => ({ ...s, format: "agui-reasoning/history" }),
+      'resumeFrom: /format must be "agui-reasoning/pipeline-state"',
+    ],
     ["a newer version", (s) => ({ ...s, version: 2 }), "resumeFrom: /version is 2, newer than this package reads (1)"],
-    ["a truncated text", (s) => JSON.stringify(s).slice(0, 200), "resumeFrom: / is not valid JSON text (200 characters)"],
-    ["no index", (s) => ({ ...s, index: undefined }), "resumeFrom: /index must be a non-negative integer (got undefined)"],
+    [
+      "a truncated text",
+      (s) => JSON.stringify(s).slice(0, 200),
+      "resumeFrom: / is not valid JSON text (200 characters)",
+    ],
+    [
+      "no index",
+      (s) => ({ ...s, index: undefined }),
+      "resumeFrom: /index must be a non-negative integer (got undefined)",
+    ],
     ["a negative index", (s) => ({ ...s, index: -1 }), "resumeFrom: /index must be a non-negative integer"],
     ["no chunk state", (s) => ({ ...s, chunks: undefined }), "resumeFrom: /chunks must be an object (got undefined)"],
-    ["an unknown chunk family", (s) => ({ ...s, chunks: { streams: [{ ...s.chunks.streams[0], chunkType: "THOUGHT_CHUNK" }] } }), "resumeFrom: /chunks/streams/0/chunkType must be one of"],
-    ["two streams in one lane", (s) => ({ ...s, chunks: { streams: [s.chunks.streams[0], { ...s.chunks.streams[0], id: "m2" }] } }), "resumeFrom: /chunks/streams/1/owner names a lane that already has an open stream"],
-    ["a bad run phase", (s) => ({ ...s, discipline: { ...s.discipline, phase: "running" } }), 'resumeFrom: /discipline/phase must be one of "none" | "active" | "finished" | "errored" (got another string)'],
-    ["items outside a run", (s) => ({ ...s, discipline: { ...s.discipline, phase: "finished" } }), 'resumeFrom: /discipline/items must be empty in phase "finished"'],
-    ["an item of no family", (s) => ({ ...s, discipline: { ...s.discipline, items: [{ family: "THINKING_START", id: "x", owner: null, open: true }] } }), "resumeFrom: /discipline/items/0/family must be one of"],
-    ["a role pair cut short", (s) => ({ ...s, discipline: { ...s.discipline, roles: [["m1"]] } }), "resumeFrom: /discipline/roles/0 must be an [id, role] pair (got 1 elements)"],
-    ["a message that is not a message", (s) => ({ ...s, history: { ...s.history, history: { ...s.history.history, messages: [{ id: "m1", role: "reasoning", content: 7 }] } } }), "resumeFrom: /history/history/messages/0 is not an AG-UI 1.0 message: the schema rejects /content (expected string, received number)"],
-    ["an open message the history does not hold", (s) => ({ ...s, history: { ...s.history, open: { messages: ["m9"], toolCalls: [] } } }), 'resumeFrom: /history/open/messages names "m9", which the history does not hold'],
+    [
+      "an unknown chunk family",
+      (s) => ({ ...s, chunks: { streams: [{ ...s.chunks.streams[0], chunkType: "THOUGHT_CHUNK" }] } }),
+      "resumeFrom: /chunks/streams/0/chunkType must be one of",
+    ],
+    [
+      "two streams in one lane",
+      (s) => ({ ...s, chunks: { streams: [s.chunks.streams[0], { ...s.chunks.streams[0], id: "m2" }] } }),
+      "resumeFrom: /chunks/streams/1/owner names a lane that already has an open stream",
+    ],
+    [
+      "a bad run phase",
+      (s) => ({ ...s, discipline: { ...s.discipline, phase: "running" } }),
+      'resumeFrom: /discipline/phase must be one of "none" | "active" | "finished" | "errored" (got another string)',
+    ],
+    [
+      "items outside a run",
+      (s) => ({ ...s, discipline: { ...s.discipline, phase: "finished" } }),
+      'resumeFrom: /discipline/items must be empty in phase "finished"',
+    ],
+    [
+      "an item of no family",
+      (s) => ({
+        ...s,
+        discipline: { ...s.discipline, items: [{ family: "THINKING_START", id: "x", owner: null, open: true }] },
+      }),
+      "resumeFrom: /discipline/items/0/family must be one of",
+    ],
+    [
+      "a role pair cut short",
+      (s) => ({ ...s, discipline: { ...s.discipline, roles: [["m1"]] } }),
+      "resumeFrom: /discipline/roles/0 must be an [id, role] pair (got 1 elements)",
+    ],
+    [
+      "a message that is not a message",
+      (s) => ({
+        ...s,
+        history: {
+          ...s.history,
+          history: { ...s.history.history, messages: [{ id: "m1", role: "reasoning", content: 7 }] },
+        },
+      }),
+      "resumeFrom: /history/history/messages/0 is not an AG-UI 1.0 message: the schema rejects /content (expected string, received number)",
+    ],
+    [
+      "an open message the history does not hold",
+      (s) => ({ ...s, history: { ...s.history, open: { messages: ["m9"], toolCalls: [] } } }),
+      'resumeFrom: /history/open/messages names "m9", which the history does not hold',
+    ],
     [
       "an open tool call not listed as incomplete",
-      (s) => ({ ...s, history: { ...s.history, history: { ...s.history.history, incomplete: s.history.history.incomplete.filter((i: { kind: string }) => i.kind !== "tool-call") } } }),
+      (s) => ({
+        ...s,
+        history: {
+          ...s.history,
+          history: {
+            ...s.history.history,
+            incomplete: s.history.history.incomplete.filter((i: { kind: string }) => i.kind !== "tool-call"),
+          },
+        },
+      }),
       'resumeFrom: /history/open/toolCalls names "tc1", which the history does not list as incomplete "open"',
     ],
-    ["a legacy id that is empty", (s) => ({ ...s, upcast: { ...s.upcast, span: "" } }), "resumeFrom: /upcast/span must not be the empty string (D-THINK-IDS)"],
+    [
+      "a legacy id that is empty",
+      (s) => ({ ...s, upcast: { ...s.upcast, span: "" } }),
+      "resumeFrom: /upcast/span must not be the empty string (D-THINK-IDS)",
+    ],
   ];
 
   it.each(cases)("R-TRANS-1 D-REDACT: %s", (_name, corrupt, message) => {

@@ -38,7 +38,9 @@ function upcast(
 ): ReasoningWarning[] {
   const sink = collectWarnings();
   createTestScheduler().run(({ cold, expectObservable }) => {
-    const out = cold(source, inputs).pipe(upcastThinking({ idFactory: sequentialIds(), ...options, onWarning: sink.onWarning }));
+    const out = cold(source, inputs).pipe(
+      upcastThinking({ idFactory: sequentialIds(), ...options, onWarning: sink.onWarning }),
+    );
     expectObservable(out).toBe(expected, outputs, error);
   });
   return sink.warnings;
@@ -137,7 +139,7 @@ describe("upcastThinking — the registry mapping (R-DEP-2/4/5)", () => {
     expect(warnings.some((w) => w.lossy)).toBe(false);
   });
 
-  it("R-DEP-5: 0.x shapes carry no ids — the span and the message get distinct minted ids and the message role is \"reasoning\"", () => {
+  it('R-DEP-5: 0.x shapes carry no ids — the span and the message get distinct minted ids and the message role is "reasoning"', () => {
     const { out, error } = run([tStart, tmStart, tmContent("a"), tmEnd, tmStart, tmContent("b"), tmEnd, tEnd]);
     expect(error).toBeUndefined();
     expect(out).toEqual([
@@ -153,7 +155,13 @@ describe("upcastThinking — the registry mapping (R-DEP-2/4/5)", () => {
   });
 
   it("R-DEP-6: the envelope and any other field are copied as they are — rawEvent: null included, for enforcement to judge", () => {
-    const envelope = { timestamp: 1700000000000, rawEvent: null, metadata: { k: "v" }, subagentRunId: "sub-1", zzExtra: 1 };
+    const envelope = {
+      timestamp: 1700000000000,
+      rawEvent: null,
+      metadata: { k: "v" },
+      subagentRunId: "sub-1",
+      zzExtra: 1,
+    };
     const warnings = upcast(
       "m c |",
       { m: ev.thinkingTextMessageStart(envelope), c: ev.thinkingTextMessageContent("a", envelope) },
@@ -224,12 +232,13 @@ describe("upcastThinking — versioning (R-VER-7/10/11/12/13)", () => {
   });
 
   it("R-VER-12: a translation that would lose THINKING_START.title moves it into metadata and warns THINKING_TITLE_MOVED", () => {
-    const warnings = upcast(
-      "s |",
-      { s: ev.thinkingStart({ title: "Working" }) },
-      "S |",
-      { S: { type: "REASONING_START", messageId: "think-1", metadata: { "agui-reasoning": { thinkingTitle: "Working" } } } },
-    );
+    const warnings = upcast("s |", { s: ev.thinkingStart({ title: "Working" }) }, "S |", {
+      S: {
+        type: "REASONING_START",
+        messageId: "think-1",
+        metadata: { "agui-reasoning": { thinkingTitle: "Working" } },
+      },
+    });
     expect(warnings[1]).toEqual({
       code: "THINKING_TITLE_MOVED",
       rule: "D-THINK-TITLE",
@@ -254,7 +263,9 @@ describe("upcastThinking — versioning (R-VER-7/10/11/12/13)", () => {
         M: ev.reasoningMessageStart("think-2"),
       });
     });
-    expect(seen).toEqual([expect.objectContaining({ code: "THINKING_TITLE_DROPPED", lossy: true, rule: "R-VER-12", path: "/title" })]);
+    expect(seen).toEqual([
+      expect.objectContaining({ code: "THINKING_TITLE_DROPPED", lossy: true, rule: "R-VER-12", path: "/title" }),
+    ]);
   });
 
   it("R-VER-13: after the expiry THINKING_* pass through untranslated, as the same objects, without warnings (injected clock)", () => {
@@ -311,16 +322,25 @@ describe("upcastThinking — the compatibility boundary (R-PROC-13)", () => {
 
   it("R-PROC-13: legacy input is never mutated — frozen events translate into new objects", () => {
     const metadata = Object.freeze({ k: "v" });
-    const inputs = [ev.thinkingStart({ title: "T", metadata }), tmStart, tmContent("a"), tmEnd, tEnd].map((e) => Object.freeze(e));
+    const inputs = [ev.thinkingStart({ title: "T", metadata }), tmStart, tmContent("a"), tmEnd, tEnd].map((e) =>
+      Object.freeze(e),
+    );
     const { out, error } = run(inputs);
     expect(error).toBeUndefined();
     out.forEach((o, i) => expect(o).not.toBe(inputs[i]));
     expect(inputs[0]).toEqual({ type: "THINKING_START", title: "T", metadata: { k: "v" } });
-    expect(out[0]).toEqual({ type: "REASONING_START", messageId: "think-1", metadata: { k: "v", "agui-reasoning": { thinkingTitle: "T" } } });
+    expect(out[0]).toEqual({
+      type: "REASONING_START",
+      messageId: "think-1",
+      metadata: { k: "v", "agui-reasoning": { thinkingTitle: "T" } },
+    });
   });
 
   it("R-PROC-4: a __proto__ key on a legacy event (JSON.parse makes it an own field) is copied as data, never as the copy's prototype", () => {
-    const parsed = JSON.parse('{"type":"THINKING_TEXT_MESSAGE_START","__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const parsed = JSON.parse('{"type":"THINKING_TEXT_MESSAGE_START","__proto__":{"polluted":true}}') as Record<
+      string,
+      unknown
+    >;
     const [translated] = run([parsed]).out as Record<string, unknown>[];
     expect(Object.getPrototypeOf(translated)).toBe(Object.prototype);
     expect(Object.prototype.hasOwnProperty.call(translated, "__proto__")).toBe(true);
@@ -331,7 +351,14 @@ describe("upcastThinking — the compatibility boundary (R-PROC-13)", () => {
   it("R-PROC-13: an event that is not legacy leaves the state object as it is (no per-event allocation of state)", () => {
     const stage = createUpcastStage({ idFactory: sequentialIds() });
     const state: UpcastState = stage.init();
-    for (const e of [ev.runStarted(), ev.reasoningStart(), ev.textContent("a1", "x"), null, ev.runError(), ev.runFinished()]) {
+    for (const e of [
+      ev.runStarted(),
+      ev.reasoningStart(),
+      ev.textContent("a1", "x"),
+      null,
+      ev.runError(),
+      ev.runFinished(),
+    ]) {
       expect(stage.step(state, e, { index: 0 }).state).toBe(state);
     }
   });
@@ -340,7 +367,10 @@ describe("upcastThinking — the compatibility boundary (R-PROC-13)", () => {
     const sink = collectWarnings();
     createTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold("r 9ms k 9ms s 9ms |", { r: ev.runStarted(), k: ev.reasoningChunk("m1", "a"), s: tStart });
-      const out = source.pipe(upcastThinking({ idFactory: sequentialIds(), onWarning: sink.onWarning }), expandChunks());
+      const out = source.pipe(
+        upcastThinking({ idFactory: sequentialIds(), onWarning: sink.onWarning }),
+        expandChunks(),
+      );
       // A group "(XY)" takes as many frames as it has characters: 10 + 4 + 6 = 20, 20 + 4 + 6 = 30.
       expectObservable(out).toBe("r 9ms (SC) 6ms (ET) 6ms |", {
         r: ev.runStarted(),
@@ -350,7 +380,9 @@ describe("upcastThinking — the compatibility boundary (R-PROC-13)", () => {
         T: ev.reasoningStart("think-1"),
       });
     });
-    expect(sink.warnings).toEqual([expect.objectContaining({ code: "THINKING_UPCAST", eventType: "THINKING_START", eventIndex: 2 })]);
+    expect(sink.warnings).toEqual([
+      expect.objectContaining({ code: "THINKING_UPCAST", eventType: "THINKING_START", eventIndex: 2 }),
+    ]);
   });
 });
 
@@ -431,7 +463,12 @@ describe("upcastThinking — ids (D-THINK-IDS)", () => {
       tEnd,
     ]);
     expect(error).toBeUndefined();
-    expect(out).toEqual([ev.reasoningStart("x"), ev.reasoningMessageStart("x"), ev.reasoningMessageEnd("x"), ev.reasoningEnd("x")]);
+    expect(out).toEqual([
+      ev.reasoningStart("x"),
+      ev.reasoningMessageStart("x"),
+      ev.reasoningMessageEnd("x"),
+      ev.reasoningEnd("x"),
+    ]);
   });
 });
 
@@ -439,14 +476,24 @@ describe("upcastThinking — the title (D-THINK-TITLE)", () => {
   it("D-THINK-TITLE: the title is merged with the metadata the event carries", () => {
     const { out, warnings } = run([ev.thinkingStart({ title: "Working", metadata: { trace: "t-1" } })]);
     expect(out).toEqual([
-      { type: "REASONING_START", messageId: "think-1", metadata: { trace: "t-1", "agui-reasoning": { thinkingTitle: "Working" } } },
+      {
+        type: "REASONING_START",
+        messageId: "think-1",
+        metadata: { trace: "t-1", "agui-reasoning": { thinkingTitle: "Working" } },
+      },
     ]);
     expect(codes(warnings)).toEqual(["THINKING_UPCAST", "THINKING_TITLE_MOVED"]);
   });
 
   it("D-THINK-TITLE: an existing agui-reasoning object is extended, not replaced", () => {
     const { out } = run([ev.thinkingStart({ title: "", metadata: { "agui-reasoning": { other: 1 } } })]);
-    expect(out).toEqual([{ type: "REASONING_START", messageId: "think-1", metadata: { "agui-reasoning": { other: 1, thinkingTitle: "" } } }]);
+    expect(out).toEqual([
+      {
+        type: "REASONING_START",
+        messageId: "think-1",
+        metadata: { "agui-reasoning": { other: 1, thinkingTitle: "" } },
+      },
+    ]);
   });
 
   it("D-THINK-TITLE R-VER-12: producer metadata is never overwritten — when its place is taken the title is dropped with a lossy warning", () => {
@@ -480,7 +527,13 @@ describe("upcastThinking — the title (D-THINK-TITLE)", () => {
   it("D-THINK-TITLE R-PROC-4: a title that is not a string (0.x schema: string) fails MALFORMED_EVENT rather than riding in metadata", () => {
     for (const title of [5, null, { text: "x" }]) {
       const error = errorOf([ev.runStarted(), { type: "THINKING_START", title }]);
-      expect(error).toMatchObject({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 1, eventType: "THINKING_START", ids: [] });
+      expect(error).toMatchObject({
+        code: "MALFORMED_EVENT",
+        rule: "R-PROC-4",
+        eventIndex: 1,
+        eventType: "THINKING_START",
+        ids: [],
+      });
       expect(error.message).toContain("/title must be a string");
     }
   });
@@ -516,12 +569,26 @@ describe("upcastThinking — orphans and re-opened items (D-THINK-ORPHAN)", () =
 
   it("D-THINK-ORPHAN: an orphan carrying a messageId is named by it, and still fails (the legacy cause is what is reported)", () => {
     const error = errorOf([ev.thinkingEnd({ messageId: "s-9" })]);
-    expect(error).toMatchObject({ code: "LEGACY_ORPHAN", rule: "D-THINK-ORPHAN", eventIndex: 0, eventType: "THINKING_END", ids: ["s-9"] });
+    expect(error).toMatchObject({
+      code: "LEGACY_ORPHAN",
+      rule: "D-THINK-ORPHAN",
+      eventIndex: 0,
+      eventType: "THINKING_END",
+      ids: ["s-9"],
+    });
   });
 
   it("D-THINK-ORPHAN: a second END after the first closed the item is an orphan too", () => {
-    expect(errorOf([tmStart, tmEnd, tmEnd])).toMatchObject({ code: "LEGACY_ORPHAN", eventIndex: 2, eventType: "THINKING_TEXT_MESSAGE_END" });
-    expect(errorOf([tStart, tEnd, tEnd])).toMatchObject({ code: "LEGACY_ORPHAN", eventIndex: 2, eventType: "THINKING_END" });
+    expect(errorOf([tmStart, tmEnd, tmEnd])).toMatchObject({
+      code: "LEGACY_ORPHAN",
+      eventIndex: 2,
+      eventType: "THINKING_TEXT_MESSAGE_END",
+    });
+    expect(errorOf([tStart, tEnd, tEnd])).toMatchObject({
+      code: "LEGACY_ORPHAN",
+      eventIndex: 2,
+      eventType: "THINKING_END",
+    });
   });
 
   it("R-REASON-11: THINKING_TEXT_MESSAGE_START while a legacy message is open fails DUPLICATE_OPEN — 0.x messages have no id, so it re-opens the open one", () => {
@@ -538,11 +605,21 @@ describe("upcastThinking — orphans and re-opened items (D-THINK-ORPHAN)", () =
   });
 
   it("R-REASON-10: THINKING_START while a legacy span is open fails DUPLICATE_OPEN, whether the ids are minted, equal or different", () => {
-    expect(errorOf([tStart, tStart])).toMatchObject({ code: "DUPLICATE_OPEN", rule: "R-REASON-10", eventIndex: 1, ids: ["think-1"] });
+    expect(errorOf([tStart, tStart])).toMatchObject({
+      code: "DUPLICATE_OPEN",
+      rule: "R-REASON-10",
+      eventIndex: 1,
+      ids: ["think-1"],
+    });
     const same = ev.thinkingStart({ messageId: "s1" });
     expect(errorOf([same, same])).toMatchObject({ code: "DUPLICATE_OPEN", rule: "R-REASON-10", ids: ["s1"] });
-    expect(errorOf([same, ev.thinkingStart({ messageId: "s2" })])).toMatchObject({ code: "DUPLICATE_OPEN", ids: ["s1", "s2"] });
-    expect(errorOf([same, ev.thinkingStart({ messageId: "s2" })]).message).toContain("must be closed before another opens");
+    expect(errorOf([same, ev.thinkingStart({ messageId: "s2" })])).toMatchObject({
+      code: "DUPLICATE_OPEN",
+      ids: ["s1", "s2"],
+    });
+    expect(errorOf([same, ev.thinkingStart({ messageId: "s2" })]).message).toContain(
+      "must be closed before another opens",
+    );
   });
 
   it("D-CONTAIN: a legacy span may close while its message is still open — the message continues", () => {
@@ -566,7 +643,12 @@ describe("upcastThinking — orphans and re-opened items (D-THINK-ORPHAN)", () =
   it("R-RUN-9 D-THINK-IDS: RUN_STARTED starts with nothing open — a legacy opener in the new run is not a re-open", () => {
     const { out, error } = run([ev.runStarted(), tmStart, ev.runStarted("r2"), tmStart]);
     expect(error).toBeUndefined();
-    expect(out).toEqual([ev.runStarted(), ev.reasoningMessageStart("think-1"), ev.runStarted("r2"), ev.reasoningMessageStart("think-2")]);
+    expect(out).toEqual([
+      ev.runStarted(),
+      ev.reasoningMessageStart("think-1"),
+      ev.runStarted("r2"),
+      ev.reasoningMessageStart("think-2"),
+    ]);
   });
 
   it("R-REASON-13: RUN_FINISHED does not reset — a run cannot finish with a legacy item open (verification fails it there), so the item is still the open one", () => {
@@ -603,16 +685,17 @@ describe("upcastThinking — orphans and re-opened items (D-THINK-ORPHAN)", () =
 
 describe("upcastThinking — edge cases #100–#105", () => {
   it("#100 R-VER-12: THINKING_START{title} becomes REASONING_START{messageId: minted} and the title is kept, with both warnings", () => {
-    const warnings = upcast(
-      "s |",
-      { s: ev.thinkingStart({ title: "Working" }) },
-      "S |",
-      { S: { type: EventType.REASONING_START, messageId: "think-1", metadata: { "agui-reasoning": { thinkingTitle: "Working" } } } },
-    );
+    const warnings = upcast("s |", { s: ev.thinkingStart({ title: "Working" }) }, "S |", {
+      S: {
+        type: EventType.REASONING_START,
+        messageId: "think-1",
+        metadata: { "agui-reasoning": { thinkingTitle: "Working" } },
+      },
+    });
     expect(codes(warnings)).toEqual(["THINKING_UPCAST", "THINKING_TITLE_MOVED"]);
   });
 
-  it("#101 R-SCHEMA-2: the message triad becomes START{role: \"reasoning\"}/CONTENT/END with one id, one warning per conversion", () => {
+  it('#101 R-SCHEMA-2: the message triad becomes START{role: "reasoning"}/CONTENT/END with one id, one warning per conversion', () => {
     const warnings = upcast(
       "m c d e |",
       { m: tmStart, c: tmContent("Let "), d: tmContent("me"), e: tmEnd },
@@ -707,7 +790,11 @@ describe("upcastThinking — redaction (D-REDACT)", () => {
       "THINKING_UPCAST",
       "THINKING_TITLE_DROPPED",
     ]);
-    const errors = [errorOf([tmContent(secret)]), errorOf([{ type: "THINKING_START", title: { secret } }]), errorOf([tmStart, tmStart])];
+    const errors = [
+      errorOf([tmContent(secret)]),
+      errorOf([{ type: "THINKING_START", title: { secret } }]),
+      errorOf([tmStart, tmStart]),
+    ];
     const rendered = [
       ...warnings.map((w) => `${formatWarning(w)} ${JSON.stringify(w)}`),
       ...errors.map((e) => `${e.message} ${JSON.stringify(e)}`),

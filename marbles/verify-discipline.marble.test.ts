@@ -21,7 +21,11 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
  * pure stage (`runStage`), and asserts both: every event up to the failure is forwarded as the same
  * object, then either completion or the exact ReasoningProtocolError. The verifier never warns.
  */
-function verify(events: readonly AguiEvent[], failure?: Failure, options: VerifyOptions = {}): ReasoningProtocolError | undefined {
+function verify(
+  events: readonly AguiEvent[],
+  failure?: Failure,
+  options: VerifyOptions = {},
+): ReasoningProtocolError | undefined {
   expect(events.length).toBeLessThanOrEqual(LETTERS.length);
   const values: Record<string, AguiEvent> = {};
   events.forEach((e, i) => (values[LETTERS[i]!] = e));
@@ -53,7 +57,9 @@ function verify(events: readonly AguiEvent[], failure?: Failure, options: Verify
     ...failure,
     ids: [...failure.ids],
   });
-  expect(error.eventType).toBe(failure.eventIndex < events.length ? typeOf(events[failure.eventIndex]) : "<end of stream>");
+  expect(error.eventType).toBe(
+    failure.eventIndex < events.length ? typeOf(events[failure.eventIndex]) : "<end of stream>",
+  );
   // D-REDACT: no delta ever reaches an error message (checked for deltas long enough to be telling).
   for (const e of events) {
     if (typeof e === "object" && e !== null && typeof e.delta === "string" && e.delta.length >= 6) {
@@ -77,13 +83,15 @@ const RE = () => ev.runError("the agent failed");
 const RSt = (id: string, extra?: Record<string, unknown>) => ev.reasoningStart(id, extra);
 const REnd = (id: string, extra?: Record<string, unknown>) => ev.reasoningEnd(id, extra);
 const RMS = (id: string, extra?: Record<string, unknown>) => ev.reasoningMessageStart(id, extra);
-const RMC = (id: string, delta = "secret thought", extra?: Record<string, unknown>) => ev.reasoningMessageContent(id, delta, extra);
+const RMC = (id: string, delta = "secret thought", extra?: Record<string, unknown>) =>
+  ev.reasoningMessageContent(id, delta, extra);
 const RME = (id: string, extra?: Record<string, unknown>) => ev.reasoningMessageEnd(id, extra);
 const TMS = (id: string, extra?: Record<string, unknown>) => ev.textStart(id, "assistant", extra);
 const TMC = (id: string, delta = "secret answer", extra?: Record<string, unknown>) => ev.textContent(id, delta, extra);
 const TME = (id: string, extra?: Record<string, unknown>) => ev.textEnd(id, extra);
 const TCS = (id: string, extra?: Record<string, unknown>) => ev.toolCallStart(id, "search", extra);
-const TCA = (id: string, delta = '{"q":"secret"}', extra?: Record<string, unknown>) => ev.toolCallArgs(id, delta, extra);
+const TCA = (id: string, delta = '{"q":"secret"}', extra?: Record<string, unknown>) =>
+  ev.toolCallArgs(id, delta, extra);
 const TCE = (id: string, extra?: Record<string, unknown>) => ev.toolCallEnd(id, extra);
 const SS = (name: string, extra?: Record<string, unknown>) => ev.stepStarted(name, extra);
 const SF = (name: string, extra?: Record<string, unknown>) => ev.stepFinished(name, extra);
@@ -146,7 +154,19 @@ describe("verifyDiscipline — reasoning spans and messages (R-REASON-8…14)", 
   });
 
   it("R-REASON-21: REASONING_ENCRYPTED_VALUE is standalone: anywhere in a run, inside or outside a span", () => {
-    verify([RS(), REV("m1"), RSt("s1"), RMS("m1"), REV("m1"), RMC("m1"), REV("m1"), RME("m1"), REnd("s1"), REV("m1"), RF()]);
+    verify([
+      RS(),
+      REV("m1"),
+      RSt("s1"),
+      RMS("m1"),
+      REV("m1"),
+      RMC("m1"),
+      REV("m1"),
+      RME("m1"),
+      REnd("s1"),
+      REV("m1"),
+      RF(),
+    ]);
   });
 });
 
@@ -213,14 +233,21 @@ describe("verifyDiscipline — streaming pattern (R-STREAM-*)", () => {
   });
 
   it("R-STREAM-7: a *_CHUNK reaching verification fails as MALFORMED_EVENT: chunks must be expanded first", () => {
-    for (const chunk of [ev.reasoningChunk("m1", "x"), ev.textChunk("a1", "x"), ev.toolCallChunk("tc1", "search", "{}")]) {
+    for (const chunk of [
+      ev.reasoningChunk("m1", "x"),
+      ev.textChunk("a1", "x"),
+      ev.toolCallChunk("tc1", "search", "{}"),
+    ]) {
       verify([RS(), chunk], fails("MALFORMED_EVENT", "R-STREAM-7", 1));
     }
   });
 
   it("R-STREAM-9: after a chunk stream's synthesized END, an explicit CONTENT for its id is an orphan", () => {
     // Expanded form of CHUNK(m1,"a") then explicit REASONING_MESSAGE_CONTENT(m1): START, CONTENT, synthesized END, CONTENT.
-    verify([RS(), RMS("m1"), RMC("m1", "a"), RME("m1"), RMC("m1", "b")], fails("ORPHAN_CONTENT", "R-REASON-9", 4, ["m1"]));
+    verify(
+      [RS(), RMS("m1"), RMC("m1", "a"), RME("m1"), RMC("m1", "b")],
+      fails("ORPHAN_CONTENT", "R-REASON-9", 4, ["m1"]),
+    );
   });
 
   it("R-STREAM-9: the error names the source index that synthesized events share with their trigger", () => {
@@ -255,18 +282,38 @@ describe("verifyDiscipline — text messages and tool calls (R-TEXT-*, R-TOOL-6)
   });
 
   it("R-TEXT-6: reopening a closed message under a different owner within the run is an attribution mismatch", () => {
-    verify([RS(), TMS("a1", sub("A")), TME("a1"), TMS("a1", sub("B"))], fails("ATTRIBUTION_MISMATCH", "R-SUB-2", 3, ["a1"]));
+    verify(
+      [RS(), TMS("a1", sub("A")), TME("a1"), TMS("a1", sub("B"))],
+      fails("ATTRIBUTION_MISMATCH", "R-SUB-2", 3, ["a1"]),
+    );
     verify([RS(), TMS("a1"), TME("a1"), TMS("a1", sub("B"))], fails("ATTRIBUTION_MISMATCH", "R-SUB-2", 3, ["a1"]));
     // An untagged reopen agrees with any owner; a new run forgets owners (detection across runs is not required).
-    verify([RS(), TMS("a1", sub("A")), TME("a1"), TMS("a1"), TME("a1", sub("A")), RF(), RS("r2"), TMS("a1", sub("B")), TME("a1"), RF("r2")]);
+    verify([
+      RS(),
+      TMS("a1", sub("A")),
+      TME("a1"),
+      TMS("a1"),
+      TME("a1", sub("A")),
+      RF(),
+      RS("r2"),
+      TMS("a1", sub("B")),
+      TME("a1"),
+      RF("r2"),
+    ]);
   });
 
   it("R-TEXT-9: orphan CONTENT/END, a double START and a message open at RUN_FINISHED are all fatal", () => {
-    const error = verify([RS(), TMC("orphan-content-m1", "nothing is open")], fails("ORPHAN_CONTENT", "R-TEXT-9", 1, ["orphan-content-m1"]));
+    const error = verify(
+      [RS(), TMC("orphan-content-m1", "nothing is open")],
+      fails("ORPHAN_CONTENT", "R-TEXT-9", 1, ["orphan-content-m1"]),
+    );
     expect(error!.message).toContain("No active text message found with ID 'orphan-content-m1'");
     verify([RS(), TME("a1")], fails("ORPHAN_END", "R-TEXT-9", 1, ["a1"]));
     verify([RS(), TMS("a1"), TMS("a1")], fails("DUPLICATE_OPEN", "R-TEXT-9", 2, ["a1"]));
-    const open = verify([RS(), TMS("a1"), TMC("a1", "never closed"), RF()], fails("OPEN_AT_RUN_FINISHED", "R-TEXT-9", 3, ["a1"]));
+    const open = verify(
+      [RS(), TMS("a1"), TMC("a1", "never closed"), RF()],
+      fails("OPEN_AT_RUN_FINISHED", "R-TEXT-9", 3, ["a1"]),
+    );
     expect(open!.message).toContain("Cannot send 'RUN_FINISHED' while text messages are still active");
   });
 
@@ -360,7 +407,10 @@ describe("verifyDiscipline — run lifecycle (R-RUN-*)", () => {
 
   it("R-RUN-13: a producer RUN_ERROR is forwarded as an event; a violation is an error notification after what was delivered", () => {
     verify([RS(), RMS("m1"), RMC("m1", "partial"), RE()]);
-    const error = verify([RS(), RMS("m1"), RMC("m1", "partial"), RSt("s1"), RSt("s1")], fails("DUPLICATE_OPEN", "R-REASON-10", 4, ["s1"]));
+    const error = verify(
+      [RS(), RMS("m1"), RMC("m1", "partial"), RSt("s1"), RSt("s1")],
+      fails("DUPLICATE_OPEN", "R-REASON-10", 4, ["s1"]),
+    );
     expect(isReasoningProtocolError(error)).toBe(true);
   });
 });
@@ -387,7 +437,14 @@ describe("verifyDiscipline — subagents (R-SUB-*)", () => {
   });
 
   it("R-SUB-2: fixture subagent-unannounced-attribution-accepted: attribution without SUBAGENT_STARTED is legal", () => {
-    verify([RS(), TMS("m-1", sub("s-1")), TMC("m-1", "delegated ", sub("s-1")), TMC("m-1", "answer"), TME("m-1", sub("s-1")), RF()]);
+    verify([
+      RS(),
+      TMS("m-1", sub("s-1")),
+      TMC("m-1", "delegated ", sub("s-1")),
+      TMC("m-1", "answer"),
+      TME("m-1", sub("s-1")),
+      RF(),
+    ]);
   });
 
   it("R-SUB-5: a run must not finish while an invocation is active (fixture run-finished-with-active-subagent-fatal)", () => {
@@ -443,7 +500,10 @@ describe("verifyDiscipline — decisions (D-*)", () => {
       fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 1, ["u1"]),
     );
     verify([RS(), ev.messagesSnapshot([user]), RMS("u1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["u1"]));
-    verify([RS(), ev.toolCallResult("tm1", "tc1", "ok"), RMS("tm1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["tm1"]));
+    verify(
+      [RS(), ev.toolCallResult("tm1", "tc1", "ok"), RMS("tm1")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["tm1"]),
+    );
     verify([RS(), ev.activitySnapshot("act1"), RMS("act1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["act1"]));
     // An open text message is a known assistant message too.
     verify([RS(), TMS("a1"), RMS("a1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 2, ["a1"]));
@@ -455,14 +515,26 @@ describe("verifyDiscipline — decisions (D-*)", () => {
     expect(finished.error).toBeUndefined();
     expect(finished.out).toHaveLength(4);
     expect(finished.warnings).toEqual([
-      expect.objectContaining({ code: "RUN_ID_MISMATCH", rule: "D-RUN-ID", eventIndex: 1, eventType: "RUN_FINISHED", ids: ["r1", "server-minted"] }),
+      expect.objectContaining({
+        code: "RUN_ID_MISMATCH",
+        rule: "D-RUN-ID",
+        eventIndex: 1,
+        eventType: "RUN_FINISHED",
+        ids: ["r1", "server-minted"],
+      }),
     ]);
     expect(finished.warnings[0]!.lossy).toBeUndefined();
     // A new run may start after it: the run did end.
     expect(finished.state.phase).toBe("finished");
     const thread = runStage(stage(), [RS("r1"), ev.runFinished("r1", { threadId: "other-thread" })]);
     expect(thread.warnings.map((w) => w.ids)).toEqual([["t1", "other-thread"]]);
-    const errored = runStage(stage(), [RS("r1"), RMS("m1"), { type: "RUN_ERROR", message: "boom", runId: "r9" }, RS("r2"), RF("r2")]);
+    const errored = runStage(stage(), [
+      RS("r1"),
+      RMS("m1"),
+      { type: "RUN_ERROR", message: "boom", runId: "r9" },
+      RS("r2"),
+      RF("r2"),
+    ]);
     expect(errored.error).toBeUndefined();
     expect(errored.warnings.map((w) => [w.code, w.eventIndex, w.ids])).toEqual([["RUN_ID_MISMATCH", 2, ["r1", "r9"]]]);
     // RUN_ERROR carries no ids in 1.0: nothing to compare; a matching RUN_FINISHED: no warning.
@@ -487,24 +559,65 @@ describe("verifyDiscipline — decisions (D-*)", () => {
   it("D-ROLE-CONFLICT: TEXT_MESSAGE_START naming a known reasoning message fails; same-kind reopens pass, across runs too", () => {
     const thought: Message = { id: "r1m", role: "reasoning", content: "earlier" };
     verify([RS(), RMS("m1"), RME("m1"), TMS("m1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["m1"]));
-    verify([RS(), TMS("r1m")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 1, ["r1m"]), { initialMessages: [thought] });
-    verify([RS(), RMS("r1m"), RME("r1m"), RF(), RS("r2"), RMS("m1"), RME("m1"), RF("r2"), RS("r3"), RMS("m1"), RME("m1"), RF("r3")], undefined, {
+    verify([RS(), TMS("r1m")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 1, ["r1m"]), {
       initialMessages: [thought],
     });
+    verify(
+      [
+        RS(),
+        RMS("r1m"),
+        RME("r1m"),
+        RF(),
+        RS("r2"),
+        RMS("m1"),
+        RME("m1"),
+        RF("r2"),
+        RS("r3"),
+        RMS("m1"),
+        RME("m1"),
+        RF("r3"),
+      ],
+      undefined,
+      {
+        initialMessages: [thought],
+      },
+    );
   });
 
   it("D-ROLE-CONFLICT: only reasoning vs non-reasoning conflicts: a text START with another text role passes", () => {
     verify([RS(), TMS("a1"), TME("a1"), ev.textStart("a1", "user"), TME("a1"), RF()]);
-    verify([RS(), TMS("u1"), TME("u1"), RF()], undefined, { initialMessages: [{ id: "u1", role: "user", content: "hi" }] });
+    verify([RS(), TMS("u1"), TME("u1"), RF()], undefined, {
+      initialMessages: [{ id: "u1", role: "user", content: "hi" }],
+    });
     verify([RS(), ev.toolCallResult("tm1", "tc1", "ok"), TMS("tm1"), TME("tm1"), RF()]);
   });
 
   it("D-ROLE-CONFLICT: a MESSAGES_SNAPSHOT restating an id with a new role replaces the known role", () => {
-    verify([RS(), TMS("x"), TME("x"), ev.messagesSnapshot([{ id: "x", role: "reasoning", content: "t" }]), RMS("x"), RME("x"), RF()]);
+    verify([
+      RS(),
+      TMS("x"),
+      TME("x"),
+      ev.messagesSnapshot([{ id: "x", role: "reasoning", content: "t" }]),
+      RMS("x"),
+      RME("x"),
+      RF(),
+    ]);
   });
 
   it("D-RUN-ERROR: RUN_ERROR with open items is forwarded, fails nothing, and clears the open sets", () => {
-    verify([RS(), RSt("s1"), RMS("m1"), RMC("m1", "partial"), RE(), RS("r2"), RSt("s1"), RMS("m1"), RME("m1"), REnd("s1"), RF("r2")]);
+    verify([
+      RS(),
+      RSt("s1"),
+      RMS("m1"),
+      RMC("m1", "partial"),
+      RE(),
+      RS("r2"),
+      RSt("s1"),
+      RMS("m1"),
+      RME("m1"),
+      REnd("s1"),
+      RF("r2"),
+    ]);
   });
 
   it("D-TRUNC: a source completing inside a run fails with RUN_TRUNCATED naming every open id; no RUN_FINISHED is synthesized", () => {
@@ -535,7 +648,9 @@ describe("verifyDiscipline — decisions (D-*)", () => {
 
 describe("verifyDiscipline — LIMIT_EXCEEDED (maxOpenItems)", () => {
   it("D-LIMIT: LIMIT_EXCEEDED when open items of all families together pass maxOpenItems", () => {
-    verify([RS(), RSt("s1"), TCS("tc1"), TMS("a1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 3, ["a1"]), { maxOpenItems: 2 });
+    verify([RS(), RSt("s1"), TCS("tc1"), TMS("a1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 3, ["a1"]), {
+      maxOpenItems: 2,
+    });
     verify([RS(), RMS("m1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 1, ["m1"]), { maxOpenItems: 0 });
   });
 
@@ -543,7 +658,9 @@ describe("verifyDiscipline — LIMIT_EXCEEDED (maxOpenItems)", () => {
     const run1 = [RS(), RSt("s1"), RMS("m1"), RME("m1"), TMS("a1"), TME("a1"), RMS("m1"), RME("m1"), REnd("s1"), RF()];
     const run2 = [RS("r2"), SS("a"), SS("b"), SF("a"), SF("b"), RF("r2")];
     verify([...run1, ...run2], undefined, { maxOpenItems: 2 });
-    verify([RS(), RMS("m1"), RME("m1"), TMS("a1"), RMS("m1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 4, ["m1"]), { maxOpenItems: 1 });
+    verify([RS(), RMS("m1"), RME("m1"), TMS("a1"), RMS("m1")], fails("LIMIT_EXCEEDED", "D-LIMIT", 4, ["m1"]), {
+      maxOpenItems: 1,
+    });
   });
 
   it("LIMIT_EXCEEDED: the default allows 10,000 open items and fails the 10,001st", () => {
@@ -557,7 +674,8 @@ describe("verifyDiscipline — LIMIT_EXCEEDED (maxOpenItems)", () => {
   });
 
   it("LIMIT_EXCEEDED: an invalid maxOpenItems is rejected when the operator is created", () => {
-    for (const maxOpenItems of [-1, 1.5, Number.NaN]) expect(() => createVerifyStage({ maxOpenItems })).toThrow(RangeError);
+    for (const maxOpenItems of [-1, 1.5, Number.NaN])
+      expect(() => createVerifyStage({ maxOpenItems })).toThrow(RangeError);
     expect(() => createVerifyStage({ maxOpenItems: Infinity })).not.toThrow();
   });
 });
@@ -632,7 +750,10 @@ describe("verifyDiscipline — edge cases #1–#27 (digest §A)", () => {
   });
 
   it("#18 R-RUN-4: an open span at a cancelled RUN_FINISHED fails", () => {
-    verify([RS(), RSt("s1"), RF("r1", { outcome: { type: "cancelled" } })], fails("OPEN_AT_RUN_FINISHED", "R-RUN-4", 2, ["s1"]));
+    verify(
+      [RS(), RSt("s1"), RF("r1", { outcome: { type: "cancelled" } })],
+      fails("OPEN_AT_RUN_FINISHED", "R-RUN-4", 2, ["s1"]),
+    );
   });
 
   it("#19 R-RUN-11: an open message at RUN_ERROR is no violation: RUN_ERROR is forwarded", () => {
@@ -685,7 +806,10 @@ describe("verifyDiscipline — expanded chunk streams (#44, #46–#50; fed alrea
   });
 
   it("#47 R-STREAM-9: the synthesized END then an explicit CONTENT of the same id fails as an orphan", () => {
-    verify([RS(), RMS("m1"), RMC("m1", "a"), RME("m1"), RMC("m1", "b")], fails("ORPHAN_CONTENT", "R-REASON-9", 4, ["m1"]));
+    verify(
+      [RS(), RMS("m1"), RMC("m1", "a"), RME("m1"), RMC("m1", "b")],
+      fails("ORPHAN_CONTENT", "R-REASON-9", 4, ["m1"]),
+    );
   });
 
   it("#48 R-TEXT-5: the synthesized END then an explicit START of the same id is a reopen and passes", () => {
@@ -706,12 +830,19 @@ describe("verifyDiscipline — hostile input and the pure step", () => {
     for (const bad of [null, 42, "RUN_STARTED", [], { messageId: "m1" }, { type: 7 }]) {
       verify([bad as unknown as AguiEvent], fails("MALFORMED_EVENT", "R-PROC-4", 0));
     }
-    verify([RS(), RMS("m1"), { type: "REASONING_MESSAGE_CONTENT", messageId: 7, delta: "x" }], fails("MALFORMED_EVENT", "R-PROC-4", 2));
+    verify(
+      [RS(), RMS("m1"), { type: "REASONING_MESSAGE_CONTENT", messageId: 7, delta: "x" }],
+      fails("MALFORMED_EVENT", "R-PROC-4", 2),
+    );
     verify([RS(), { type: "STEP_STARTED" }], fails("MALFORMED_EVENT", "R-PROC-4", 1));
     verify([RS(), { type: "SUBAGENT_STARTED", name: "x" }], fails("MALFORMED_EVENT", "R-PROC-4", 1));
     verify([RS(), SubS("B", { parentSubagentRunId: 5 })], fails("MALFORMED_EVENT", "R-PROC-4", 1));
     // Malformed message lists only skip role bookkeeping (their shape is enforcement's to judge).
-    verify([RS("r1", { input: { messages: [null, { id: 1 }, "x"] } }), { type: "MESSAGES_SNAPSHOT", messages: [7, { role: "user" }] }, RF()]);
+    verify([
+      RS("r1", { input: { messages: [null, { id: 1 }, "x"] } }),
+      { type: "MESSAGES_SNAPSHOT", messages: [7, { role: "user" }] },
+      RF(),
+    ]);
     verify([RS("r1", { input: null }), { type: "MESSAGES_SNAPSHOT", messages: "nope" }, RF()]);
   });
 
@@ -720,7 +851,10 @@ describe("verifyDiscipline — hostile input and the pure step", () => {
     const opens = ids.flatMap((id) => [RSt(id), RMS(id), TCS(id), SS(id), SubS(id)]);
     const closes = ids.flatMap((id) => [RMC(id), TCA(id), REnd(id), RME(id), TCE(id), SF(id), SubF(id)]);
     verify([RS(), ...opens, ...closes, RF()]);
-    verify([RS(), TMS("__proto__"), TME("__proto__"), RMS("__proto__")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["__proto__"]));
+    verify(
+      [RS(), TMS("__proto__"), TME("__proto__"), RMS("__proto__")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["__proto__"]),
+    );
     verify([RS(), RMC("__proto__")], fails("ORPHAN_CONTENT", "R-REASON-9", 1, ["__proto__"]));
   });
 

@@ -18,7 +18,11 @@ export { toRunInputMessages, type RunInputOptions } from "./history/run-input";
 export { messagesOf } from "./history/messages-of";
 export type { ReasoningHistory, IncompleteItem, IncompleteReason, ValueIssuer } from "./history/types";
 
-export { reasoningPipeline, type ReasoningPipeline, type ReasoningPipelineOptions } from "./pipeline/reasoning-pipeline";
+export {
+  reasoningPipeline,
+  type ReasoningPipeline,
+  type ReasoningPipelineOptions,
+} from "./pipeline/reasoning-pipeline";
 
 export { agentEvents, type RunnableAgent } from "./integration/agent-events";
 export {
@@ -58,5 +62,10 @@ export {
   type StoredHistory,
   type StoredIssuer,
 } from "./storage/history-format";
-export { saveHistory, type HistoryStore, type HistoryStoreCapabilities, type SaveHistoryOptions } from "./storage/history-store";
+export {
+  saveHistory,
+  type HistoryStore,
+  type HistoryStoreCapabilities,
+  type SaveHistoryOptions,
+} from "./storage/history-store";
 export { InMemoryHistoryStore, type InMemoryHistoryStoreOptions } from "./storage/in-memory-store";

@@ -120,7 +120,8 @@ const rendered = new Map<string, { message: Message; streaming: boolean; view: H
 function render(history: ReasoningHistory): void {
   const open = new Set(history.incomplete.filter((item) => item.reason === "open").map((item) => item.id));
   for (const message of history.messages) {
-    const streaming = open.has(message.id) || (message.role === "assistant" && (message.toolCalls ?? []).some((c) => open.has(c.id)));
+    const streaming =
+      open.has(message.id) || (message.role === "assistant" && (message.toolCalls ?? []).some((c) => open.has(c.id)));
     const shown = rendered.get(message.id);
     if (shown !== undefined && shown.message === message && shown.streaming === streaming) continue;
     const view = messageView(message, open);
@@ -192,7 +193,9 @@ async function main(): Promise<void> {
   let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
   for (let n = 1; n <= DEMO_TURNS.length; n++) history = await runTurn(history, n);
   const ok = await showCheck();
-  status.textContent = ok ? "done: every encrypted value went back byte-identical" : "done, but a value did not come back unchanged";
+  status.textContent = ok
+    ? "done: every encrypted value went back byte-identical"
+    : "done, but a value did not come back unchanged";
   document.body.dataset.state = ok ? "done" : "failed";
 }
 

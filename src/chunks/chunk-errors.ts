@@ -13,5 +13,12 @@ export function rejectEvent(
   detail: string,
   ids: readonly (string | undefined)[] = [],
 ): ReasoningProtocolError {
-  return protocolError(code, rule, event, ctx, ids.filter((id): id is string => id !== undefined), detail);
+  return protocolError(
+    code,
+    rule,
+    event,
+    ctx,
+    ids.filter((id): id is string => id !== undefined),
+    detail,
+  );
 }

@@ -74,7 +74,10 @@ export const TOOL_FAMILY: ChunkFamily = {
   contentType: EventType.TOOL_CALL_ARGS,
   endType: EventType.TOOL_CALL_END,
   contentField: "delta",
-  openerFields: [{ name: "toolCallName", required: true, byOmission: undefined, oneOf: undefined }, field("parentMessageId")],
+  openerFields: [
+    { name: "toolCallName", required: true, byOmission: undefined, oneOf: undefined },
+    field("parentMessageId"),
+  ],
   fixedStartFields: {},
 };
 

@@ -1,6 +1,15 @@
 import type { OperatorFunction } from "rxjs";
 import { fusedOperator, stageLink } from "../core/fused-operators";
-import { NONE, passThrough, result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import {
+  NONE,
+  passThrough,
+  result,
+  type AguiEvent,
+  type Stage,
+  type StepContext,
+  type StepResult,
+  type WarningOptions,
+} from "../core/types";
 import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "./chunk-families";
 import { rejectEvent } from "./chunk-errors";
 import { checkChunk } from "./check-chunk";
@@ -40,7 +49,12 @@ export function expandChunks(options?: WarningOptions): OperatorFunction<AguiEve
 
 type Pass = (state: ExpandState, event: AguiEvent) => StepResult<ExpandState, AguiEvent>;
 
-function expandStep(state: ExpandState, event: AguiEvent, ctx: StepContext, pass: Pass): StepResult<ExpandState, AguiEvent> {
+function expandStep(
+  state: ExpandState,
+  event: AguiEvent,
+  ctx: StepContext,
+  pass: Pass,
+): StepResult<ExpandState, AguiEvent> {
   if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.type !== "string") {
     throw rejectEvent("MALFORMED_EVENT", "R-PROC-4", ctx, event, "an event must be an object with a string type.");
   }
@@ -55,7 +69,13 @@ function expandStep(state: ExpandState, event: AguiEvent, ctx: StepContext, pass
 // Non-chunk events
 
 /** Synthesizes the ENDs `event` triggers (R-STREAM-9/15/17), then forwards `event` itself. */
-function closeBefore(state: ExpandState, trigger: CloseTrigger, event: AguiEvent, ctx: StepContext, pass: Pass): StepResult<ExpandState, AguiEvent> {
+function closeBefore(
+  state: ExpandState,
+  trigger: CloseTrigger,
+  event: AguiEvent,
+  ctx: StepContext,
+  pass: Pass,
+): StepResult<ExpandState, AguiEvent> {
   const tag = event.subagentRunId;
   if (trigger.scope === "owner" ? typeof tag !== "string" : tag !== undefined && typeof tag !== "string") {
     // The tag decides which lane closes; guessing it would conceal a value enforcement rejects.
@@ -82,11 +102,17 @@ function closeBefore(state: ExpandState, trigger: CloseTrigger, event: AguiEvent
 // Chunks
 
 /** The one expansion routine of every family. */
-function expandChunk(state: ExpandState, family: ChunkFamily, chunk: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+function expandChunk(
+  state: ExpandState,
+  family: ChunkFamily,
+  chunk: AguiEvent,
+  ctx: StepContext,
+): StepResult<ExpandState, AguiEvent> {
   checkChunk(family, chunk, ctx);
   const id = chunk[family.idField] as string | undefined;
   const tag = chunk.subagentRunId as string | undefined;
-  const open = id === undefined ? idlessStream(state, family, tag, chunk, ctx) : namedStream(state, family, id, tag, chunk, ctx);
+  const open =
+    id === undefined ? idlessStream(state, family, tag, chunk, ctx) : namedStream(state, family, id, tag, chunk, ctx);
   if (open !== undefined && open.family === family && (id === undefined || id === open.id)) {
     return continueStream(state, open, chunk, ctx);
   }
@@ -128,7 +154,13 @@ function namedStream(
  * stream of its kind, else the sole subagent stream of its kind. None → it is a first chunk without
  * an id (R-STREAM-11); several → ambiguous.
  */
-function idlessStream(state: ExpandState, family: ChunkFamily, tag: string | undefined, chunk: AguiEvent, ctx: StepContext): OpenStream {
+function idlessStream(
+  state: ExpandState,
+  family: ChunkFamily,
+  tag: string | undefined,
+  chunk: AguiEvent,
+  ctx: StepContext,
+): OpenStream {
   const inLane = state.lanes.get(tag);
   if (inLane !== undefined && inLane.family === family) return inLane;
   if (tag === undefined) {
@@ -156,7 +188,12 @@ function idlessStream(state: ExpandState, family: ChunkFamily, tag: string | und
 }
 
 /** Continuation (R-STREAM-12/13/14): CONTENT when the chunk has a delta, or metadata/rawEvent to deliver (D-META-CHUNK). */
-function continueStream(state: ExpandState, open: OpenStream, chunk: AguiEvent, ctx: StepContext): StepResult<ExpandState, AguiEvent> {
+function continueStream(
+  state: ExpandState,
+  open: OpenStream,
+  chunk: AguiEvent,
+  ctx: StepContext,
+): StepResult<ExpandState, AguiEvent> {
   const { family } = open;
   for (let i = 0; i < family.openerFields.length; i++) {
     const name = family.openerFields[i]!.name;

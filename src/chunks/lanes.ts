@@ -69,7 +69,12 @@ export function closeAllLanes(state: ExpandState, out: AguiEvent[]): void {
  * `undefined` = the parent's, R-STREAM-12/16). The caller checks the family. Undefined when the
  * chunk would open an item, fail, or need the ambiguity rules of an untagged id-less continuation.
  */
-export function streamContinuedBy(state: ExpandState, namespace: IdNamespace, id: string | undefined, tag: string | undefined): OpenStream | undefined {
+export function streamContinuedBy(
+  state: ExpandState,
+  namespace: IdNamespace,
+  id: string | undefined,
+  tag: string | undefined,
+): OpenStream | undefined {
   const stream = id === undefined ? state.lanes.get(tag) : state.byId[namespace].get(id);
   return stream !== undefined && (tag === undefined || tag === stream.owner) ? stream : undefined;
 }
@@ -79,6 +84,11 @@ export function streamContinuedBy(state: ExpandState, namespace: IdNamespace, id
  * stream: none is open in that lane and none is assembling `id` (what `closeBefore` in
  * expand-chunks.ts would close).
  */
-export function closesNoStream(state: ExpandState, namespace: IdNamespace, id: string, tag: string | undefined): boolean {
+export function closesNoStream(
+  state: ExpandState,
+  namespace: IdNamespace,
+  id: string,
+  tag: string | undefined,
+): boolean {
   return state.lanes.get(tag) === undefined && state.byId[namespace].get(id) === undefined;
 }

@@ -84,7 +84,8 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   let format: OutputFormat | undefined;
   const flags = { history: false, showValues: false, showReasoning: false, allowEmpty: false, progress: true };
   const setFormat = (f: OutputFormat): void => {
-    if (format !== undefined && format !== f) throw new UsageError(`one output format at a time (got ${format} and ${f})`);
+    if (format !== undefined && format !== f)
+      throw new UsageError(`one output format at a time (got ${format} and ${f})`);
     format = f;
   };
   while (rest.length > 0) {
@@ -100,7 +101,8 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
         break;
       case "--format": {
         const f = value(arg, rest);
-        if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(f)})`);
+        if (!(FORMATS as readonly string[]).includes(f))
+          throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(f)})`);
         setFormat(f as OutputFormat);
         break;
       }
@@ -127,16 +129,20 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
         break;
       default:
         if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
-        if (file !== undefined) throw new UsageError(`one input at a time (got ${JSON.stringify(file)} and ${JSON.stringify(arg)})`);
+        if (file !== undefined)
+          throw new UsageError(`one input at a time (got ${JSON.stringify(file)} and ${JSON.stringify(arg)})`);
         file = arg;
     }
   }
   if (url !== undefined && file !== undefined) throw new UsageError("give either a file or --url, not both");
-  if (url === undefined && file === undefined) throw new UsageError("nothing to check: give a file, - for stdin, or --url");
+  if (url === undefined && file === undefined)
+    throw new UsageError("nothing to check: give a file, - for stdin, or --url");
   if (input !== undefined && url === undefined) throw new UsageError("--input only goes with --url");
-  if (url !== undefined && !/^https?:\/\//.test(url)) throw new UsageError(`--url needs an http(s) URL, got ${JSON.stringify(url)}`);
+  if (url !== undefined && !/^https?:\/\//.test(url))
+    throw new UsageError(`--url needs an http(s) URL, got ${JSON.stringify(url)}`);
   // --json always holds the history; the CI formats hold none.
-  if (flags.history && (format === "github" || format === "junit")) throw new UsageError(`--history goes with the human report, not --format ${format}`);
+  if (flags.history && (format === "github" || format === "junit"))
+    throw new UsageError(`--history goes with the human report, not --format ${format}`);
   return { file, url, input, format: format ?? "human", ...flags };
 }
 

@@ -66,14 +66,17 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
     return await check(args, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`agui-reasoning: ${error instanceof InputError || error instanceof UsageError ? "" : "internal error: "}${message}\n`);
+    io.stderr.write(
+      `agui-reasoning: ${error instanceof InputError || error instanceof UsageError ? "" : "internal error: "}${message}\n`,
+    );
     return EXIT.unusable;
   }
 }
 
 async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const progress = new Progress(io.stderr, args.progress);
-  const source = args.url !== undefined ? await urlSource(args.url, args.input, progress) : fileSource(args.file!, io, progress);
+  const source =
+    args.url !== undefined ? await urlSource(args.url, args.input, progress) : fileSource(args.file!, io, progress);
 
   const json = args.format === "json";
   // Only --json and --history print events and messages: only they need the stream's secrets and depth.
@@ -112,7 +115,8 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }
   const reply = source.reply();
-  if (reply !== undefined && read === 0) throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
+  if (reply !== undefined && read === 0)
+    throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
 
   const error = failure;
   if (error) report.onFailure(error.code);
@@ -132,7 +136,9 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     lineOf: (index) => source.lineOf(index),
   };
   const final: CheckOutcome =
-    outcome.failure === undefined && runCount(outcome) === 0 && !args.allowEmpty ? { ...outcome, failure: noRun(outcome) } : outcome;
+    outcome.failure === undefined && runCount(outcome) === 0 && !args.allowEmpty
+      ? { ...outcome, failure: noRun(outcome) }
+      : outcome;
 
   const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
   const output = printable(source, deepest, () => {
@@ -179,10 +185,11 @@ async function runThrough(source: Source, observers: RunObservers): Promise<Pipe
   let read = 0;
   let total = 0;
   const feed = new Subject<unknown>();
-  const pipeline = reasoningPipeline(
-    feed.pipe(tap((raw) => observers.onSourceEvent(raw, read++))),
-    { producer: source.label, initialMessages: source.initialMessages, onWarning: () => {} },
-  );
+  const pipeline = reasoningPipeline(feed.pipe(tap((raw) => observers.onSourceEvent(raw, read++))), {
+    producer: source.label,
+    initialMessages: source.initialMessages,
+    onWarning: () => {},
+  });
   // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$, awaited below
   pipeline.warnings$.subscribe((w) => observers.onWarning(w));
   const ended = new Promise<unknown>((resolve) => {

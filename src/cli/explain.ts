@@ -52,7 +52,12 @@ export interface Explanation {
 const isChunk = (type: string | undefined): boolean => type !== undefined && type.endsWith("_CHUNK");
 
 /** Situations whose explanation is not the code's own, first match wins. */
-const SITUATIONS: readonly { readonly when: (s: Situation) => boolean; readonly rule: string | ((s: Situation) => string); readonly text: string; readonly replacesMessage: boolean }[] = [
+const SITUATIONS: readonly {
+  readonly when: (s: Situation) => boolean;
+  readonly rule: string | ((s: Situation) => string);
+  readonly text: string;
+  readonly replacesMessage: boolean;
+}[] = [
   {
     // Edge case #49: explicit START open, then a chunk for the same id (the chunk's synthesized START is the duplicate).
     when: (s) => s.code === "DUPLICATE_OPEN" && isChunk(s.sourceType) && s.eventType !== s.sourceType,
@@ -64,7 +69,10 @@ const SITUATIONS: readonly { readonly when: (s: Situation) => boolean; readonly 
   },
   {
     // Edge cases #46/#47: a chunk opened the item; an explicit CONTENT/END finds it closed by its synthesized END.
-    when: (s) => (s.code === "ORPHAN_CONTENT" || s.code === "ORPHAN_END") && !isChunk(s.sourceType) && s.ids.some((id) => s.chunked(id)),
+    when: (s) =>
+      (s.code === "ORPHAN_CONTENT" || s.code === "ORPHAN_END") &&
+      !isChunk(s.sourceType) &&
+      s.ids.some((id) => s.chunked(id)),
     rule: "R-STREAM-9",
     text:
       "an explicit event continues an item a chunk opened: the chunk and explicit forms do not mix within one item (edge cases #46, #47). " +

@@ -45,7 +45,11 @@ export async function liveSource(url: string, inputFile: string | undefined): Pr
   const checkedFetch = async (target: string, init: RequestInit): Promise<Response> => {
     const response = await fetch(target, init);
     const contentType = response.headers.get("content-type") ?? "";
-    reply = { status: response.status, reason: response.statusText || STATUS_CODES[response.status] || "", contentType };
+    reply = {
+      status: response.status,
+      reason: response.statusText || STATUS_CODES[response.status] || "",
+      contentType,
+    };
     if (response.ok && EVENT_STREAM.test(contentType)) return response;
     const shape = await bodyShape(response);
     const what = `${describeReply(reply)}, ${shape}`;
@@ -70,8 +74,14 @@ async function bodyShape(response: Response): Promise<string> {
     return "a body that could not be read";
   }
   if (bytes.length === 0) return "an empty body";
-  const size = bytes.length >= PEEK_BYTES ? `more than ${PEEK_BYTES} bytes` : `${bytes.length} byte${bytes.length === 1 ? "" : "s"}`;
-  const start = Buffer.from(bytes).toString("utf8").replace(/^\uFEFF/, "").trimStart();
+  const size =
+    bytes.length >= PEEK_BYTES
+      ? `more than ${PEEK_BYTES} bytes`
+      : `${bytes.length} byte${bytes.length === 1 ? "" : "s"}`;
+  const start = Buffer.from(bytes)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   let kind: string;
   if (/^</.test(start)) kind = /^<!doctype html|^<html/i.test(start) ? "an HTML page" : "markup (HTML or XML)";
   else if (/^[{[]/.test(start)) kind = "JSON";

@@ -61,7 +61,11 @@ export function countHistory(history: ReasoningHistory): HistoryCounts {
   let encryptedValues = 0;
   let toolCalls = 0;
   for (const m of history.messages) {
-    const message = m as { role: string; encryptedValue?: unknown; toolCalls?: readonly { encryptedValue?: unknown }[] };
+    const message = m as {
+      role: string;
+      encryptedValue?: unknown;
+      toolCalls?: readonly { encryptedValue?: unknown }[];
+    };
     roles[message.role] = (roles[message.role] ?? 0) + 1;
     if (message.role === "reasoning") reasoningMessages++;
     if (typeof message.encryptedValue === "string") encryptedValues++;
@@ -70,7 +74,14 @@ export function countHistory(history: ReasoningHistory): HistoryCounts {
       if (typeof call.encryptedValue === "string") encryptedValues++;
     }
   }
-  return { messages: history.messages.length, roles, reasoningMessages, encryptedValues, toolCalls, incomplete: history.incomplete.length };
+  return {
+    messages: history.messages.length,
+    roles,
+    reasoningMessages,
+    encryptedValues,
+    toolCalls,
+    incomplete: history.incomplete.length,
+  };
 }
 
 /** `1 event`, `2 events`, `1,000 events`. */

@@ -159,7 +159,9 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
       format = Array.isArray(document) ? "JSON array" : "JSON document";
       const list = Array.isArray(document) ? document : eventsOf(document);
       if (list === undefined) {
-        throw new InputError("a JSON document must be an array of events (or an object with a `stream` or `events` array)");
+        throw new InputError(
+          "a JSON document must be an array of events (or an object with a `stream` or `events` array)",
+        );
       }
       for (const event of list) {
         if (subscriber.closed) return;
@@ -212,7 +214,11 @@ function parseJson(text: string, where: string): unknown {
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
     const position = /position (\d+)/.exec(message);
-    const detail = position ? ` (at character ${Number(position[1]) + 1})` : /end of JSON input/.test(message) ? " (it ends early)" : "";
+    const detail = position
+      ? ` (at character ${Number(position[1]) + 1})`
+      : /end of JSON input/.test(message)
+        ? " (it ends early)"
+        : "";
     throw new InputError(`${where}: not valid JSON${detail}`);
   }
 }

@@ -155,7 +155,8 @@ function replacer(options: RedactOptions): (holder: object, key: string, value: 
     const o = holder as Record<string, unknown>;
     const isArray = Array.isArray(holder);
     // Whole strings first (by key, then by equality), measured on the original; then secrets inside.
-    if (!showValues && ((key === "encryptedValue" && !isArray) || secrets?.values.has(value))) return redactedValue(value);
+    if (!showValues && ((key === "encryptedValue" && !isArray) || secrets?.values.has(value)))
+      return redactedValue(value);
     if (!showReasoning && !isArray) {
       if (key === "delta" && REASONING_DELTA_TYPES.has(o.type)) return redactedReasoning(value);
       if (key === "content" && o.role === "reasoning") return redactedReasoning(value);
@@ -175,7 +176,7 @@ function replacer(options: RedactOptions): (holder: object, key: string, value: 
 function redactInside(text: string, secrets: StreamSecrets, hidden: (s: LongSecret) => boolean): string {
   let out = "";
   let from = 0;
-  for (let i = 0; i + SUBSTRING_MIN <= text.length; ) {
+  for (let i = 0; i + SUBSTRING_MIN <= text.length;) {
     const candidates = secrets.byPrefix.get(text.slice(i, i + SUBSTRING_MIN));
     const hit = candidates?.find((s) => hidden(s) && text.startsWith(s.text, i));
     if (hit === undefined) {

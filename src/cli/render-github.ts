@@ -12,7 +12,13 @@ export function renderGithub(r: CheckOutcome, file: string | undefined): string 
   if (f) {
     const title = `${f.code} (${f.explanation.rule})`;
     const where = f.eventIndex === null ? "" : ` at event #${f.eventIndex}${f.eventType ? ` ${f.eventType}` : ""}`;
-    out.push(command("error", { file, line: f.line ?? undefined, title }, `${f.code}${where}: ${f.explanation.text}. ${f.eventIndex === null ? "" : failureDetail(f)}`.trim()));
+    out.push(
+      command(
+        "error",
+        { file, line: f.line ?? undefined, title },
+        `${f.code}${where}: ${f.explanation.text}. ${f.eventIndex === null ? "" : failureDetail(f)}`.trim(),
+      ),
+    );
   }
   for (const run of r.runs) {
     for (const w of run.warningsShown) {
@@ -20,15 +26,30 @@ export function renderGithub(r: CheckOutcome, file: string | undefined): string 
       out.push(command("warning", { file, line, title: `${w.code}${w.rule ? ` (${w.rule})` : ""}` }, formatWarning(w)));
     }
     const more = run.warnings - run.warningsShown.length;
-    if (more > 0) out.push(command("notice", { file }, `${more.toLocaleString("en-US")} more warnings in run ${run.number} (--json lists them all)`));
+    if (more > 0)
+      out.push(
+        command(
+          "notice",
+          { file },
+          `${more.toLocaleString("en-US")} more warnings in run ${run.number} (--json lists them all)`,
+        ),
+      );
   }
   const summary = `${count(runCount(r), "run")}, ${count(r.warnings, "warning")}`;
-  out.push(f ? `agui-reasoning check: ${r.label}: ✗ ${f.code}: ${summary} (exit 1)` : `agui-reasoning check: ${r.label}: ✓ valid: ${summary}`);
+  out.push(
+    f
+      ? `agui-reasoning check: ${r.label}: ✗ ${f.code}: ${summary} (exit 1)`
+      : `agui-reasoning check: ${r.label}: ✓ valid: ${summary}`,
+  );
   return `${out.join("\n")}\n`;
 }
 
 /** `::error file=…,line=…,title=…::message`, escaped as the runner expects. */
-function command(kind: "error" | "warning" | "notice", props: { file: string | undefined; line?: number; title?: string }, message: string): string {
+function command(
+  kind: "error" | "warning" | "notice",
+  props: { file: string | undefined; line?: number; title?: string },
+  message: string,
+): string {
   const parts: string[] = [];
   if (props.file !== undefined) parts.push(`file=${escapeProperty(props.file)}`);
   if (props.file !== undefined && props.line !== undefined) parts.push(`line=${props.line}`);

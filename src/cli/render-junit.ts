@@ -16,12 +16,18 @@ export function renderJunit(r: CheckOutcome): string {
   for (const run of runs) {
     const name = run.number === 0 ? "before any run" : `run ${run.number}${run.runId ? ` (runId ${run.runId})` : ""}`;
     const body: string[] = [];
-    if (run === failedRun && f) body.push(failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f)));
+    if (run === failedRun && f)
+      body.push(failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f)));
     const out = systemOut(run);
     if (out) body.push(out);
     cases.push(testCase(name, body));
   }
-  if (f && !failedRun) cases.push(testCase("stream", [failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f))]));
+  if (f && !failedRun)
+    cases.push(
+      testCase("stream", [
+        failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f)),
+      ]),
+    );
   const failures = f ? 1 : 0;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,

@@ -54,7 +54,8 @@ function renderRun(run: RunReport, showValues: boolean): string[] {
     ),
   );
   const values = run.valuesShown.map(
-    (v) => `${v.subtype} ${quote(v.entityId)} ${count(v.bytes, "byte")}${showValues ? ` = ${JSON.stringify(v.value)}` : ""}`,
+    (v) =>
+      `${v.subtype} ${quote(v.entityId)} ${count(v.bytes, "byte")}${showValues ? ` = ${JSON.stringify(v.value)}` : ""}`,
   );
   lines.push(row("encrypted values", run.values, listed(values, showValues ? Infinity : VALUES_KEPT, run.values)));
   lines.push(row("text messages", run.textMessages.size, ids([...run.textMessages])));
@@ -72,7 +73,9 @@ function renderFailure(f: CheckFailure): string[] {
     return [`✗ No run: ${f.code} (${f.rule})`, `  ${f.explanation.text}.`];
   }
   const where = f.line !== null ? ` (line ${f.line})` : "";
-  const lines = [`✗ ${f.code === "RUN_TRUNCATED" ? "Truncated" : "First violation"} at event #${f.eventIndex}${where} ${f.eventType}: ${f.code} (${f.rule})`];
+  const lines = [
+    `✗ ${f.code === "RUN_TRUNCATED" ? "Truncated" : "First violation"} at event #${f.eventIndex}${where} ${f.eventType}: ${f.code} (${f.rule})`,
+  ];
   if (f.synthesizedType !== null) lines.push(`  judged as the ${f.synthesizedType} this ${f.eventType} implies`);
   lines.push(`  ${f.explanation.text}${f.explanation.rule !== f.rule ? ` (${f.explanation.rule})` : ""}.`);
   const detail = failureDetail(f);

@@ -114,5 +114,13 @@ export function protocolError(
   ids: readonly string[],
   detail: string,
 ): ReasoningProtocolError {
-  return new ReasoningProtocolError({ code, rule, eventIndex: ctx.index, eventType: typeOf(event), ids, detail, event });
+  return new ReasoningProtocolError({
+    code,
+    rule,
+    eventIndex: ctx.index,
+    eventType: typeOf(event),
+    ids,
+    detail,
+    event,
+  });
 }

@@ -76,9 +76,9 @@ export class FusedObservable<T> extends Observable<T> {
 /** The operator of one link: joins the chain its source already is, or starts one. */
 export function fusedOperator<I, O>(link: FusedLink): OperatorFunction<I, O> {
   return (source) =>
-    (source instanceof FusedObservable
+    source instanceof FusedObservable
       ? new FusedObservable<O>(source.origin, [...source.links, link])
-      : new FusedObservable<O>(source, [link]));
+      : new FusedObservable<O>(source, [link]);
 }
 
 /** The link of a plain stage: what `stageOperator` runs. */

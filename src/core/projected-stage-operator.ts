@@ -34,7 +34,11 @@ export function projectedStageOperator<S, I, O, P>(
   return fusedOperator({
     open: () => {
       const first = stage.init();
-      return { stage: projectStage(stage, projection, first), state: first, start: projection.start ? projection.start(first) : NONE };
+      return {
+        stage: projectStage(stage, projection, first),
+        state: first,
+        start: projection.start ? projection.start(first) : NONE,
+      };
     },
     options,
     ...(role && { role }),
@@ -43,7 +47,11 @@ export function projectedStageOperator<S, I, O, P>(
 }
 
 /** The stage whose `out` is the projection of `stage`'s steps (its init returns `first`). */
-export function projectStage<S, I, O, P>(stage: Stage<S, I, O>, projection: StageProjection<S, O, P>, first: S): Stage<S, I, P> {
+export function projectStage<S, I, O, P>(
+  stage: Stage<S, I, O>,
+  projection: StageProjection<S, O, P>,
+  first: S,
+): Stage<S, I, P> {
   const view = (before: S, r: StepResult<S, O>): StepResult<S, P> => {
     const keep = projection.keepWarning;
     const warnings = keep === undefined || r.warnings.length === 0 ? r.warnings : r.warnings.filter(keep);

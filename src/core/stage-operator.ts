@@ -14,10 +14,7 @@ import type { ReasoningWarning, Stage, WarningOptions } from "./types";
  * Adjacent operators made by this adapter run fused, in one subscriber, with exactly the same
  * behaviour as one subscriber each (`FusedObservable`, fused-operators.ts).
  */
-export function stageOperator<S, I, O>(
-  stage: Stage<S, I, O>,
-  options?: WarningOptions,
-): OperatorFunction<I, O> {
+export function stageOperator<S, I, O>(stage: Stage<S, I, O>, options?: WarningOptions): OperatorFunction<I, O> {
   return fusedOperator(stageLink(stage, options));
 }
 

@@ -9,7 +9,11 @@ import { Observable, type Observer, type Subscribable, type Subscription } from 
  * infinite). Here the subscriber the source emits to is added to `parent` first: unsubscribing
  * `parent` closes it at once, the source sees `closed` and stops, and its teardown runs once.
  */
-export function subscribeWithin<T>(parent: Subscription, source: Subscribable<T>, observer: Partial<Observer<T>>): Subscription {
+export function subscribeWithin<T>(
+  parent: Subscription,
+  source: Subscribable<T>,
+  observer: Partial<Observer<T>>,
+): Subscription {
   return new Observable<T>((subscriber) => {
     parent.add(subscriber);
     return source.subscribe(subscriber);

@@ -97,7 +97,11 @@ export function result<S, O>(
  */
 export function passThrough<S, O>(): (state: S, event: O) => StepResult<S, O> {
   const out: O[] = [];
-  const reused: { state: S | undefined; out: readonly O[]; warnings: readonly ReasoningWarning[] } = { state: undefined, out, warnings: NONE };
+  const reused: { state: S | undefined; out: readonly O[]; warnings: readonly ReasoningWarning[] } = {
+    state: undefined,
+    out,
+    warnings: NONE,
+  };
   return (state, event) => {
     reused.state = state;
     out[0] = event;

@@ -18,7 +18,12 @@ export function formatWarning(w: ReasoningWarning): string {
 export function warningSink(options: WarningOptions | undefined): (w: ReasoningWarning) => void {
   const custom = options?.onWarning;
   const quiet = options?.quiet === true;
-  if (custom) return quiet ? (w) => { if (w.lossy) custom(w); } : custom;
+  if (custom)
+    return quiet
+      ? (w) => {
+          if (w.lossy) custom(w);
+        }
+      : custom;
   return (w) => {
     if (quiet && !w.lossy) return;
     console.warn(formatWarning(w));

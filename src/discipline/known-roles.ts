@@ -42,7 +42,8 @@ export function recordSnapshot(roles: KnownRoles, messages: unknown, isOpen: (id
     else if (role === "activity") restatesActivity = true;
   }
   for (const [id, role] of roles) {
-    const kept = (role === "reasoning" && !restatesReasoning) || (role === "activity" && !restatesActivity) || isOpen(id);
+    const kept =
+      (role === "reasoning" && !restatesReasoning) || (role === "activity" && !restatesActivity) || isOpen(id);
     // Deleting the entry being visited is safe in a Map iteration.
     if (!kept) roles.delete(id);
   }
@@ -58,7 +59,13 @@ export function declareMessage(roles: KnownRoles, id: string, role: string): voi
  * A START may not turn a known message into the other kind: reasoning text appended to an answer
  * renders the answer inside the thinking block, and the reverse (D-ROLE-CONFLICT).
  */
-export function checkRoleConflict(roles: KnownRoles, id: string, role: string, event: AguiEvent, ctx: StepContext): void {
+export function checkRoleConflict(
+  roles: KnownRoles,
+  id: string,
+  role: string,
+  event: AguiEvent,
+  ctx: StepContext,
+): void {
   const known = roles.get(id);
   if (known === undefined || (known === "reasoning") === (role === "reasoning")) return;
   throw violation(

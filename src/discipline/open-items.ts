@@ -188,7 +188,9 @@ export function commitOpen(
  */
 export function continueItem(sets: OpenSets, family: Family, event: AguiEvent, id: string, ctx: StepContext): void {
   const tag = event.subagentRunId;
-  const item = family.perOwner ? findItem(sets, family, id, tagOf(event, ctx)) : sets.families[family.index]!.byId.get(id);
+  const item = family.perOwner
+    ? findItem(sets, family, id, tagOf(event, ctx))
+    : sets.families[family.index]!.byId.get(id);
   if (item === undefined || !item.open) throw orphan(sets, family, event, id, ctx, "ORPHAN_CONTENT");
   if (tag !== undefined && tag !== item.owner && family.attributed) throw mismatch(family, event, id, item.owner, ctx);
 }
@@ -196,7 +198,9 @@ export function continueItem(sets: OpenSets, family: Family, event: AguiEvent, i
 /** An END event: `id` must be open (R-STREAM-2), the tag must agree (R-SUB-2, D-SPAN-OWNER); closes it. */
 export function closeItem(sets: OpenSets, family: Family, event: AguiEvent, id: string, ctx: StepContext): void {
   const tag = event.subagentRunId;
-  const item = family.perOwner ? findItem(sets, family, id, tagOf(event, ctx)) : sets.families[family.index]!.byId.get(id);
+  const item = family.perOwner
+    ? findItem(sets, family, id, tagOf(event, ctx))
+    : sets.families[family.index]!.byId.get(id);
   if (item === undefined || !item.open) {
     if (family.perOwner) checkOtherOwners(sets, family, event, id, ctx);
     throw orphan(sets, family, event, id, ctx, "ORPHAN_END");
@@ -259,7 +263,12 @@ function orphan(
   const rule = code === "ORPHAN_CONTENT" ? family.rules.orphanContent : family.rules.orphanEnd;
   // A message open in the other message family (a snapshot may have restated its role): the
   // diagnostic names the family that holds it open, and what closes it (D-SNAPSHOT-ROLE).
-  const holder = family.declaresRole === undefined ? undefined : FAMILIES.find((f) => f !== family && f.declaresRole !== undefined && sets.families[f.index]!.byId.get(id)?.open === true);
+  const holder =
+    family.declaresRole === undefined
+      ? undefined
+      : FAMILIES.find(
+          (f) => f !== family && f.declaresRole !== undefined && sets.families[f.index]!.byId.get(id)?.open === true,
+        );
   if (holder !== undefined) {
     return violation(
       code,

@@ -50,7 +50,8 @@ export function startRun(state: VerifyState, event: AguiEvent, ctx: StepContext)
   state.runId = runId;
   state.threadId = typeof event.threadId === "string" ? event.threadId : undefined;
   const input = event.input;
-  if (typeof input === "object" && input !== null) recordMessages(state.roles, (input as { messages?: unknown }).messages, false);
+  if (typeof input === "object" && input !== null)
+    recordMessages(state.roles, (input as { messages?: unknown }).messages, false);
 }
 
 /**
@@ -62,7 +63,8 @@ export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext
   if (state.sets.total > 0) {
     const families = openFamilies(state.sets);
     const outcome = event.outcome;
-    const cancelled = typeof outcome === "object" && outcome !== null && (outcome as { type?: unknown }).type === "cancelled";
+    const cancelled =
+      typeof outcome === "object" && outcome !== null && (outcome as { type?: unknown }).type === "cancelled";
     throw violation(
       "OPEN_AT_RUN_FINISHED",
       cancelled ? "R-RUN-4" : families[0]!.rules.openAtFinish,
@@ -99,7 +101,10 @@ export function errorRun(state: VerifyState, event: AguiEvent, ctx: StepContext)
 function runIdMismatch(state: VerifyState, event: AguiEvent, ctx: StepContext): ReasoningWarning | undefined {
   const ids: string[] = [];
   const parts: string[] = [];
-  for (const [field, opened] of [["runId", state.runId], ["threadId", state.threadId]] as const) {
+  for (const [field, opened] of [
+    ["runId", state.runId],
+    ["threadId", state.threadId],
+  ] as const) {
     const ended = event[field];
     if (typeof ended !== "string" || opened === undefined || ended === opened) continue;
     ids.push(opened, ended);

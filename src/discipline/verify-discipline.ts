@@ -1,10 +1,27 @@
 import type { Message } from "@ag-ui/core";
 import type { OperatorFunction } from "rxjs";
 import { fusedOperator, stageLink } from "../core/fused-operators";
-import { result, type AguiEvent, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import {
+  result,
+  type AguiEvent,
+  type Stage,
+  type StepContext,
+  type StepResult,
+  type WarningOptions,
+} from "../core/types";
 import { ROUTES, type Family } from "./families";
 import { checkRoleConflict, declareMessage, recordMessages, recordSnapshot, type KnownRoles } from "./known-roles";
-import { checkOpen, checkParent, closeItem, commitOpen, continueItem, continuesOpenItem, isOpenMessage, keyOf, tagOf } from "./open-items";
+import {
+  checkOpen,
+  checkParent,
+  closeItem,
+  commitOpen,
+  continueItem,
+  continuesOpenItem,
+  isOpenMessage,
+  keyOf,
+  tagOf,
+} from "./open-items";
 import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
 import { quote, violation } from "./violation";
 import { VerifyState } from "./verify-state";
@@ -28,7 +45,9 @@ const DEFAULT_MAX_OPEN_ITEMS = 10_000;
 export function createVerifyStage(options: VerifyOptions = {}): Stage<VerifyState, AguiEvent, AguiEvent> {
   const maxOpenItems = options.maxOpenItems ?? DEFAULT_MAX_OPEN_ITEMS;
   if (!(maxOpenItems >= 0) || !(Number.isInteger(maxOpenItems) || maxOpenItems === Infinity)) {
-    throw new RangeError(`verifyDiscipline: maxOpenItems must be a non-negative integer or Infinity (got ${String(maxOpenItems)}).`);
+    throw new RangeError(
+      `verifyDiscipline: maxOpenItems must be a non-negative integer or Infinity (got ${String(maxOpenItems)}).`,
+    );
   }
   const initialMessages = options.initialMessages;
   return {
@@ -51,7 +70,12 @@ export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<Agui
   return fusedOperator(stageLink(createVerifyStage(options), options, "verify"));
 }
 
-function verify(state: VerifyState, event: AguiEvent, ctx: StepContext, maxOpenItems: number): StepResult<VerifyState, AguiEvent> {
+function verify(
+  state: VerifyState,
+  event: AguiEvent,
+  ctx: StepContext,
+  maxOpenItems: number,
+): StepResult<VerifyState, AguiEvent> {
   if (typeof event !== "object" || event === null || typeof event.type !== "string") throw notAnEvent(event, ctx);
   const route = ROUTES.get(event.type);
   if (route === undefined) {

@@ -16,7 +16,14 @@ export class DowncastError extends AGUIError {
   /** The event that could not be translated. Not enumerable, so logging the error does not print its content. */
   declare readonly event: unknown;
 
-  constructor(rule: string, ctx: StepContext, eventType: string, ids: readonly string[], detail: string, event: unknown) {
+  constructor(
+    rule: string,
+    ctx: StepContext,
+    eventType: string,
+    ids: readonly string[],
+    detail: string,
+    event: unknown,
+  ) {
     const idText = ids.length > 0 ? ` [${ids.map((id) => JSON.stringify(truncateId(id))).join(", ")}]` : "";
     super(`NOT_REPRESENTABLE (${rule}) at event #${ctx.index} ${eventType}${idText}: ${detail}`);
     this.name = "DowncastError";

@@ -2,7 +2,16 @@ import { EventType } from "@ag-ui/core";
 import type { OperatorFunction } from "rxjs";
 import { ReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
-import { NONE, result, type AguiEvent, type ReasoningWarning, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import {
+  NONE,
+  result,
+  type AguiEvent,
+  type ReasoningWarning,
+  type Stage,
+  type StepContext,
+  type StepResult,
+  type WarningOptions,
+} from "../core/types";
 import { byteLength } from "../history/read-event";
 import type { LegacyShape } from "../upcast/legacy-thinking";
 import { DowncastError } from "./downcast-error";
@@ -65,7 +74,14 @@ function downcastStep(state: DowncastState, event: AguiEvent, ctx: StepContext):
     case EventType.REASONING_ENCRYPTED_VALUE:
       return result(state, NONE, [valueDropped(event, ctx)]);
     case EventType.REASONING_MESSAGE_CHUNK:
-      throw rejected("MALFORMED_EVENT", "R-STREAM-7", event, ctx, [], "chunks must be expanded before downcastToThinking (place it after expandChunks): 0.x had no chunk form.");
+      throw rejected(
+        "MALFORMED_EVENT",
+        "R-STREAM-7",
+        event,
+        ctx,
+        [],
+        "chunks must be expanded before downcastToThinking (place it after expandChunks): 0.x had no chunk form.",
+      );
     case EventType.RUN_STARTED:
     case EventType.RUN_FINISHED:
     case EventType.RUN_ERROR:
@@ -76,9 +92,15 @@ function downcastStep(state: DowncastState, event: AguiEvent, ctx: StepContext):
   }
 }
 
-function translate(state: DowncastState, shape: LegacyShape, event: AguiEvent, ctx: StepContext): StepResult<DowncastState, AguiEvent> {
+function translate(
+  state: DowncastState,
+  shape: LegacyShape,
+  event: AguiEvent,
+  ctx: StepContext,
+): StepResult<DowncastState, AguiEvent> {
   const id = event.messageId;
-  if (typeof id !== "string") throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [], "/messageId must be a string.");
+  if (typeof id !== "string")
+    throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [], "/messageId must be a string.");
   const open = shape.item === "span" ? state.span : state.message;
   const out: Obj = { type: shape.legacyType };
   const warnings: ReasoningWarning[] = [];
@@ -89,10 +111,13 @@ function translate(state: DowncastState, shape: LegacyShape, event: AguiEvent, c
     warnings.push(idDropped(shape, id, ctx));
   } else {
     if (open !== id) throw notOpen(shape, id, event, ctx);
-    if (shape.action === "close") next = shape.item === "span" ? { span: undefined, message: state.message } : { span: state.span, message: undefined };
+    if (shape.action === "close")
+      next =
+        shape.item === "span" ? { span: undefined, message: state.message } : { span: state.span, message: undefined };
     else {
       const delta = event.delta;
-      if (typeof delta !== "string") throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [id], "/delta must be a string.");
+      if (typeof delta !== "string")
+        throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [id], "/delta must be a string.");
       out.delta = delta;
     }
   }
@@ -155,7 +180,13 @@ function valueDropped(event: AguiEvent, ctx: StepContext): ReasoningWarning {
   );
 }
 
-function notRepresentable(shape: LegacyShape, open: string, id: string, event: AguiEvent, ctx: StepContext): DowncastError {
+function notRepresentable(
+  shape: LegacyShape,
+  open: string,
+  id: string,
+  event: AguiEvent,
+  ctx: StepContext,
+): DowncastError {
   return new DowncastError(
     "R-DEP-5",
     ctx,
@@ -170,9 +201,31 @@ function notRepresentable(shape: LegacyShape, open: string, id: string, event: A
 function notOpen(shape: LegacyShape, id: string, event: AguiEvent, ctx: StepContext): ReasoningProtocolError {
   const code = shape.action === "close" ? "ORPHAN_END" : "ORPHAN_CONTENT";
   const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-9";
-  return rejected(code, rule, event, ctx, [id], `no ${shape.item === "span" ? "reasoning span" : "reasoning message"} with this id is open; downcastToThinking expects verified events.`);
+  return rejected(
+    code,
+    rule,
+    event,
+    ctx,
+    [id],
+    `no ${shape.item === "span" ? "reasoning span" : "reasoning message"} with this id is open; downcastToThinking expects verified events.`,
+  );
 }
 
-function rejected(code: ReasoningErrorCode, rule: string, event: AguiEvent, ctx: StepContext, ids: readonly string[], detail: string): ReasoningProtocolError {
-  return new ReasoningProtocolError({ code, rule, eventIndex: ctx.index, eventType: typeOf(event), ids, detail, event });
+function rejected(
+  code: ReasoningErrorCode,
+  rule: string,
+  event: AguiEvent,
+  ctx: StepContext,
+  ids: readonly string[],
+  detail: string,
+): ReasoningProtocolError {
+  return new ReasoningProtocolError({
+    code,
+    rule,
+    eventIndex: ctx.index,
+    eventType: typeOf(event),
+    ids,
+    detail,
+    event,
+  });
 }

@@ -10,7 +10,6 @@ export interface TitleRecovery {
   readonly dropped: readonly string[];
 }
 
-
 /**
  * Reverses D-THINK-TITLE: `metadata["agui-reasoning"].thinkingTitle` (a string) goes back to
  * `title`; every other key is dropped and named. A `thinkingTitle` that is not a string is not a
@@ -27,7 +26,8 @@ export function recoverTitle(metadata: unknown): TitleRecovery {
       continue;
     }
     title = own.thinkingTitle;
-    for (const inner of Object.keys(own)) if (inner !== "thinkingTitle") dropped.push(toPointer(["metadata", key, inner]));
+    for (const inner of Object.keys(own))
+      if (inner !== "thinkingTitle") dropped.push(toPointer(["metadata", key, inner]));
   }
   return { title, dropped };
 }

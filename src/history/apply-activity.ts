@@ -29,7 +29,11 @@ import {
  * metadata (R-META-4: the metadata of every event making up the item), the content unchanged.
  */
 
-export function snapshotActivity(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+export function snapshotActivity(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const activityType = readString(event, "activityType", ctx);
   const content = readObject(event, "content", ctx);
@@ -47,16 +51,24 @@ export function snapshotActivity(conversation: Conversation, event: AguiEvent, c
 
   if (held !== undefined && replace === false) {
     if (metadata === undefined) return result(conversation, [event]);
-    return result(conversation.replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) }), [event]);
+    return result(conversation.replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) }), [
+      event,
+    ]);
   }
   const message: ActivityMessage = { id, role: "activity", activityType, content };
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
   const merged = metadata === undefined ? held?.metadata : mergeMetadata(held?.metadata, metadata);
   if (merged !== undefined) message.metadata = merged;
-  return result(held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message), [event]);
+  return result(held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message), [
+    event,
+  ]);
 }
 
-export function patchActivity(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+export function patchActivity(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const activityType = readString(event, "activityType", ctx);
   const metadata = readMetadata(event, ctx);
@@ -66,15 +78,27 @@ export function patchActivity(conversation: Conversation, event: AguiEvent, ctx:
   const position = conversation.index.position.get(id);
   if (position === undefined) return skipped(conversation, event, ctx, id, "names no message this history holds");
   const held = conversation.at(position)!;
-  if (held.role !== "activity") return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
+  if (held.role !== "activity")
+    return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
   const outcome = applyJsonPatch(held.content, patch);
-  const failure = !outcome.ok ? `has a patch that does not apply: ${outcome.reason}` : !isPlainObject(outcome.value) ? "has a patch whose result is not an object" : undefined;
+  const failure = !outcome.ok
+    ? `has a patch that does not apply: ${outcome.reason}`
+    : !isPlainObject(outcome.value)
+      ? "has a patch whose result is not an object"
+      : undefined;
   if (failure !== undefined) {
     // R-META-4: the metadata still lands; only the content stays as it was.
-    const kept = metadata === undefined ? conversation : conversation.replaceAt(position, { ...held, metadata: mergeMetadata(held.metadata, metadata) });
+    const kept =
+      metadata === undefined
+        ? conversation
+        : conversation.replaceAt(position, { ...held, metadata: mergeMetadata(held.metadata, metadata) });
     return skipped(kept, event, ctx, id, failure, "R-ACT-5", metadata !== undefined);
   }
-  const message: ActivityMessage = { ...held, activityType, content: (outcome as { readonly value: Record<string, unknown> }).value };
+  const message: ActivityMessage = {
+    ...held,
+    activityType,
+    content: (outcome as { readonly value: Record<string, unknown> }).value,
+  };
   if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);
   return result(conversation.replaceAt(position, message), [event]);
 }
@@ -88,7 +112,9 @@ function skipped(
   rule = "R-ACT-5",
   metadataMerged = false,
 ): StepResult<Conversation, AguiEvent> {
-  const what = metadataMerged ? "its content change was not applied to history (its metadata was merged)" : "it was not applied to history";
+  const what = metadataMerged
+    ? "its content change was not applied to history (its metadata was merged)"
+    : "it was not applied to history";
   const w = warning("ACTIVITY_SKIPPED", rule, event, ctx, [id], `the event ${why}; ${what}`, true);
   return result(conversation, [event], [w]);
 }

@@ -62,7 +62,8 @@ export const REASONING_FAMILY: MessageFamily = {
   fits: (role) => role === "reasoning",
   create(event, ctx, id, metadata) {
     // R-SCHEMA-2: role required and fixed; R-SCHEMA-10: a reasoning message never has `name`.
-    if (readField(event, "role", ctx) !== "reasoning") throw malformed(event, ctx, "`role` must be \"reasoning\" (R-SCHEMA-2)", [id]);
+    if (readField(event, "role", ctx) !== "reasoning")
+      throw malformed(event, ctx, '`role` must be "reasoning" (R-SCHEMA-2)', [id]);
     return attributed({ id, role: "reasoning", content: "" }, event, ctx, metadata);
   },
 };
@@ -77,7 +78,14 @@ export function startMessage(
   const metadata = readMetadata(event, ctx);
   const { index } = conversation;
   if (index.openMessages.has(id)) {
-    throw protocolError("DUPLICATE_OPEN", family.duplicateRule, event, ctx, [id], `the ${family.name} message is already open`);
+    throw protocolError(
+      "DUPLICATE_OPEN",
+      family.duplicateRule,
+      event,
+      ctx,
+      [id],
+      `the ${family.name} message is already open`,
+    );
   }
   const position = index.position.get(id);
   let next: Conversation;
@@ -87,7 +95,8 @@ export function startMessage(
     // is a message of its own, and lookups by the id resolve to it from now on (R-TEXT-5: no failure).
     conversation.yieldIdOfToolMessage(id, position);
     next = conversation.append(family.create(event, ctx, id, metadata));
-    const text = "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
+    const text =
+      "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
     warnings = [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text, false)];
   } else if (position === undefined) {
     next = conversation.append(family.create(event, ctx, id, metadata));
@@ -122,14 +131,24 @@ export function appendContent(
   const delta = readString(event, "delta", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_CONTENT");
-  if (position === REPLACED && (delta !== "" || metadata !== undefined)) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, RESTATED);
+  if (position === REPLACED && (delta !== "" || metadata !== undefined))
+    return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, RESTATED);
   if (delta === "") {
     // An empty delta (keep-alive) appends nothing (R-SCHEMA-3); only its metadata, if any, lands.
     if (metadata === undefined) return result(conversation, [event]);
     if (position < 0) return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
     return result(conversation.replaceAt(position, withMetadata(conversation.at(position)!, metadata)), [event]);
   }
-  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed by a MESSAGES_SNAPSHOT");
+  if (position < 0)
+    return notApplied(
+      conversation,
+      event,
+      ctx,
+      id,
+      byteLength(delta),
+      metadata !== undefined,
+      "was removed by a MESSAGES_SNAPSHOT",
+    );
   const held = conversation.at(position)! as Message & { readonly content?: unknown };
   const content = held.content;
   if (content !== undefined && typeof content !== "string") {
@@ -146,7 +165,15 @@ export function appendContent(
   const length = content === undefined ? 0 : content.length;
   // D-LIMIT: checked before any string is built (past the engine's limit, `+` throws a RangeError).
   if (!fitsContentLength(length, delta.length, maxContentLength)) {
-    throw contentLimitExceeded(event, ctx, `${family.name} message's content`, id, length, delta.length, maxContentLength);
+    throw contentLimitExceeded(
+      event,
+      ctx,
+      `${family.name} message's content`,
+      id,
+      length,
+      delta.length,
+      maxContentLength,
+    );
   }
   const updated = withContent(held, content === undefined ? delta : content + delta);
   if (metadata !== undefined) updated.metadata = mergeMetadata(held.metadata, metadata);
@@ -159,7 +186,12 @@ export function appendContent(
  * the `{ id, role, content }` layout a START creates (`isSimpleMessage`, judged once by the caller),
  * so the copy is a literal.
  */
-export function withContentAt(conversation: Conversation, position: number, content: string, simple: boolean): Conversation {
+export function withContentAt(
+  conversation: Conversation,
+  position: number,
+  content: string,
+  simple: boolean,
+): Conversation {
   return conversation.replaceAt(position, withContent(conversation.at(position)!, content, simple) as Message);
 }
 
@@ -189,7 +221,11 @@ export function appendableSlot(conversation: Conversation, family: MessageFamily
 
 /** The family whose CONTENT event type is `type`. */
 export function messageFamilyOfContent(type: string): MessageFamily | undefined {
-  return type === EventType.TEXT_MESSAGE_CONTENT ? TEXT_FAMILY : type === EventType.REASONING_MESSAGE_CONTENT ? REASONING_FAMILY : undefined;
+  return type === EventType.TEXT_MESSAGE_CONTENT
+    ? TEXT_FAMILY
+    : type === EventType.REASONING_MESSAGE_CONTENT
+      ? REASONING_FAMILY
+      : undefined;
 }
 
 /**
@@ -219,7 +255,15 @@ export function endMessage(
     // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is left as it is.
     index.removedMessages.delete(id);
     if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, position === REPLACED ? RESTATED : "was removed by a MESSAGES_SNAPSHOT");
+    return notApplied(
+      conversation,
+      event,
+      ctx,
+      id,
+      0,
+      true,
+      position === REPLACED ? RESTATED : "was removed by a MESSAGES_SNAPSHOT",
+    );
   }
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
@@ -228,12 +272,20 @@ export function endMessage(
 }
 
 /** A copy of a message or tool call with `metadata` merged in (R-META-4). */
-export function withMetadata<T extends { readonly metadata?: unknown }>(target: T, metadata: Record<string, unknown>): T {
+export function withMetadata<T extends { readonly metadata?: unknown }>(
+  target: T,
+  metadata: Record<string, unknown>,
+): T {
   return { ...target, metadata: mergeMetadata(target.metadata, metadata) };
 }
 
 /** Keeps the event's `subagentRunId` (R-STATE-7, R-SUB-2) and `metadata` (an own copy, D-NO-ALIAS) on a new message. */
-function attributed(message: Record<string, unknown>, event: AguiEvent, ctx: StepContext, metadata: Record<string, unknown> | undefined): Message {
+function attributed(
+  message: Record<string, unknown>,
+  event: AguiEvent,
+  ctx: StepContext,
+  metadata: Record<string, unknown> | undefined,
+): Message {
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
   if (metadata !== undefined) message.metadata = metadata;
@@ -271,7 +323,14 @@ function openPosition(
   if (position === undefined) return -1;
   const role = conversation.at(position)!.role;
   if (!family.fits(role)) {
-    throw protocolError(code, family.orphanRule, event, ctx, [id], `the open message is a ${roleName(role)} message, not a ${family.name} message`);
+    throw protocolError(
+      code,
+      family.orphanRule,
+      event,
+      ctx,
+      [id],
+      `the open message is a ${roleName(role)} message, not a ${family.name} message`,
+    );
   }
   return position;
 }

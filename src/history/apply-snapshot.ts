@@ -26,12 +26,22 @@ export function reconcileSnapshot(
   ctx: StepContext,
   producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
-  const { messages: snapshot, warnings } = withKnownRoles(readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx), "/messages", event, ctx);
+  const { messages: snapshot, warnings } = withKnownRoles(
+    readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx),
+    "/messages",
+    event,
+    ctx,
+  );
   const openFamilies = openMessageFamilies(conversation);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
   for (const message of plan.restated) issuersOf(message, producer, added);
-  const reconciled = replaceIssuers(conversation.withMessages(plan.messages), plan.goneMessages, plan.goneToolCalls, added);
+  const reconciled = replaceIssuers(
+    conversation.withMessages(plan.messages),
+    plan.goneMessages,
+    plan.goneToolCalls,
+    added,
+  );
   return result(keepHeld(stopRemovedItems(reconciled, openFamilies)), [event], warnings);
 }
 
@@ -73,7 +83,10 @@ function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reco
     if (copy !== undefined) {
       drop(message);
       if (!placed.has(key)) place(key, copy);
-    } else if ((message.role === "activity" && !restatesActivity) || (message.role === "reasoning" && !restatesReasoning)) {
+    } else if (
+      (message.role === "activity" && !restatesActivity) ||
+      (message.role === "reasoning" && !restatesReasoning)
+    ) {
       plan.messages.push(message);
     } else drop(message);
   }
@@ -98,7 +111,8 @@ function openMessageFamilies(conversation: Conversation): Map<string, MessageFam
   const { index } = conversation;
   for (const id of index.openMessages) {
     const position = index.position.get(id);
-    if (position !== undefined) families.set(id, conversation.at(position)!.role === "reasoning" ? REASONING_FAMILY : TEXT_FAMILY);
+    if (position !== undefined)
+      families.set(id, conversation.at(position)!.role === "reasoning" ? REASONING_FAMILY : TEXT_FAMILY);
   }
   return families;
 }
@@ -151,7 +165,8 @@ export function startRun(
     if (!isPlainObject(input)) return { not: jsonType(input) };
     return { messages: ownCopy(input.messages) };
   });
-  if (echo?.not !== undefined) throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
+  if (echo?.not !== undefined)
+    throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
   const echoed = echo?.messages === undefined ? NONE : readMessages(echo.messages, "/input/messages", event, ctx);
   conversation.index.removedMessages.clear();
   conversation.index.removedToolCalls.clear();
@@ -160,7 +175,8 @@ export function startRun(
   for (const message of messages) {
     if (next.index.position.has(message.id)) continue;
     next = next.append(message);
-    for (const record of issuersOf(message, producer)) next = recordIssuer(next, record.subtype, record.entityId, producer);
+    for (const record of issuersOf(message, producer))
+      next = recordIssuer(next, record.subtype, record.entityId, producer);
   }
   return result(next, [event], warnings);
 }
@@ -183,7 +199,9 @@ function withKnownRoles(
     if (isRole(message.role)) kept.push(message);
     else {
       const text = "a message with an unrecognised role was dropped from the list";
-      warnings.push(warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, true, `${path}/${i}/role`));
+      warnings.push(
+        warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, true, `${path}/${i}/role`),
+      );
     }
   });
   return { messages: kept, warnings };

@@ -33,7 +33,11 @@ import {
  * message. A `parentMessageId` naming a non-assistant message falls back to that rule with a warning.
  */
 
-export function startToolCall(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+export function startToolCall(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "toolCallId", ctx);
   const name = readString(event, "toolCallName", ctx);
   const metadata = readMetadata(event, ctx);
@@ -50,7 +54,10 @@ export function startToolCall(conversation: Conversation, event: AguiEvent, ctx:
     next = placeCall(conversation, event, ctx, call, warnings);
   } else {
     // Reopen (R-TOOL-2): further arguments append; the established name and parent stand.
-    next = metadata === undefined ? conversation : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
+    next =
+      metadata === undefined
+        ? conversation
+        : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
   }
   index.openToolCalls.add(id);
   index.removedToolCalls.delete(id);
@@ -58,7 +65,13 @@ export function startToolCall(conversation: Conversation, event: AguiEvent, ctx:
 }
 
 /** Puts a new call on its holder (see the file comment), creating the holder when none is held. */
-function placeCall(conversation: Conversation, event: AguiEvent, ctx: StepContext, call: ToolCall, warnings: ReasoningWarning[]): Conversation {
+function placeCall(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+  call: ToolCall,
+  warnings: ReasoningWarning[],
+): Conversation {
   const parentId = readOptionalString(event, "parentMessageId", ctx);
   const { index } = conversation;
   let holderId = parentId ?? call.id;
@@ -74,7 +87,8 @@ function placeCall(conversation: Conversation, event: AguiEvent, ctx: StepContex
     // D-TOOL-RESULT-ID, the other way round: a tool result came first under the holder's id. The
     // holder is an assistant message of its own, and lookups by the id resolve to it from now on.
     conversation.yieldIdOfToolMessage(holderId, holderAt);
-    const text = "the assistant message holding the call reuses the id of a held tool message; it was added as a message of its own";
+    const text =
+      "the assistant message holding the call reuses the id of a held tool message; it was added as a message of its own";
     warnings.push(warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [holderId], text, false));
     holderAt = undefined;
   }
@@ -86,7 +100,14 @@ function placeCall(conversation: Conversation, event: AguiEvent, ctx: StepContex
   }
   const held = conversation.at(holderAt)!;
   if (held.role !== "assistant") {
-    throw protocolError("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", event, ctx, [call.id], `the tool call would be held on a ${roleName(held.role)} message`);
+    throw protocolError(
+      "ID_ROLE_CONFLICT",
+      "D-ROLE-CONFLICT",
+      event,
+      ctx,
+      [call.id],
+      `the tool call would be held on a ${roleName(held.role)} message`,
+    );
   }
   index.toolCallHolder.set(call.id, holderId);
   return conversation.replaceAt(holderAt, { ...held, toolCalls: [...(toolCallsOf(held) ?? []), call] });
@@ -103,7 +124,16 @@ export function appendArguments(
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_CONTENT");
   if (delta === "" && metadata === undefined) return result(conversation, [event]);
-  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, "was removed by a MESSAGES_SNAPSHOT");
+  if (position < 0)
+    return notApplied(
+      conversation,
+      event,
+      ctx,
+      id,
+      byteLength(delta),
+      metadata !== undefined,
+      "was removed by a MESSAGES_SNAPSHOT",
+    );
   const holder = conversation.at(position) as AssistantMessage;
   const calls = holder.toolCalls!;
   const slot = slotOf(calls, id);
@@ -124,7 +154,12 @@ export function appendArguments(
  * `args`: what a TOOL_CALL_ARGS without metadata does (also the facade's delta lane,
  * src/pipeline/delta-lane.ts).
  */
-export function withArgumentsAt(conversation: Conversation, position: number, slot: number, args: string): Conversation {
+export function withArgumentsAt(
+  conversation: Conversation,
+  position: number,
+  slot: number,
+  args: string,
+): Conversation {
   const holder = conversation.at(position) as AssistantMessage;
   return conversation.replaceAt(position, withCall(holder, slot, withArguments(holder.toolCalls![slot]!, args)));
 }
@@ -158,7 +193,11 @@ export function appendableCall(
   return typeof args === "string" ? { position, slot, args } : undefined;
 }
 
-export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+export function endToolCall(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "toolCallId", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_END");
@@ -169,7 +208,10 @@ export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: S
     return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
   }
   index.openToolCalls.delete(id);
-  const next = metadata === undefined ? conversation : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
+  const next =
+    metadata === undefined
+      ? conversation
+      : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
   return result(unlist(next, "tool-call", id), [event]);
 }
 
@@ -180,7 +222,11 @@ export function endToolCall(conversation: Conversation, event: AguiEvent, ctx: S
  * appended when the call is not held. A result usually follows its call, so this is an append; an
  * insertion further back costs O(messages after it).
  */
-export function addToolResult(conversation: Conversation, event: AguiEvent, ctx: StepContext): StepResult<Conversation, AguiEvent> {
+export function addToolResult(
+  conversation: Conversation,
+  event: AguiEvent,
+  ctx: StepContext,
+): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const toolCallId = readString(event, "toolCallId", ctx);
   // Parts are objects: the package's own copy (D-NO-ALIAS).
@@ -189,7 +235,7 @@ export function addToolResult(conversation: Conversation, event: AguiEvent, ctx:
     throw malformed(event, ctx, `\`content\` must be a string or an array of parts (got ${jsonType(content)})`, [id]);
   }
   const role = readField(event, "role", ctx);
-  if (role !== undefined && role !== "tool") throw malformed(event, ctx, "`role` must be \"tool\" when present", [id]);
+  if (role !== undefined && role !== "tool") throw malformed(event, ctx, '`role` must be "tool" when present', [id]);
   const message: ToolMessage = { id, role: "tool", toolCallId, content: content as ToolMessage["content"] };
   const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
@@ -208,7 +254,9 @@ export function addToolResult(conversation: Conversation, event: AguiEvent, ctx:
       "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
       true,
     );
-    const replaced = conversation.index.sharedToolMessage.has(id) ? conversation : replaceIssuers(conversation, new Set([id]), EMPTY_SET, NONE);
+    const replaced = conversation.index.sharedToolMessage.has(id)
+      ? conversation
+      : replaceIssuers(conversation, new Set([id]), EMPTY_SET, NONE);
     return result(replaced.replaceAt(toolAt, message), [event], [w]);
   }
   // D-TOOL-RESULT-ID: an id a message of another role has is no failure (R-TEXT-5); the result is a
@@ -257,7 +305,12 @@ export function withCall(holder: AssistantMessage, slot: number, call: ToolCall)
   return copy;
 }
 
-function updateCall(conversation: Conversation, position: number, id: string, update: (call: ToolCall) => ToolCall): Conversation {
+function updateCall(
+  conversation: Conversation,
+  position: number,
+  id: string,
+  update: (call: ToolCall) => ToolCall,
+): Conversation {
   const holder = conversation.at(position) as AssistantMessage;
   const slot = slotOf(holder.toolCalls!, id);
   return conversation.replaceAt(position, withCall(holder, slot, update(holder.toolCalls![slot]!)));

@@ -94,8 +94,16 @@ export class Conversation implements HistoryState {
   get history(): ReasoningHistory {
     let history = this.published;
     if (history === undefined) {
-      if (this.messages.size <= EAGER_MESSAGES && this.incomplete.ready && (this.records.built || this.records.size <= EAGER_MESSAGES)) {
-        history = { messages: this.materialize(), incomplete: this.incomplete.toArray(), issuers: this.records.toArray() };
+      if (
+        this.messages.size <= EAGER_MESSAGES &&
+        this.incomplete.ready &&
+        (this.records.built || this.records.size <= EAGER_MESSAGES)
+      ) {
+        history = {
+          messages: this.materialize(),
+          incomplete: this.incomplete.toArray(),
+          issuers: this.records.toArray(),
+        };
         this.basis = undefined;
       } else {
         history = new LazyHistory(this);
@@ -158,7 +166,10 @@ export class Conversation implements HistoryState {
     const messages = this.messages.insert(position, message);
     for (let i = position; i < messages.size; i++) {
       const moved = messages.get(i)!;
-      (moved.role === "tool" && index.sharedToolMessage.has(moved.id) ? index.sharedToolMessage : index.position).set(moved.id, i);
+      (moved.role === "tool" && index.sharedToolMessage.has(moved.id) ? index.sharedToolMessage : index.position).set(
+        moved.id,
+        i,
+      );
     }
     indexToolCalls(message, index.toolCallHolder);
     return new Conversation(messages, this.incomplete, this.records, index, undefined, -1, undefined);
@@ -195,18 +206,42 @@ export class Conversation implements HistoryState {
     this.index.sharedToolMessage.clear();
     this.index.toolCallHolder.clear();
     indexMessages(messages, this.index);
-    return new Conversation(PersistentList.from(messages), this.incomplete, this.records, this.index, messages, -1, undefined);
+    return new Conversation(
+      PersistentList.from(messages),
+      this.incomplete,
+      this.records,
+      this.index,
+      messages,
+      -1,
+      undefined,
+    );
   }
 
   withIncomplete(incomplete: IncompleteList): Conversation {
     if (incomplete === this.incomplete) return this;
-    return new Conversation(this.messages, incomplete, this.records, this.index, this.currentBasis(), this.currentPatch(), undefined);
+    return new Conversation(
+      this.messages,
+      incomplete,
+      this.records,
+      this.index,
+      this.currentBasis(),
+      this.currentPatch(),
+      undefined,
+    );
   }
 
   /** This conversation with new issuer records; the caller keeps `index.*Issuer` in step. */
   withIssuers(records: IssuerRecords): Conversation {
     if (records === this.records) return this;
-    return new Conversation(this.messages, this.incomplete, records, this.index, this.currentBasis(), this.currentPatch(), undefined);
+    return new Conversation(
+      this.messages,
+      this.incomplete,
+      records,
+      this.index,
+      this.currentBasis(),
+      this.currentPatch(),
+      undefined,
+    );
   }
 
   private edited(messages: PersistentList<Message>, position: number): Conversation {
@@ -262,8 +297,10 @@ function lazyIssuers(this: LazyHistory): readonly ValueIssuer[] {
  */
 const defineLazy: (target: object, name: string, getter: () => unknown) => void =
   typeof (Object.prototype as { __defineGetter__?: unknown }).__defineGetter__ === "function"
-    ? (target, name, getter) => (target as { __defineGetter__(name: string, getter: () => unknown): void }).__defineGetter__(name, getter)
-    : (target, name, getter) => Object.defineProperty(target, name, { get: getter, enumerable: true, configurable: true });
+    ? (target, name, getter) =>
+        (target as { __defineGetter__(name: string, getter: () => unknown): void }).__defineGetter__(name, getter)
+    : (target, name, getter) =>
+        Object.defineProperty(target, name, { get: getter, enumerable: true, configurable: true });
 
 /** The getter of a `LazyHistory`'s `incomplete` when its array is not built yet (a long incomplete list). */
 function lazyIncomplete(this: LazyHistory): readonly IncompleteItem[] {
@@ -341,7 +378,10 @@ function indexMessages(messages: readonly Message[], index: ConversationIndex): 
     const message = messages[i]!;
     if (message.role !== "tool") continue;
     const held = index.position.get(message.id);
-    (held !== undefined && messages[held]!.role !== "tool" ? index.sharedToolMessage : index.position).set(message.id, i);
+    (held !== undefined && messages[held]!.role !== "tool" ? index.sharedToolMessage : index.position).set(
+      message.id,
+      i,
+    );
   }
 }
 

@@ -48,7 +48,8 @@ export interface HistoryOptions extends WarningOptions {
  */
 export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryState, AguiEvent, AguiEvent> {
   const producer = options.producer;
-  if (producer !== undefined && typeof producer !== "string") throw new TypeError("agui-reasoning: `producer` must be a string");
+  if (producer !== undefined && typeof producer !== "string")
+    throw new TypeError("agui-reasoning: `producer` must be a string");
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "deriveHistory");
   const seed = seedOf(options);
   const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
@@ -167,7 +168,9 @@ function checkRecords(records: unknown, name: string, ...fields: string[]): void
   if (!Array.isArray(records)) throw new TypeError(`agui-reasoning: ${name} must be an array`);
   records.forEach((record: unknown, i) => {
     if (!isPlainObject(record) || fields.some((f) => typeof record[f] !== "string")) {
-      throw new TypeError(`agui-reasoning: ${name}[${i}] must be an object with string ${fields.map((f) => `\`${f}\``).join(" and ")}`);
+      throw new TypeError(
+        `agui-reasoning: ${name}[${i}] must be an object with string ${fields.map((f) => `\`${f}\``).join(" and ")}`,
+      );
     }
   });
 }

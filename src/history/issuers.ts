@@ -63,5 +63,8 @@ export function replaceIssuers(
 
 /** Whether a message or tool call carries a stored value (an own string `encryptedValue`, "" included). */
 export function hasValue(target: object): target is { readonly encryptedValue: string } {
-  return Object.hasOwn(target, "encryptedValue") && typeof (target as { encryptedValue?: unknown }).encryptedValue === "string";
+  return (
+    Object.hasOwn(target, "encryptedValue") &&
+    typeof (target as { encryptedValue?: unknown }).encryptedValue === "string"
+  );
 }

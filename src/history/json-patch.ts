@@ -9,7 +9,8 @@ import { isPlainObject } from "./read-event";
  * Failure reasons name the operation's position and kind only, never a value (D-REDACT).
  */
 
-export type PatchOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
+export type PatchOutcome =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
 
 // Marks "does not apply" inside the recursive edit.
 const FAIL: unique symbol = Symbol("does not apply");
@@ -83,7 +84,8 @@ function edit(document: unknown, path: readonly string[], op: "add" | "remove" |
 /** A copy of the container `node` with the operation applied to its member `token`. */
 function applyAt(node: unknown, token: string, op: "add" | "remove" | "replace", value: unknown): Edited {
   if (Array.isArray(node)) {
-    const i = token === "-" && op === "add" ? node.length : arrayIndex(token, op === "add" ? node.length : node.length - 1);
+    const i =
+      token === "-" && op === "add" ? node.length : arrayIndex(token, op === "add" ? node.length : node.length - 1);
     if (i < 0) return FAIL;
     const copy = node.slice();
     if (op === "add") copy.splice(i, 0, value);

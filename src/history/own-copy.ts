@@ -64,7 +64,8 @@ function flatCopy(source: object): Record<string, unknown> | undefined {
     const value = (source as Record<string, unknown>)[key];
     if (typeof value === "object" && value !== null) return undefined;
     if (value === undefined) continue;
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: leaf(value), writable: true, enumerable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, { value: leaf(value), writable: true, enumerable: true, configurable: true });
     else copy[key] = leaf(value);
   }
   return copy;
@@ -116,7 +117,8 @@ function open(
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     // An own "__proto__" key (JSON.parse makes one) must stay a key, not set the copy's prototype.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: undefined, writable: true, enumerable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, { value: undefined, writable: true, enumerable: true, configurable: true });
     else copy[key] = undefined;
   }
   for (let i = keys.length - 1; i >= 0; i--) stack.push({ source: values[i], target: copy, key: keys[i]! });

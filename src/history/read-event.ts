@@ -16,7 +16,12 @@ type Metadata = Record<string, unknown>;
 export { protocolError };
 
 /** A malformed known field (R-PROC-4). */
-export function malformed(event: unknown, ctx: StepContext, detail: string, ids: readonly string[] = []): ReasoningProtocolError {
+export function malformed(
+  event: unknown,
+  ctx: StepContext,
+  detail: string,
+  ids: readonly string[] = [],
+): ReasoningProtocolError {
   return protocolError("MALFORMED_EVENT", "R-PROC-4", event, ctx, ids, detail);
 }
 
@@ -120,7 +125,8 @@ export function messageProblem(value: unknown): string | undefined {
   if (value.role === "assistant" && calls !== undefined) {
     if (!Array.isArray(calls)) return `\`toolCalls\` must be an array (got ${jsonType(calls)})`;
     for (const call of calls) {
-      if (!isPlainObject(call) || typeof call.id !== "string") return "every tool call must be an object with a string `id`";
+      if (!isPlainObject(call) || typeof call.id !== "string")
+        return "every tool call must be an object with a string `id`";
     }
   }
   return undefined;
@@ -157,7 +163,15 @@ export function warning(
 
 export { isPlainObject };
 
-const ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user", "tool", "activity", "reasoning"]);
+const ROLES: ReadonlySet<string> = new Set([
+  "developer",
+  "system",
+  "assistant",
+  "user",
+  "tool",
+  "activity",
+  "reasoning",
+]);
 
 /** A message role for a detail: one of the seven 1.0 roles, else a placeholder (a seed's role string is not shown). */
 export function roleName(role: unknown): string {

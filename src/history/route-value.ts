@@ -32,20 +32,28 @@ export function routeEncryptedValue(
     const position = conversation.index.position.get(entityId);
     const held = position === undefined ? undefined : conversation.at(position)!;
     if (held === undefined || held.role === "activity") {
-      const what = held === undefined ? "no message this history holds" : "an activity message, which cannot hold a value";
+      const what =
+        held === undefined ? "no message this history holds" : "an activity message, which cannot hold a value";
       return unknownEntity(conversation, event, ctx, entityId, `names ${what}`, value);
     }
-    const stored = held.encryptedValue === value ? conversation : conversation.replaceAt(position!, { ...held, encryptedValue: value });
+    const stored =
+      held.encryptedValue === value
+        ? conversation
+        : conversation.replaceAt(position!, { ...held, encryptedValue: value });
     return result(recordIssuer(stored, "message", entityId, producer), [event]);
   }
 
   if (subtype === "tool-call") {
     const position = holderPosition(conversation, entityId);
-    if (position < 0) return unknownEntity(conversation, event, ctx, entityId, "names no tool call this history holds", value);
+    if (position < 0)
+      return unknownEntity(conversation, event, ctx, entityId, "names no tool call this history holds", value);
     const holder = conversation.at(position) as AssistantMessage;
     const slot = slotOf(holder.toolCalls!, entityId);
     const call = holder.toolCalls![slot]!;
-    const stored = call.encryptedValue === value ? conversation : conversation.replaceAt(position, withCall(holder, slot, { ...call, encryptedValue: value }));
+    const stored =
+      call.encryptedValue === value
+        ? conversation
+        : conversation.replaceAt(position, withCall(holder, slot, { ...call, encryptedValue: value }));
     return result(recordIssuer(stored, "tool-call", entityId, producer), [event]);
   }
 

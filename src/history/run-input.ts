@@ -22,7 +22,8 @@ export interface RunInputOptions extends WarningOptions {
  */
 export function toRunInputMessages(history: ReasoningHistory, options: RunInputOptions): Message[] {
   const producer = options.producer;
-  if (typeof producer !== "string") throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
+  if (typeof producer !== "string")
+    throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
   // Entity id → recorded issuer, per subtype.
   const messageIssuer = new Map<string, string | undefined>();
   const toolCallIssuer = new Map<string, string | undefined>();

@@ -6,8 +6,10 @@ import type { ReasoningHistory, ValueIssuer } from "../history/types";
 import { toRunInputMessages } from "../history/run-input";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 
-export interface ReasoningMiddlewareOptions
-  extends Omit<ReasoningPipelineOptions, "producer" | "initialMessages" | "initialHistory"> {
+export interface ReasoningMiddlewareOptions extends Omit<
+  ReasoningPipelineOptions,
+  "producer" | "initialMessages" | "initialHistory"
+> {
   /** Identity of the agent this middleware is installed on (D-ISSUER), e.g. its URL or agentId. */
   readonly producer: string;
   /**

@@ -22,7 +22,12 @@ export const chainLane: LanePlanner = {
     if (histories === undefined) return undefined;
     const derives = links[links.length - 1]!.role === "derive";
     // Each history operator's own bound (D-LIMIT); the operator validated it when it was created.
-    const bounds = histories.map((at) => maxContentLengthOf((links[at]!.options as { maxContentLength?: unknown } | undefined)?.maxContentLength, "deriveHistory"));
+    const bounds = histories.map((at) =>
+      maxContentLengthOf(
+        (links[at]!.options as { maxContentLength?: unknown } | undefined)?.maxContentLength,
+        "deriveHistory",
+      ),
+    );
     return armingFor(histories, bounds, derives);
   },
 };

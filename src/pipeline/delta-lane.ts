@@ -98,14 +98,38 @@ export class DeltaLane {
     if (contentType === EventType.TOOL_CALL_ARGS) {
       const call = appendableCall(conversation, id);
       if (call === undefined) return undefined;
-      return new DeltaLane(type, idField, id, idOptional, tag, stream, call.position, call.slot, false, new ContentBuilder(call.args), maxContentLength);
+      return new DeltaLane(
+        type,
+        idField,
+        id,
+        idOptional,
+        tag,
+        stream,
+        call.position,
+        call.slot,
+        false,
+        new ContentBuilder(call.args),
+        maxContentLength,
+      );
     }
     const family = messageFamilyOfContent(contentType);
     if (family === undefined) return undefined;
     const position = appendableSlot(conversation, family, id);
     if (position < 0) return undefined;
     const held = conversation.at(position)! as Message & { readonly content: string };
-    return new DeltaLane(type, idField, id, idOptional, tag, stream, position, -1, isSimpleMessage(held), new ContentBuilder(held.content), maxContentLength);
+    return new DeltaLane(
+      type,
+      idField,
+      id,
+      idOptional,
+      tag,
+      stream,
+      position,
+      -1,
+      isSimpleMessage(held),
+      new ContentBuilder(held.content),
+      maxContentLength,
+    );
   }
 
   /** The delta when `event` is a lane-shaped delta of this lane (see the class comment), else undefined. */
@@ -128,7 +152,13 @@ export class DeltaLane {
       if (this.stream !== undefined && hasOpenerField(e)) return undefined;
       // Every enumerable key, own or inherited, as enforcement's strip walk lists them.
       for (const key in e) {
-        if (key !== "type" && key !== this.idField && key !== "delta" && key !== "timestamp" && (key !== "subagentRunId" || this.tag === undefined)) {
+        if (
+          key !== "type" &&
+          key !== this.idField &&
+          key !== "delta" &&
+          key !== "timestamp" &&
+          (key !== "subagentRunId" || this.tag === undefined)
+        ) {
           return undefined;
         }
       }
@@ -166,13 +196,17 @@ export class DeltaLane {
 
   /** The conversation with the lane's item holding `text` (what `append` would have made of the same deltas). */
   withText(conversation: Conversation, text: string): Conversation {
-    return this.slot < 0 ? withContentAt(conversation, this.position, text, this.simple) : withArgumentsAt(conversation, this.position, this.slot, text);
+    return this.slot < 0
+      ? withContentAt(conversation, this.position, text, this.simple)
+      : withArgumentsAt(conversation, this.position, this.slot, text);
   }
 }
 
 /** A chunk field only an opening chunk may carry (a continuation repeating one takes the steps, R-STREAM-14). */
 function hasOpenerField(e: Record<string, unknown>): boolean {
-  return e.role !== undefined || e.name !== undefined || e.toolCallName !== undefined || e.parentMessageId !== undefined;
+  return (
+    e.role !== undefined || e.name !== undefined || e.toolCallName !== undefined || e.parentMessageId !== undefined
+  );
 }
 
 /**
@@ -181,9 +215,15 @@ function hasOpenerField(e: Record<string, unknown>): boolean {
  * throw now (the steps accepted it a moment ago; a hostile source may still change its mind, and that
  * must not escape from the subscriber).
  */
-function readDelta(
-  event: unknown,
-): { type: string; chunkFamily: ChunkFamily | undefined; idField: IdField; id: string | undefined; tag: string | undefined } | undefined {
+function readDelta(event: unknown):
+  | {
+      type: string;
+      chunkFamily: ChunkFamily | undefined;
+      idField: IdField;
+      id: string | undefined;
+      tag: string | undefined;
+    }
+  | undefined {
   if (typeof event !== "object" || event === null) return undefined;
   try {
     const e = event as Record<string, unknown>;
@@ -193,7 +233,8 @@ function readDelta(
     const idField: IdField = chunkFamily?.idField ?? (type === EventType.TOOL_CALL_ARGS ? "toolCallId" : "messageId");
     const id = e[idField];
     const tag = e.subagentRunId;
-    if ((id !== undefined && typeof id !== "string") || (tag !== undefined && typeof tag !== "string")) return undefined;
+    if ((id !== undefined && typeof id !== "string") || (tag !== undefined && typeof tag !== "string"))
+      return undefined;
     return { type, chunkFamily, idField, id, tag };
   } catch {
     return undefined;

@@ -79,7 +79,10 @@ export interface ReasoningPipeline {
  * The facade: upcastThinking → enforceSchema → expandChunks → verifyDiscipline → routeEncryptedValues
  * → deriveHistory, run as pure steps in one subscriber of `source`.
  */
-export function reasoningPipeline(source: Subscribable<unknown>, options: ReasoningPipelineOptions = {}): ReasoningPipeline {
+export function reasoningPipeline(
+  source: Subscribable<unknown>,
+  options: ReasoningPipelineOptions = {},
+): ReasoningPipeline {
   // Fanouts rather than Subjects, for the per-value cost (fanout.ts). `history$` replays `published`
   // itself on subscribe (see `historyView`) rather than through a ReplaySubject(1), which pushes and
   // splices its buffer on every value, i.e. on every delta.
@@ -91,17 +94,20 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
   const resume = resumePointOf(options);
   const historyStage = createHistoryStage(options);
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
-  const stages: FacadeStages = [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }), historyStage];
-  const chain = new StageChain(
-    resume === undefined ? stages : resume.resume(stages),
-    {
-      emit: (e) => events.next(e as AguiEvent),
-      warn: (w) => {
-        sink(w);
-        warnings.next(w);
-      },
+  const stages: FacadeStages = [
+    createUpcastStage(options),
+    createEnforceStage(options),
+    createExpandStage(options),
+    createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }),
+    historyStage,
+  ];
+  const chain = new StageChain(resume === undefined ? stages : resume.resume(stages), {
+    emit: (e) => events.next(e as AguiEvent),
+    warn: (w) => {
+      sink(w);
+      warnings.next(w);
     },
-  );
+  });
   const historyIndex = chain.stages.length - 1;
   // The last history published on `history$` (identity decides "changed").
   let published = (chain.states[historyIndex] as HistoryState).history;
@@ -286,7 +292,9 @@ export function reasoningPipeline(source: Subscribable<unknown>, options: Reason
         );
       }
       if (rejection !== undefined) {
-        throw new Error(`agui-reasoning: exportState(): the stream was rejected (${describeRejection(rejection.error)}); a rejected stream cannot be resumed`);
+        throw new Error(
+          `agui-reasoning: exportState(): the stream was rejected (${describeRejection(rejection.error)}); a rejected stream cannot be resumed`,
+        );
       }
       return exportPipelineState(beforeFinish ?? states(), index, options.producer);
     },
@@ -301,7 +309,9 @@ export const ALREADY_RAN =
 function resumePointOf(options: ReasoningPipelineOptions): ResumePoint | undefined {
   if (options.resumeFrom === undefined) return undefined;
   if (options.initialHistory !== undefined || options.initialMessages !== undefined) {
-    throw new TypeError("agui-reasoning: resumeFrom already holds the history; do not also give initialHistory or initialMessages");
+    throw new TypeError(
+      "agui-reasoning: resumeFrom already holds the history; do not also give initialHistory or initialMessages",
+    );
   }
   return readPipelineSnapshot(options.resumeFrom, options.producer);
 }

@@ -25,7 +25,8 @@ function buildRoutes(): ReadonlyMap<string, RepairRoute> {
   for (const type of Object.values(EventType)) routes.set(type, { kind: "in-run" });
   for (const [type, route] of ROUTES) {
     if (route.kind === "open" || route.kind === "continue" || route.kind === "close") routes.set(type, route);
-    else if (route.kind === "run-started" || route.kind === "run-finished" || route.kind === "run-error") routes.set(type, { kind: route.kind });
+    else if (route.kind === "run-started" || route.kind === "run-finished" || route.kind === "run-error")
+      routes.set(type, { kind: route.kind });
   }
   for (const [type, chunkFamily] of FAMILY_BY_CHUNK_TYPE) {
     // The family a chunk's synthesized START opens in the verifier.

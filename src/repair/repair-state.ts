@@ -5,7 +5,13 @@ import type { LegacyItem } from "../upcast/legacy-thinking";
 
 /** An item the repairer knows to be open, with what it takes to close it. */
 export type OpenItem =
-  | { readonly kind: "family"; readonly family: Family; readonly id: string; readonly owner: string | undefined; readonly seq: number }
+  | {
+      readonly kind: "family";
+      readonly family: Family;
+      readonly id: string;
+      readonly owner: string | undefined;
+      readonly seq: number;
+    }
   /** A legacy span or message: 0.x items have no id of their own (R-DEP-5). */
   | { readonly kind: "legacy"; readonly item: LegacyItem; readonly seq: number };
 
@@ -21,7 +27,9 @@ export class RepairState {
   /** Per family (by `family.index`), id → open item, for families not tracked per owner. */
   readonly open: Map<string, OpenItem>[] = FAMILIES.map(() => new Map<string, OpenItem>());
   /** Per family, owner (`undefined` = parent) → id → open item, for per-owner families (steps). */
-  readonly openByOwner: Map<string | undefined, Map<string, OpenItem>>[] = FAMILIES.map(() => new Map<string | undefined, Map<string, OpenItem>>());
+  readonly openByOwner: Map<string | undefined, Map<string, OpenItem>>[] = FAMILIES.map(
+    () => new Map<string | undefined, Map<string, OpenItem>>(),
+  );
   /** Subagent invocations that ended in this run: their ids cannot be announced again (R-SUB-5). */
   readonly endedSubagents = new Set<string>();
   /** The open legacy span and message, if any. */
@@ -35,7 +43,11 @@ export class RepairState {
    * The result of a step that forwards its one event unchanged (the hot path). Reused, so the
    * repairer allocates nothing per event; `out[0]` is overwritten by the next step.
    */
-  readonly pass: { readonly state: RepairState; readonly out: unknown[]; readonly warnings: readonly ReasoningWarning[] };
+  readonly pass: {
+    readonly state: RepairState;
+    readonly out: unknown[];
+    readonly warnings: readonly ReasoningWarning[];
+  };
 
   constructor() {
     this.pass = { state: this, out: [], warnings: NONE };
@@ -79,7 +91,8 @@ export class RepairState {
   openItems(): OpenItem[] {
     const items: OpenItem[] = [];
     for (const scope of this.open) for (const item of scope.values()) items.push(item);
-    for (const byOwner of this.openByOwner) for (const scope of byOwner.values()) for (const item of scope.values()) items.push(item);
+    for (const byOwner of this.openByOwner)
+      for (const scope of byOwner.values()) for (const item of scope.values()) items.push(item);
     if (this.legacySpan) items.push(this.legacySpan);
     if (this.legacyMessage) items.push(this.legacyMessage);
     return items.sort((a, b) => b.seq - a.seq);

@@ -1,7 +1,16 @@
 import type { OperatorFunction } from "rxjs";
 import { truncateId } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
-import { NONE, result, type AguiEvent, type ReasoningWarning, type Stage, type StepContext, type StepResult, type WarningOptions } from "../core/types";
+import {
+  NONE,
+  result,
+  type AguiEvent,
+  type ReasoningWarning,
+  type Stage,
+  type StepContext,
+  type StepResult,
+  type WarningOptions,
+} from "../core/types";
 import type { Family } from "../discipline/families";
 import { byteLength } from "../history/read-event";
 import type { LegacyShape } from "../upcast/legacy-thinking";
@@ -197,7 +206,15 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     return pass(state, event);
   }
   const why = ended ? "has already ended in this run and cannot be used again" : "is already open";
-  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], `${String(event.type)} for the ${family.noun} ${quote(id)}, which ${why}, was dropped${lostText(event)}`);
+  return dropped(
+    state,
+    "REPAIRED_DUPLICATE_OPEN_DROPPED",
+    family.rules.duplicateOpen,
+    event,
+    ctx,
+    [id],
+    `${String(event.type)} for the ${family.noun} ${quote(id)}, which ${why}, was dropped${lostText(event)}`,
+  );
 }
 
 function continueItem(state: RepairState, family: Family, closes: boolean, event: Obj, ctx: StepContext): Step {
@@ -213,7 +230,15 @@ function continueItem(state: RepairState, family: Family, closes: boolean, event
     return pass(state, event);
   }
   const rule = closes ? family.rules.orphanEnd : family.rules.orphanContent;
-  return dropped(state, "REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id], `${String(event.type)} for the ${family.noun} ${quote(id)}, which is not open, was dropped${lostText(event)}`);
+  return dropped(
+    state,
+    "REPAIRED_ORPHAN_DROPPED",
+    rule,
+    event,
+    ctx,
+    [id],
+    `${String(event.type)} for the ${family.noun} ${quote(id)}, which is not open, was dropped${lostText(event)}`,
+  );
 }
 
 /** A chunk naming an item open in explicit form would open it a second time (#49): dropped. Anything else is expansion's business. */
@@ -240,13 +265,29 @@ function legacy(state: RepairState, shape: LegacyShape, event: Obj, ctx: StepCon
       return pass(state, event);
     }
     const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-11";
-    return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", rule, event, ctx, NONE, `${shape.legacyType} while the legacy ${shape.item} is open was dropped${lostText(event)}`);
+    return dropped(
+      state,
+      "REPAIRED_DUPLICATE_OPEN_DROPPED",
+      rule,
+      event,
+      ctx,
+      NONE,
+      `${shape.legacyType} while the legacy ${shape.item} is open was dropped${lostText(event)}`,
+    );
   }
   if (open) {
     if (shape.action === "close") state.setLegacy(shape.item, false);
     return pass(state, event);
   }
-  return dropped(state, "REPAIRED_ORPHAN_DROPPED", "D-THINK-ORPHAN", event, ctx, NONE, `${shape.legacyType} without an open legacy ${shape.item} was dropped${lostText(event)}`);
+  return dropped(
+    state,
+    "REPAIRED_ORPHAN_DROPPED",
+    "D-THINK-ORPHAN",
+    event,
+    ctx,
+    NONE,
+    `${shape.legacyType} without an open legacy ${shape.item} was dropped${lostText(event)}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,7 +317,9 @@ function announced(state: RepairState, family: Family, id: string): boolean {
 
 /** Content a dropped event takes with it: a non-empty delta, a title, metadata (lossy, R-VER-6). */
 function carriesContent(event: Obj): boolean {
-  return (typeof event.delta === "string" && event.delta !== "") || event.title !== undefined || event.metadata !== undefined;
+  return (
+    (typeof event.delta === "string" && event.delta !== "") || event.title !== undefined || event.metadata !== undefined
+  );
 }
 
 /** ", losing N bytes of content" for a message; sizes only, never the content (D-REDACT). */

@@ -22,7 +22,12 @@ export interface ExpandStateJSON {
 export function expandStateToJSON(state: ExpandState): ExpandStateJSON {
   const streams: OpenStreamJSON[] = [];
   for (const s of state.lanes.values()) {
-    streams.push({ chunkType: s.family.chunkType, id: s.id, owner: s.owner ?? null, opener: s.opener.map((v) => v ?? null) });
+    streams.push({
+      chunkType: s.family.chunkType,
+      id: s.id,
+      owner: s.owner ?? null,
+      opener: s.opener.map((v) => v ?? null),
+    });
   }
   return { streams };
 }
@@ -32,7 +37,8 @@ export function expandStateFromJSON(json: unknown, shape = new JsonShape("expand
   const state = createExpandState();
   shape.array(shape.object(json, "").streams, "/streams").forEach((entry, i) => {
     const stream = readStream(entry, shape.at(`/streams/${i}`));
-    if (state.lanes.has(stream.owner)) shape.fail(`/streams/${i}/owner`, "names a lane that already has an open stream (one per lane, R-STREAM-15)");
+    if (state.lanes.has(stream.owner))
+      shape.fail(`/streams/${i}/owner`, "names a lane that already has an open stream (one per lane, R-STREAM-15)");
     if (state.byId[stream.family.namespace].has(stream.id)) {
       shape.fail(`/streams/${i}/id`, `${JSON.stringify(truncateId(stream.id))} is already open in another lane`);
     }
@@ -44,10 +50,14 @@ export function expandStateFromJSON(json: unknown, shape = new JsonShape("expand
 function readStream(entry: unknown, shape: JsonShape): OpenStream {
   const doc = shape.object(entry, "");
   const family = FAMILY_BY_CHUNK_TYPE.get(shape.string(doc.chunkType, "/chunkType"));
-  if (family === undefined) return shape.fail("/chunkType", `must be one of ${[...FAMILY_BY_CHUNK_TYPE.keys()].join(" | ")}`);
+  if (family === undefined)
+    return shape.fail("/chunkType", `must be one of ${[...FAMILY_BY_CHUNK_TYPE.keys()].join(" | ")}`);
   const opener = shape.array(doc.opener, "/opener");
   if (opener.length !== family.openerFields.length) {
-    shape.fail("/opener", `must hold ${family.openerFields.length} value(s) for a ${family.itemName} (got ${opener.length})`);
+    shape.fail(
+      "/opener",
+      `must hold ${family.openerFields.length} value(s) for a ${family.itemName} (got ${opener.length})`,
+    );
   }
   return {
     family,
@@ -56,7 +66,8 @@ function readStream(entry: unknown, shape: JsonShape): OpenStream {
     opener: opener.map((value, i) => {
       const field = family.openerFields[i]!;
       const established = shape.stringOrNull(value, `/opener/${i}`);
-      if (established === undefined && field.required) shape.fail(`/opener/${i}`, `(${field.name}) is required for a ${family.itemName}`);
+      if (established === undefined && field.required)
+        shape.fail(`/opener/${i}`, `(${field.name}) is required for a ${family.itemName}`);
       if (established !== undefined && field.oneOf !== undefined && !field.oneOf.has(established)) {
         shape.fail(`/opener/${i}`, `(${field.name}) must be one of ${[...field.oneOf].join(" | ")}`);
       }

@@ -40,7 +40,13 @@ export function verifyStateToJSON(state: VerifyState): VerifyStateJSON {
     for (const [id, item] of f.byId) add(family, id, item);
     for (const scope of f.byOwner.values()) for (const [id, item] of scope) add(family, id, item);
   }
-  return { phase: state.phase, runId: state.runId ?? null, threadId: state.threadId ?? null, items, roles: [...state.roles] };
+  return {
+    phase: state.phase,
+    runId: state.runId ?? null,
+    threadId: state.threadId ?? null,
+    items,
+    roles: [...state.roles],
+  };
 }
 
 /** Reads (and checks) what `verifyStateToJSON` wrote; a bad part is a `TypeError` naming its JSON pointer. */
@@ -55,10 +61,12 @@ export function verifyStateFromJSON(json: unknown, shape = new JsonShape("verify
   const state = new VerifyState(roles);
   state.phase = shape.oneOf(doc.phase, PHASES, "/phase");
   state.runId = shape.stringOrNull(doc.runId, "/runId");
-  state.threadId = doc.threadId === undefined ? undefined : (shape.stringOrNull(doc.threadId, "/threadId") ?? undefined);
+  state.threadId =
+    doc.threadId === undefined ? undefined : (shape.stringOrNull(doc.threadId, "/threadId") ?? undefined);
   const items = shape.array(doc.items, "/items");
   // Outside a run nothing is tracked: RUN_FINISHED and RUN_ERROR empty the sets (R-RUN-11).
-  if (state.phase !== "active" && items.length > 0) shape.fail("/items", `must be empty in phase "${state.phase}" (items are tracked inside a run only)`);
+  if (state.phase !== "active" && items.length > 0)
+    shape.fail("/items", `must be empty in phase "${state.phase}" (items are tracked inside a run only)`);
   items.forEach((entry, i) => addItem(state, entry, shape.at(`/items/${i}`)));
   return state;
 }

@@ -63,15 +63,19 @@ export function historyStateFromJSON(json: unknown, shape = new JsonShape("histo
   const removed = shape.object(doc.removed, "/removed");
   const calls = heldToolCalls(history.messages);
   // An item open in this stage is held, and listed as incomplete "open" (incomplete.ts keeps both in step).
-  const listed = new Set(history.incomplete.filter((item) => item.reason === "open").map((item) => `${item.kind}\u0000${item.id}`));
+  const listed = new Set(
+    history.incomplete.filter((item) => item.reason === "open").map((item) => `${item.kind}\u0000${item.id}`),
+  );
   for (const id of ids(shape, open.messages, "/open/messages")) {
     if (!index.position.has(id)) shape.fail("/open/messages", `names ${quoted(id)}, which the history does not hold`);
-    if (!listed.has(`message\u0000${id}`)) shape.fail("/open/messages", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
+    if (!listed.has(`message\u0000${id}`))
+      shape.fail("/open/messages", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
     index.openMessages.add(id);
   }
   for (const id of ids(shape, open.toolCalls, "/open/toolCalls")) {
     if (!calls.has(id)) shape.fail("/open/toolCalls", `names ${quoted(id)}, which no held assistant message holds`);
-    if (!listed.has(`tool-call\u0000${id}`)) shape.fail("/open/toolCalls", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
+    if (!listed.has(`tool-call\u0000${id}`))
+      shape.fail("/open/toolCalls", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
     index.openToolCalls.add(id);
   }
   for (const id of ids(shape, removed.messages, "/removed/messages")) index.removedMessages.add(id);

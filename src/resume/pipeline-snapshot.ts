@@ -58,7 +58,11 @@ export interface FacadeStates {
   readonly historySets?: HistoryOpenSets;
 }
 
-export function exportPipelineState(states: FacadeStates, index: number, producer: string | undefined): PipelineSnapshot {
+export function exportPipelineState(
+  states: FacadeStates,
+  index: number,
+  producer: string | undefined,
+): PipelineSnapshot {
   return {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -89,7 +93,10 @@ export function readPipelineSnapshot(json: unknown, producer: string | undefined
   const exportedFor = shape.stringOrNull(doc.producer, "/producer");
   if (exportedFor !== producer) {
     // Values stored after the resume would be recorded for another issuer than those before it (D-ISSUER).
-    shape.fail("/producer", `names another producer than this pipeline's \`producer\` option (${exportedFor === undefined ? "none" : "a different one"} in the snapshot); resume with the same producer`);
+    shape.fail(
+      "/producer",
+      `names another producer than this pipeline's \`producer\` option (${exportedFor === undefined ? "none" : "a different one"} in the snapshot); resume with the same producer`,
+    );
   }
   const index = shape.count(doc.index, "/index");
   // Each state is read (and so checked) now; the first init takes it, later ones read it again.

@@ -74,7 +74,12 @@ function enforceStep(
   }
 }
 
-function validate(state: EnforceState, input: unknown, entry: EventEntry, ctx: StepContext): StepResult<EnforceState, AguiEvent> {
+function validate(
+  state: EnforceState,
+  input: unknown,
+  entry: EventEntry,
+  ctx: StepContext,
+): StepResult<EnforceState, AguiEvent> {
   let event = input;
   let warnings: ReasoningWarning[] | undefined;
   const stripped = stripUnknown(input, entry.plan());

@@ -55,7 +55,13 @@ export function unknownTypeWarning(event: unknown, ctx: StepContext): ReasoningW
 export function stripWarnings(notes: readonly StripNote[], event: unknown, ctx: StepContext): ReasoningWarning[] {
   const type = typeOf(event);
   const ids = idsOf(event);
-  return notes.map((note) => ({ ...noteWarning(note, type), eventType: type, eventIndex: ctx.index, path: note.path, ids }));
+  return notes.map((note) => ({
+    ...noteWarning(note, type),
+    eventType: type,
+    eventIndex: ctx.index,
+    path: note.path,
+    ids,
+  }));
 }
 
 function noteWarning(note: StripNote, type: string): Pick<ReasoningWarning, "code" | "rule" | "message" | "lossy"> {
@@ -110,7 +116,9 @@ export function protocolVersionWarning(
 ): ReasoningWarning | undefined {
   if (verdict === "same" || verdict === "older") return undefined;
   // The declaration is protocol metadata, not content: it may be shown, truncated.
-  const shown = JSON.stringify(declared.length > MAX_VERSION_CHARS ? `${declared.slice(0, MAX_VERSION_CHARS - 1)}…` : declared);
+  const shown = JSON.stringify(
+    declared.length > MAX_VERSION_CHARS ? `${declared.slice(0, MAX_VERSION_CHARS - 1)}…` : declared,
+  );
   const message =
     verdict === "newer"
       ? `the producer declares protocolVersion ${shown}, newer than ${OWN_PROTOCOL_VERSION}: proceeding under the processing model (newer material is stripped with warnings)`

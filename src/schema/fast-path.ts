@@ -47,12 +47,22 @@ const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   [EventType.REASONING_MESSAGE_CHUNK, shape(["messageId", OPTIONAL_STRING], ["delta", OPTIONAL_STRING])],
   [
     EventType.TEXT_MESSAGE_CHUNK,
-    shape(["messageId", OPTIONAL_STRING], ["role", OPTIONAL_TEXT_ROLE], ["delta", OPTIONAL_STRING], ["name", OPTIONAL_STRING]),
+    shape(
+      ["messageId", OPTIONAL_STRING],
+      ["role", OPTIONAL_TEXT_ROLE],
+      ["delta", OPTIONAL_STRING],
+      ["name", OPTIONAL_STRING],
+    ),
   ],
   [
     EventType.TOOL_CALL_CHUNK,
     // `parentMessageId: null` is registry-tolerated (R-DEP-6): not clean, the full path converts it with a warning.
-    shape(["toolCallId", OPTIONAL_STRING], ["toolCallName", OPTIONAL_STRING], ["parentMessageId", OPTIONAL_STRING], ["delta", OPTIONAL_STRING]),
+    shape(
+      ["toolCallId", OPTIONAL_STRING],
+      ["toolCallName", OPTIONAL_STRING],
+      ["parentMessageId", OPTIONAL_STRING],
+      ["delta", OPTIONAL_STRING],
+    ),
   ],
 ]);
 
@@ -72,7 +82,8 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
   for (let i = 0; i < names.length; i++) {
     const value = event[names[i]!];
     const kind = kinds[i];
-    if (kind === REQUIRED_STRING ? typeof value !== "string" : value !== undefined && typeof value !== "string") return false;
+    if (kind === REQUIRED_STRING ? typeof value !== "string" : value !== undefined && typeof value !== "string")
+      return false;
     if (kind === OPTIONAL_TEXT_ROLE && value !== undefined && !TEXT_ROLES.has(value as string)) return false;
   }
   return true;
@@ -84,7 +95,8 @@ function baseFieldsClean(event: Record<string, unknown>): boolean {
   if (timestamp !== undefined && !(typeof timestamp === "number" && Number.isSafeInteger(timestamp))) return false;
   if (event.rawEvent === null) return false;
   const metadata = event.metadata;
-  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))) return false;
+  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)))
+    return false;
   const subagentRunId = event.subagentRunId;
   return subagentRunId === undefined || typeof subagentRunId === "string";
 }

@@ -84,7 +84,10 @@ export function compilePlan(schema: ZodNode): Plan | null {
     case "record":
       return remember(node, def.valueType ? wrapRecord(compilePlan(def.valueType)) : null);
     case "union":
-      return remember(node, typeof def.discriminator === "string" ? compileVariant(node, def.discriminator) : compileChoice(node));
+      return remember(
+        node,
+        typeof def.discriminator === "string" ? compileVariant(node, def.discriminator) : compileChoice(node),
+      );
     case "enum":
     case "literal":
       return remember(node, compileEnum(node));

@@ -84,7 +84,11 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
       shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues, message)}`);
     }
     const id = (message as Message).id;
-    if (seen.has(id)) shape.fail(`/messages/${i}/id`, `repeats the id ${JSON.stringify(truncateId(id))}: a history holds each message once (R-EVT-8)`);
+    if (seen.has(id))
+      shape.fail(
+        `/messages/${i}/id`,
+        `repeats the id ${JSON.stringify(truncateId(id))}: a history holds each message once (R-EVT-8)`,
+      );
     seen.add(id);
     // The value itself, not zod's copy: the schema is loose, and storage must not drop a field.
     return message as Message;
@@ -114,7 +118,11 @@ function readIssuers(shape: JsonShape, value: unknown): ValueIssuer[] {
     const entityId = shape.string(record.entityId, `/issuers/${i}/entityId`);
     const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
     const key = `${subtype}\u0000${entityId}`;
-    if (seen.has(key)) shape.fail(`/issuers/${i}`, `is a second record for ${subtype} ${JSON.stringify(truncateId(entityId))}: one issuer per stored value (D-ISSUER)`);
+    if (seen.has(key))
+      shape.fail(
+        `/issuers/${i}`,
+        `is a second record for ${subtype} ${JSON.stringify(truncateId(entityId))}: one issuer per stored value (D-ISSUER)`,
+      );
     seen.add(key);
     return { subtype, entityId, issuer };
   });

@@ -39,7 +39,8 @@ export async function saveHistory(
   history: ReasoningHistory,
   options?: SaveHistoryOptions,
 ): Promise<void> {
-  if (typeof threadId !== "string" || threadId === "") throw new TypeError("agui-reasoning: saveHistory needs a non-empty threadId string");
+  if (typeof threadId !== "string" || threadId === "")
+    throw new TypeError("agui-reasoning: saveHistory needs a non-empty threadId string");
   if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
   const stripped = stripValues(history);
   if (stripped.lost.length > 0) {

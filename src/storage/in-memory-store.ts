@@ -44,5 +44,6 @@ export class InMemoryHistoryStore implements HistoryStore {
 }
 
 function checkThreadId(threadId: unknown): void {
-  if (typeof threadId !== "string" || threadId === "") throw new TypeError("agui-reasoning: InMemoryHistoryStore needs a non-empty threadId string");
+  if (typeof threadId !== "string" || threadId === "")
+    throw new TypeError("agui-reasoning: InMemoryHistoryStore needs a non-empty threadId string");
 }

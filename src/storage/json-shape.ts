@@ -76,7 +76,8 @@ export class JsonShape {
 
   /** The format tag and version every document of this package starts with. */
   header(doc: Record<string, unknown>, format: string, version: number): void {
-    if (doc.format !== format) this.fail("/format", `must be ${JSON.stringify(format)}: this is not a document this reader understands`);
+    if (doc.format !== format)
+      this.fail("/format", `must be ${JSON.stringify(format)}: this is not a document this reader understands`);
     const got = doc.version;
     if (typeof got === "number" && Number.isInteger(got) && got > version) {
       this.fail("/version", `is ${got}, newer than this package reads (${version}); upgrade agui-reasoning`);

@@ -69,7 +69,9 @@ export function extendAlphabet(extra: Record<string, unknown>, base: Alphabet = 
 function strict(letters: Record<string, unknown>): Alphabet {
   for (const key of Object.keys(letters)) {
     if (key.length !== 1 || RESERVED.has(key)) {
-      throw new Error(`agui-reasoning/testing: alphabet key ${JSON.stringify(key)} must be one character other than "- ()|^#!"`);
+      throw new Error(
+        `agui-reasoning/testing: alphabet key ${JSON.stringify(key)} must be one character other than "- ()|^#!"`,
+      );
     }
   }
   const frozen = Object.freeze({ ...letters });

@@ -44,7 +44,9 @@ function defined(fields: object): Record<string, unknown> {
 function globalExpect(): ExpectWithObjectContaining {
   const e = (globalThis as { expect?: ExpectWithObjectContaining }).expect;
   if (typeof e?.objectContaining !== "function") {
-    throw new Error("agui-reasoning/testing: protocolError()/warningWith() need a global `expect` (jest, or vitest with globals)");
+    throw new Error(
+      "agui-reasoning/testing: protocolError()/warningWith() need a global `expect` (jest, or vitest with globals)",
+    );
   }
   return e;
 }

@@ -36,7 +36,8 @@ export const ev = {
   // Text messages
   textStart: (messageId = "a1", role: string | undefined = "assistant", extra?: Extra) =>
     e("TEXT_MESSAGE_START", { messageId, ...opt("role", role) }, extra),
-  textContent: (messageId: string, delta: string, extra?: Extra) => e("TEXT_MESSAGE_CONTENT", { messageId, delta }, extra),
+  textContent: (messageId: string, delta: string, extra?: Extra) =>
+    e("TEXT_MESSAGE_CONTENT", { messageId, delta }, extra),
   textEnd: (messageId = "a1", extra?: Extra) => e("TEXT_MESSAGE_END", { messageId }, extra),
   textChunk: (messageId?: string, delta?: string, extra?: Extra) =>
     e("TEXT_MESSAGE_CHUNK", { ...opt("messageId", messageId), ...opt("delta", delta) }, extra),
@@ -47,7 +48,11 @@ export const ev = {
   toolCallArgs: (toolCallId: string, delta: string, extra?: Extra) => e("TOOL_CALL_ARGS", { toolCallId, delta }, extra),
   toolCallEnd: (toolCallId = "tc1", extra?: Extra) => e("TOOL_CALL_END", { toolCallId }, extra),
   toolCallChunk: (toolCallId?: string, toolCallName?: string, delta?: string, extra?: Extra) =>
-    e("TOOL_CALL_CHUNK", { ...opt("toolCallId", toolCallId), ...opt("toolCallName", toolCallName), ...opt("delta", delta) }, extra),
+    e(
+      "TOOL_CALL_CHUNK",
+      { ...opt("toolCallId", toolCallId), ...opt("toolCallName", toolCallName), ...opt("delta", delta) },
+      extra,
+    ),
   toolCallResult: (messageId: string, toolCallId: string, content: string, extra?: Extra) =>
     e("TOOL_CALL_RESULT", { messageId, toolCallId, content }, extra),
 
@@ -57,8 +62,12 @@ export const ev = {
   stateDelta: (delta: unknown[] = [], extra?: Extra) => e("STATE_DELTA", { delta }, extra),
   custom: (name = "c", value: unknown = null, extra?: Extra) => e("CUSTOM", { name, value }, extra),
   raw: (event: unknown = {}, extra?: Extra) => e("RAW", { event }, extra),
-  activitySnapshot: (messageId: string, activityType = "progress", content: Record<string, unknown> = {}, extra?: Extra) =>
-    e("ACTIVITY_SNAPSHOT", { messageId, activityType, content }, extra),
+  activitySnapshot: (
+    messageId: string,
+    activityType = "progress",
+    content: Record<string, unknown> = {},
+    extra?: Extra,
+  ) => e("ACTIVITY_SNAPSHOT", { messageId, activityType, content }, extra),
   subagentStarted: (subagentRunId: string, extra?: Extra) =>
     e("SUBAGENT_STARTED", { subagentRunId, name: "helper" }, extra),
   subagentFinished: (subagentRunId: string, extra?: Extra) => e("SUBAGENT_FINISHED", { subagentRunId }, extra),

@@ -16,7 +16,9 @@ export interface PipelineDiagram {
 
 /** What `expectPipeline` needs of the TestScheduler's run helpers (`RunHelpers.expectObservable`). */
 export interface PipelineHelpers {
-  expectObservable(observable: Observable<unknown>): { toBe(marbles: string, values?: unknown, errorValue?: unknown): void };
+  expectObservable(observable: Observable<unknown>): {
+    toBe(marbles: string, values?: unknown, errorValue?: unknown): void;
+  };
 }
 
 /**
@@ -60,7 +62,10 @@ export function parseDiagram(text: string): PipelineDiagram {
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     const match = ROW.exec(line);
-    if (!match) throw new Error(`agui-reasoning/testing: diagram line ${JSON.stringify(line.trim())} is not "events:", "history:" or "warnings:"`);
+    if (!match)
+      throw new Error(
+        `agui-reasoning/testing: diagram line ${JSON.stringify(line.trim())} is not "events:", "history:" or "warnings:"`,
+      );
     const [, name, marbles] = match as unknown as [string, string, string];
     if (name in rows) throw new Error(`agui-reasoning/testing: diagram row "${name}" appears twice`);
     rows[name] = marbles;

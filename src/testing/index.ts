@@ -6,7 +6,13 @@
 export { ev, msg, historyOf, sequentialIds } from "./builders";
 export { alphabet, extendAlphabet, type Alphabet } from "./alphabet";
 export { createTestScheduler, collectWarnings } from "./marbles";
-export { expectPipeline, parseDiagram, type PipelineDiagram, type PipelineHelpers, type PipelineViews } from "./expect-pipeline";
+export {
+  expectPipeline,
+  parseDiagram,
+  type PipelineDiagram,
+  type PipelineHelpers,
+  type PipelineViews,
+} from "./expect-pipeline";
 export { protocolError, warningWith, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
 export { runPipeline, TEST_PRODUCER, type PipelineRun } from "./run-pipeline";
 export {

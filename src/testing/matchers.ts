@@ -43,12 +43,14 @@ interface MatcherResult {
 export const reasoningMatchers = {
   toFailWithCode(this: MatcherContext, received: unknown, code: string, expected: ExpectedFailure = {}): MatcherResult {
     const outcome = failureOf(received);
-    if ("problem" in outcome) return { pass: false, message: () => `expected a stream failing with ${code}, but ${outcome.problem}` };
+    if ("problem" in outcome)
+      return { pass: false, message: () => `expected a stream failing with ${code}, but ${outcome.problem}` };
     const error = outcome.error;
     if (!isProtocolError(error)) {
       return {
         pass: false,
-        message: () => `expected a ReasoningProtocolError ${code}, but ${error === undefined ? "the stream did not fail" : `it failed with ${describeError(error)}`}`,
+        message: () =>
+          `expected a ReasoningProtocolError ${code}, but ${error === undefined ? "the stream did not fail" : `it failed with ${describeError(error)}`}`,
       };
     }
     const wanted = { code, ...defined(expected) };
@@ -74,7 +76,10 @@ export const reasoningMatchers = {
     const seen = warnings.length === 0 ? "no warnings" : `warnings ${warnings.map((w) => w.code).join(", ")}`;
     return {
       pass,
-      message: () => (pass ? `expected no warning ${show(wanted)}, but one was reported` : `expected a warning ${show(wanted)}, got ${seen}`),
+      message: () =>
+        pass
+          ? `expected no warning ${show(wanted)}, but one was reported`
+          : `expected a warning ${show(wanted)}, got ${seen}`,
     };
   },
 };
@@ -86,7 +91,9 @@ export const reasoningMatchers = {
 export function installReasoningMatchers(target?: { extend(matchers: Record<string, unknown>): void }): void {
   const expectFn = target ?? (globalThis as { expect?: { extend(matchers: Record<string, unknown>): void } }).expect;
   if (typeof expectFn?.extend !== "function") {
-    throw new Error("agui-reasoning/testing: installReasoningMatchers needs jest's or vitest's `expect` (pass it when it is not global)");
+    throw new Error(
+      "agui-reasoning/testing: installReasoningMatchers needs jest's or vitest's `expect` (pass it when it is not global)",
+    );
   }
   expectFn.extend(reasoningMatchers);
 }
@@ -113,7 +120,9 @@ function failureOf(received: unknown): Outcome {
   if (typeof received === "object" && received !== null && "out" in received && "warnings" in received) {
     return { error: (received as { error?: unknown }).error };
   }
-  return { problem: `received ${describe(received)} (pass events, an Observable, a function, an error or a run result)` };
+  return {
+    problem: `received ${describe(received)} (pass events, an Observable, a function, an error or a run result)`,
+  };
 }
 
 function errorOfObservable(source: Observable<unknown>): Outcome {
@@ -133,7 +142,11 @@ function warningsOf(received: unknown): readonly ReasoningWarning[] | { problem:
     if (received.every(isWarning)) return received;
     return runPipeline(received).warnings;
   }
-  if (typeof received === "object" && received !== null && Array.isArray((received as { warnings?: unknown }).warnings)) {
+  if (
+    typeof received === "object" &&
+    received !== null &&
+    Array.isArray((received as { warnings?: unknown }).warnings)
+  ) {
     return (received as { warnings: ReasoningWarning[] }).warnings;
   }
   return { problem: `received ${describe(received)} (pass warnings, a collector, a run result or events)` };
@@ -141,11 +154,18 @@ function warningsOf(received: unknown): readonly ReasoningWarning[] | { problem:
 
 /** Duck-typed so a second copy of the package (ESM next to CJS) is still recognised. */
 function isProtocolError(e: unknown): e is Error & Record<string, unknown> {
-  return e instanceof Error && e.name === "ReasoningProtocolError" && typeof (e as { code?: unknown }).code === "string";
+  return (
+    e instanceof Error && e.name === "ReasoningProtocolError" && typeof (e as { code?: unknown }).code === "string"
+  );
 }
 
 function isWarning(w: unknown): w is ReasoningWarning {
-  return typeof w === "object" && w !== null && typeof (w as ReasoningWarning).code === "string" && typeof (w as ReasoningWarning).message === "string";
+  return (
+    typeof w === "object" &&
+    w !== null &&
+    typeof (w as ReasoningWarning).code === "string" &&
+    typeof (w as ReasoningWarning).message === "string"
+  );
 }
 
 function pick(source: object, keys: readonly string[]): Record<string, unknown> {

@@ -6,12 +6,11 @@ import { TEST_PRODUCER } from "./run-pipeline";
 
 /** The events of one run: an array, an Observable (e.g. a marble `cold(…)`), or built from the input. */
 export type AgentTurn =
-  | readonly unknown[]
-  | Observable<unknown>
-  | ((input: RunAgentInput) => readonly unknown[] | Observable<unknown>);
+  readonly unknown[] | Observable<unknown> | ((input: RunAgentInput) => readonly unknown[] | Observable<unknown>);
 
 /** One turn per `run()` call, in order; or one function answering every call (`run` counts from 1). */
-export type AgentScript = readonly AgentTurn[] | ((input: RunAgentInput, run: number) => readonly unknown[] | Observable<unknown>);
+export type AgentScript =
+  readonly AgentTurn[] | ((input: RunAgentInput, run: number) => readonly unknown[] | Observable<unknown>);
 
 /** The agent a middleware hands the input on to (what `@ag-ui/client` passes as `next`). */
 export interface MockNextAgent {
@@ -232,7 +231,11 @@ export class MockAgent {
   private chain(): MockNextAgent {
     return this.middlewares.reduceRight<MockNextAgent>((next, middleware) => {
       const run = (input: RunAgentInput): Observable<AguiEvent> =>
-        from((typeof middleware === "function" ? middleware(input, next) : middleware.run(input, next)) as Observable<AguiEvent>);
+        from(
+          (typeof middleware === "function"
+            ? middleware(input, next)
+            : middleware.run(input, next)) as Observable<AguiEvent>,
+        );
       return {
         run,
         get messages() {
@@ -250,7 +253,10 @@ export class MockAgent {
     if (typeof script === "function") return toObservable(script(input, run));
     const turn = script[run - 1];
     if (turn === undefined) {
-      return throwError(() => new Error(`agui-reasoning/testing: mockAgent has no turn for run #${run} (the script has ${script.length})`));
+      return throwError(
+        () =>
+          new Error(`agui-reasoning/testing: mockAgent has no turn for run #${run} (the script has ${script.length})`),
+      );
     }
     return toObservable(typeof turn === "function" ? turn(input) : turn);
   }

@@ -11,12 +11,16 @@ export const RECORDINGS = {
     "chunked thinking in a span, its signature as an encrypted value on the reasoning message, a tool call and result, a redacted block on the answer",
   "openai-style-reasoning-summary":
     "two explicit reasoning summary messages in one span, encrypted content on the first, a chunked answer",
-  "gemini-style-thought-signatures": "chunked thought without a span, a thought signature on a chunked tool call, a chunked answer",
+  "gemini-style-thought-signatures":
+    "chunked thought without a span, a thought signature on a chunked tool call, a chunked answer",
   "legacy-thinking-0.0.45": "a 0.x producer's THINKING_* events (no ids, a title), upcast to REASONING_*",
   "parallel-subagents": "two subagents streaming tagged reasoning chunks in parallel lanes, closed by their terminals",
-  "two-runs-with-snapshot": "two runs; a MESSAGES_SNAPSHOT without reasoning messages keeps the first run's reasoning and its value",
-  "broken-orphan-content": "a producer sending a reasoning delta after REASONING_MESSAGE_END: fails with ORPHAN_CONTENT at event #5",
-  "truncated-mid-reasoning": "the stream ends inside an open run: fails with RUN_TRUNCATED, history keeps the partial reasoning",
+  "two-runs-with-snapshot":
+    "two runs; a MESSAGES_SNAPSHOT without reasoning messages keeps the first run's reasoning and its value",
+  "broken-orphan-content":
+    "a producer sending a reasoning delta after REASONING_MESSAGE_END: fails with ORPHAN_CONTENT at event #5",
+  "truncated-mid-reasoning":
+    "the stream ends inside an open run: fails with RUN_TRUNCATED, history keeps the partial reasoning",
 } as const;
 
 export type RecordingName = keyof typeof RECORDINGS;
@@ -44,7 +48,9 @@ export function parseRecording(text: string): unknown[] {
 /** The events of a shipped recording, e.g. `loadRecording("anthropic-style-thinking")`. A fresh copy per call. */
 export function loadRecording(name: RecordingName): unknown[] {
   if (!Object.hasOwn(RECORDINGS, name)) {
-    throw new Error(`agui-reasoning/testing: no recording named ${JSON.stringify(name)} (known: ${Object.keys(RECORDINGS).join(", ")})`);
+    throw new Error(
+      `agui-reasoning/testing: no recording named ${JSON.stringify(name)} (known: ${Object.keys(RECORDINGS).join(", ")})`,
+    );
   }
   return parseRecording(readFileSync(join(recordingsDirectory(), `${name}.jsonl`), "utf8"));
 }

@@ -61,7 +61,9 @@ export function runPipeline(
   );
   if (!ended) {
     subscription.unsubscribe();
-    throw new Error("agui-reasoning/testing: runPipeline needs a source that ends synchronously (an array, of(), from()); use a marble test for time");
+    throw new Error(
+      "agui-reasoning/testing: runPipeline needs a source that ends synchronously (an array, of(), from()); use a marble test for time",
+    );
   }
   const run = { events: out, histories, history: pipeline.history, warnings };
   return failure ? { ...run, error: failure.error } : run;

@@ -13,7 +13,6 @@ export type TitlePlacement =
   /** Left on the event: `metadata` is malformed, so enforcement rejects the event and nothing may be repaired here. */
   | { readonly kind: "left" };
 
-
 /**
  * Puts a legacy span title into the translated event's metadata, merged with what the event carries
  * (metadata is open by key; the `ag-ui` key is the protocol's, so the package uses its own).

@@ -6,7 +6,12 @@ import { LEGACY_OPENER, type LegacyShape } from "./legacy-thinking";
  * A `THINKING_TEXT_MESSAGE_CONTENT`/`_END` or `THINKING_END` with nothing of its kind open
  * (D-THINK-ORPHAN). No id is minted for it: inventing one would invent the item (R-REASON-9).
  */
-export function legacyOrphan(shape: LegacyShape, carriedId: string | undefined, event: unknown, ctx: StepContext): ReasoningProtocolError {
+export function legacyOrphan(
+  shape: LegacyShape,
+  carriedId: string | undefined,
+  event: unknown,
+  ctx: StepContext,
+): ReasoningProtocolError {
   return new ReasoningProtocolError({
     code: "LEGACY_ORPHAN",
     rule: "D-THINK-ORPHAN",

@@ -145,7 +145,9 @@ function translate(
     if (open !== undefined) throw legacyDuplicateOpen(shape, open, carried, raw, ctx);
     const id = carried ?? mint();
     const next = withOpen(state, shape.item, id);
-    return shape.item === "span" ? openSpan(next, shape, event, raw, id, ctx) : openMessage(next, shape, event, id, ctx);
+    return shape.item === "span"
+      ? openSpan(next, shape, event, raw, id, ctx)
+      : openMessage(next, shape, event, id, ctx);
   }
   // D-THINK-ORPHAN: checked before any id is chosen, so none is minted for an orphan.
   if (open === undefined) throw legacyOrphan(shape, carried, raw, ctx);
@@ -155,7 +157,14 @@ function translate(
 }
 
 /** THINKING_START → REASONING_START; the title moves into metadata (D-THINK-TITLE). */
-function openSpan(state: UpcastState, shape: LegacyShape, event: Obj, raw: unknown, id: string, ctx: StepContext): StepResult<UpcastState, AguiEvent> {
+function openSpan(
+  state: UpcastState,
+  shape: LegacyShape,
+  event: Obj,
+  raw: unknown,
+  id: string,
+  ctx: StepContext,
+): StepResult<UpcastState, AguiEvent> {
   const upcast = upcastWarning(shape, id, ctx);
   const title = event.title;
   if (title === undefined) {
@@ -168,9 +177,17 @@ function openSpan(state: UpcastState, shape: LegacyShape, event: Obj, raw: unkno
       // Malformed metadata: enforcement rejects the event; the title stays where it was.
       return result(state, [translatedEvent(event, { type: shape.target, messageId: id })], [upcast]);
     case "dropped":
-      return result(state, [translatedEvent(event, { type: shape.target, messageId: id }, "title")], [upcast, titleDroppedWarning(id, ctx)]);
+      return result(
+        state,
+        [translatedEvent(event, { type: shape.target, messageId: id }, "title")],
+        [upcast, titleDroppedWarning(id, ctx)],
+      );
     case "moved": {
-      const translated = translatedEvent(event, { type: shape.target, messageId: id, metadata: placement.metadata }, "title");
+      const translated = translatedEvent(
+        event,
+        { type: shape.target, messageId: id, metadata: placement.metadata },
+        "title",
+      );
       return result(state, [translated], [upcast, titleMovedWarning(id, ctx)]);
     }
   }
@@ -180,7 +197,13 @@ function openSpan(state: UpcastState, shape: LegacyShape, event: Obj, raw: unkno
  * `placeTitle`, where a throw becomes MALFORMED_EVENT: merging the title reads the producer's
  * metadata, which may be a hostile object (a proxy whose traps throw or lie, a throwing getter).
  */
-function titlePlacement(metadata: unknown, title: string, shape: LegacyShape, raw: unknown, ctx: StepContext): ReturnType<typeof placeTitle> {
+function titlePlacement(
+  metadata: unknown,
+  title: string,
+  shape: LegacyShape,
+  raw: unknown,
+  ctx: StepContext,
+): ReturnType<typeof placeTitle> {
   try {
     return placeTitle(metadata, title);
   } catch {
@@ -192,9 +215,19 @@ function titlePlacement(metadata: unknown, title: string, shape: LegacyShape, ra
  * THINKING_TEXT_MESSAGE_START → REASONING_MESSAGE_START with the fixed role (R-SCHEMA-2). A role the
  * legacy event carries itself is the producer's value: it is kept for enforcement to judge.
  */
-function openMessage(state: UpcastState, shape: LegacyShape, event: Obj, id: string, ctx: StepContext): StepResult<UpcastState, AguiEvent> {
+function openMessage(
+  state: UpcastState,
+  shape: LegacyShape,
+  event: Obj,
+  id: string,
+  ctx: StepContext,
+): StepResult<UpcastState, AguiEvent> {
   const role = event.role === undefined ? "reasoning" : event.role;
-  return result(state, [translatedEvent(event, { type: shape.target, messageId: id, role })], [upcastWarning(shape, id, ctx)]);
+  return result(
+    state,
+    [translatedEvent(event, { type: shape.target, messageId: id, role })],
+    [upcastWarning(shape, id, ctx)],
+  );
 }
 
 /** D-THINK-IDS: a carried `messageId` counts only as a non-empty string. */
@@ -208,7 +241,9 @@ function idMinter(idFactory: (() => string) | undefined): () => string {
   return () => {
     const id = idFactory();
     if (typeof id !== "string" || id === "") {
-      throw new TypeError(`upcastThinking: idFactory must return a non-empty string, got ${id === "" ? "an empty string" : typeof id}`);
+      throw new TypeError(
+        `upcastThinking: idFactory must return a non-empty string, got ${id === "" ? "an empty string" : typeof id}`,
+      );
     }
     return id;
   };

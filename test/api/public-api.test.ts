@@ -88,12 +88,33 @@ describe("public API: the export lists are deliberate", () => {
   });
 
   it("the per-stage state codecs and resumedStage are internal (resume is the facade's exportState/resumeFrom)", () => {
-    const internal = ["upcastStateToJSON", "upcastStateFromJSON", "expandStateToJSON", "expandStateFromJSON", "verifyStateToJSON", "verifyStateFromJSON", "historyStateToJSON", "historyStateFromJSON", "resumedStage"];
+    const internal = [
+      "upcastStateToJSON",
+      "upcastStateFromJSON",
+      "expandStateToJSON",
+      "expandStateFromJSON",
+      "verifyStateToJSON",
+      "verifyStateFromJSON",
+      "historyStateToJSON",
+      "historyStateFromJSON",
+      "resumedStage",
+    ];
     expect(internal.filter((name) => name in main)).toEqual([]);
   });
 
   it("every runtime export of agui-reasoning is named in the docs", () => {
-    const docs = ["README.md", "docs/operators.md", "docs/errors.md", "docs/integration.md", "docs/resilience.md", "docs/security.md", "docs/architecture.md", "docs/testing.md", "docs/cli.md", "docs/migration-from-thinking.md"]
+    const docs = [
+      "README.md",
+      "docs/operators.md",
+      "docs/errors.md",
+      "docs/integration.md",
+      "docs/resilience.md",
+      "docs/security.md",
+      "docs/architecture.md",
+      "docs/testing.md",
+      "docs/cli.md",
+      "docs/migration-from-thinking.md",
+    ]
       .map((f) => readFileSync(join(__dirname, "../..", f), "utf8"))
       .join("\n");
     expect(MAIN_EXPORTS.filter((name) => !new RegExp(`\\b${name}\\b`).test(docs))).toEqual([]);
@@ -101,7 +122,13 @@ describe("public API: the export lists are deliberate", () => {
 });
 
 describe("messagesOf: the history's messages for APIs typed Message[] (agent.setMessages)", () => {
-  const history = runPipeline([ev.runStarted(), ev.reasoningChunk("m1", "Let me"), ev.encryptedValue("message", "m1", "blob"), ev.textChunk("a1", "Hi"), ev.runFinished()]).history;
+  const history = runPipeline([
+    ev.runStarted(),
+    ev.reasoningChunk("m1", "Let me"),
+    ev.encryptedValue("message", "m1", "blob"),
+    ev.textChunk("a1", "Hi"),
+    ev.runFinished(),
+  ]).history;
 
   it("returns a mutable Message[] equal to the history's messages, encrypted values included", () => {
     const messages: Message[] = main.messagesOf(history);

@@ -12,7 +12,16 @@ export const REPO_ROOT = resolve(__dirname, "../..");
 export const PEERS = ["rxjs", "rxjs/*", "@ag-ui/core", "@ag-ui/core/*", "zod", "zod/*"];
 
 /** Node's globals, each replaced by a sentinel where the code reads it as a free variable (not a property or a string). */
-const NODE_GLOBALS = ["process", "Buffer", "global", "require", "module", "__dirname", "__filename", "setImmediate"] as const;
+const NODE_GLOBALS = [
+  "process",
+  "Buffer",
+  "global",
+  "require",
+  "module",
+  "__dirname",
+  "__filename",
+  "setImmediate",
+] as const;
 const SENTINEL = "__NODE_GLOBAL__";
 
 export interface BrowserBundle {
@@ -35,7 +44,10 @@ export interface BundleOptions {
 }
 
 /** `entry` (a path, or `{ contents }` as a module in the repository root) bundled for the browser and minified. */
-export async function bundleForBrowser(entry: string | { contents: string }, options: BundleOptions = {}): Promise<BrowserBundle> {
+export async function bundleForBrowser(
+  entry: string | { contents: string },
+  options: BundleOptions = {},
+): Promise<BrowserBundle> {
   const result = await build({
     ...(typeof entry === "string"
       ? { entryPoints: [resolve(REPO_ROOT, entry)] }
@@ -53,19 +65,43 @@ export async function bundleForBrowser(entry: string | { contents: string }, opt
     define: Object.fromEntries(NODE_GLOBALS.map((name) => [name, `${SENTINEL}${name}`])),
   });
   const code = result.outputFiles[0]!.text;
-  const nodeGlobals = [...new Set(Array.from(code.matchAll(new RegExp(`${SENTINEL}(\\w+)`, "g")), (m) => m[1]!))].sort();
-  const importers = Object.entries(result.metafile.inputs).filter(([, input]) => input.imports.some((i) => isNodeBuiltin(i.path)));
+  const nodeGlobals = [
+    ...new Set(Array.from(code.matchAll(new RegExp(`${SENTINEL}(\\w+)`, "g")), (m) => m[1]!)),
+  ].sort();
+  const importers = Object.entries(result.metafile.inputs).filter(([, input]) =>
+    input.imports.some((i) => isNodeBuiltin(i.path)),
+  );
   return {
     code,
     gzipBytes: gzipSync(code).length,
     nodeGlobals,
-    nodeImports: [...new Set(importers.flatMap(([, input]) => input.imports.map((i) => i.path).filter(isNodeBuiltin)))].sort(),
+    nodeImports: [
+      ...new Set(importers.flatMap(([, input]) => input.imports.map((i) => i.path).filter(isNodeBuiltin))),
+    ].sort(),
     nodeImporters: importers.map(([file]) => file).sort(),
     metafile: result.metafile,
   };
 }
 
-const BUILTINS = new Set(["fs", "path", "crypto", "os", "url", "util", "stream", "events", "buffer", "string_decoder", "zlib", "http", "https", "net", "child_process", "worker_threads", "fs/promises"]);
+const BUILTINS = new Set([
+  "fs",
+  "path",
+  "crypto",
+  "os",
+  "url",
+  "util",
+  "stream",
+  "events",
+  "buffer",
+  "string_decoder",
+  "zlib",
+  "http",
+  "https",
+  "net",
+  "child_process",
+  "worker_threads",
+  "fs/promises",
+]);
 
 function isNodeBuiltin(path: string): boolean {
   return path.startsWith("node:") || BUILTINS.has(path);

@@ -47,68 +47,88 @@ describe("the web demo in headless Chromium (examples/web, npm run demo:web)", (
     await demo?.close();
   });
 
-  run("R-REASON-17 D-REDACT three turns in the browser: reasoning streams then collapses, lock badges, values back byte-identical, no console error", async () => {
-    if (executablePath === undefined) throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
-    demo = await startWebDemo();
-    browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
-    const page: Page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
-    const consoleErrors: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(message.text());
-    });
-    page.on("pageerror", (error) => consoleErrors.push(error.message));
-    await page.addInitScript({ content: RECORD_STREAMING_PANELS });
+  run(
+    "R-REASON-17 D-REDACT three turns in the browser: reasoning streams then collapses, lock badges, values back byte-identical, no console error",
+    async () => {
+      if (executablePath === undefined)
+        throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
+      demo = await startWebDemo();
+      browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
+      const page: Page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
+      const consoleErrors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") consoleErrors.push(message.text());
+      });
+      page.on("pageerror", (error) => consoleErrors.push(error.message));
+      await page.addInitScript({ content: RECORD_STREAMING_PANELS });
 
-    await page.goto(demo.url);
-    await page.waitForSelector("body[data-state]", { timeout: 30_000 });
-    expect(await page.getAttribute("body", "data-state")).toBe("done");
+      await page.goto(demo.url);
+      await page.waitForSelector("body[data-state]", { timeout: 30_000 });
+      expect(await page.getAttribute("body", "data-state")).toBe("done");
 
-    // The reasoning was shown while it streamed ("Thinking…", open, text growing)…
-    const seen = await page.evaluate<string[]>("window.streamingPanelsSeen");
-    expect(seen.some((text) => text.startsWith("Family of four"))).toBe(true);
-    expect(seen.some((text) => text.startsWith("Fares change daily"))).toBe(true);
-    // …then collapsed to a one-line summary: both turns' panels closed, the text hidden.
-    const panels = page.locator("details.reasoning");
-    expect(await panels.count()).toBe(2);
-    for (let i = 0; i < 2; i++) {
-      expect(await panels.nth(i).getAttribute("open")).toBeNull();
-      expect(await panels.nth(i).locator("summary").innerText()).toMatch(/^Thought · \d+ words/);
-      expect(await panels.nth(i).locator(".reasoning-text").isVisible()).toBe(false);
-    }
-    // Expandable: a click on the summary shows the full reasoning again.
-    await panels.nth(1).locator("summary").click();
-    expect(await panels.nth(1).locator(".reasoning-text").innerText()).toContain("the family railcard applies to two adults and two children");
+      // The reasoning was shown while it streamed ("Thinking…", open, text growing)…
+      const seen = await page.evaluate<string[]>("window.streamingPanelsSeen");
+      expect(seen.some((text) => text.startsWith("Family of four"))).toBe(true);
+      expect(seen.some((text) => text.startsWith("Fares change daily"))).toBe(true);
+      // …then collapsed to a one-line summary: both turns' panels closed, the text hidden.
+      const panels = page.locator("details.reasoning");
+      expect(await panels.count()).toBe(2);
+      for (let i = 0; i < 2; i++) {
+        expect(await panels.nth(i).getAttribute("open")).toBeNull();
+        expect(await panels.nth(i).locator("summary").innerText()).toMatch(/^Thought · \d+ words/);
+        expect(await panels.nth(i).locator(".reasoning-text").isVisible()).toBe(false);
+      }
+      // Expandable: a click on the summary shows the full reasoning again.
+      await panels.nth(1).locator("summary").click();
+      expect(await panels.nth(1).locator(".reasoning-text").innerText()).toContain(
+        "the family railcard applies to two adults and two children",
+      );
 
-    // The answers, the tool call with its arguments and its result.
-    const conversation = await page.locator("#conversation").innerText();
-    expect(conversation).toContain("Driving costs about €95");
-    expect(conversation).toContain("The 10:40 TGV is €76 for all four with the family railcard");
-    expect(conversation).toContain("With my earlier reasoning restored");
-    const toolCall = page.locator('[data-tool-call-id="call-fares"]');
-    expect(await toolCall.innerText()).toContain("→ lookup_fares");
-    expect(await toolCall.locator(".tool-args").innerText()).toBe('{"from":"Lyon","to":"Marseille","date":"Saturday","railcard":"family"}');
-    expect(await page.locator('[data-message-id="fares-result"]').innerText()).toContain('← {"10:40":{"total":"€76"}}');
+      // The answers, the tool call with its arguments and its result.
+      const conversation = await page.locator("#conversation").innerText();
+      expect(conversation).toContain("Driving costs about €95");
+      expect(conversation).toContain("The 10:40 TGV is €76 for all four with the family railcard");
+      expect(conversation).toContain("With my earlier reasoning restored");
+      const toolCall = page.locator('[data-tool-call-id="call-fares"]');
+      expect(await toolCall.innerText()).toContain("→ lookup_fares");
+      expect(await toolCall.locator(".tool-args").innerText()).toBe(
+        '{"from":"Lyon","to":"Marseille","date":"Saturday","railcard":"family"}',
+      );
+      expect(await page.locator('[data-message-id="fares-result"]').innerText()).toContain(
+        '← {"10:40":{"total":"€76"}}',
+      );
 
-    // A lock badge with the value's byte length on exactly the message and the tool call holding one.
-    const [onMessage, onToolCall] = ISSUED;
-    expect(await page.locator(".lock").count()).toBe(2);
-    expect(await page.locator(`[data-message-id="${onMessage.entityId}"] .lock`).innerText()).toBe(`${Buffer.byteLength(onMessage.encryptedValue)} bytes`);
-    expect(await page.locator(`[data-tool-call-id="${onToolCall.entityId}"] .lock`).innerText()).toBe(`${Buffer.byteLength(onToolCall.encryptedValue)} bytes`);
-    // The values themselves are never on the page (not even in an attribute).
-    const html = await page.content();
-    for (const v of ISSUED) expect(html).not.toContain(v.encryptedValue.slice(0, 40));
+      // A lock badge with the value's byte length on exactly the message and the tool call holding one.
+      const [onMessage, onToolCall] = ISSUED;
+      expect(await page.locator(".lock").count()).toBe(2);
+      expect(await page.locator(`[data-message-id="${onMessage.entityId}"] .lock`).innerText()).toBe(
+        `${Buffer.byteLength(onMessage.encryptedValue)} bytes`,
+      );
+      expect(await page.locator(`[data-tool-call-id="${onToolCall.entityId}"] .lock`).innerText()).toBe(
+        `${Buffer.byteLength(onToolCall.encryptedValue)} bytes`,
+      );
+      // The values themselves are never on the page (not even in an attribute).
+      const html = await page.content();
+      for (const v of ISSUED) expect(html).not.toContain(v.encryptedValue.slice(0, 40));
 
-    // Warnings as they arrived: turn 1's THINKING_* events were upcast.
-    // One line per code, counted: turn 1's THINKING_* events were upcast, one warning per event.
-    expect(await page.locator('#warnings [data-code="THINKING_UPCAST"]').innerText()).toMatch(/^turn 1 · THINKING_UPCAST ×\d+ — e\.g\. THINKING_START translated to REASONING_START/);
+      // Warnings as they arrived: turn 1's THINKING_* events were upcast.
+      // One line per code, counted: turn 1's THINKING_* events were upcast, one warning per event.
+      expect(await page.locator('#warnings [data-code="THINKING_UPCAST"]').innerText()).toMatch(
+        /^turn 1 · THINKING_UPCAST ×\d+ — e\.g\. THINKING_START translated to REASONING_START/,
+      );
 
-    // The round trip, as the server saw turn 3's request.
-    const check = await page.locator("#check").innerText();
-    for (const v of ISSUED) expect(check).toContain(`✓ ${v.subtype} ${v.entityId}: ${Buffer.byteLength(v.encryptedValue)} bytes, byte-identical`);
-    expect(demo.server.requests).toHaveLength(3);
+      // The round trip, as the server saw turn 3's request.
+      const check = await page.locator("#check").innerText();
+      for (const v of ISSUED)
+        expect(check).toContain(
+          `✓ ${v.subtype} ${v.entityId}: ${Buffer.byteLength(v.encryptedValue)} bytes, byte-identical`,
+        );
+      expect(demo.server.requests).toHaveLength(3);
 
-    expect(consoleErrors).toEqual([]);
-    mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-  }, 60_000);
+      expect(consoleErrors).toEqual([]);
+      mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    },
+    60_000,
+  );
 });

@@ -90,12 +90,14 @@ const OUT_OF_SCOPE: Record<string, string> = {
     "asserts only the outgoing RunAgentInput (`request.protocolVersion`), which the HttpAgent builds, not this package",
   "era-0-0-39-flattens-content":
     "a version-gated outgoing content downgrade of the reference client (binary/multimodal content, `request`); this package never downgrades",
-  "era-0-0-47-upgrades-binary-content": "binary content: the reference client's outgoing legacy-binary upgrade (`request`)",
+  "era-0-0-47-upgrades-binary-content":
+    "binary content: the reference client's outgoing legacy-binary upgrade (`request`)",
   "era-0-0-57-subagent-dropped-with-warning":
     "a version-gated downgrade for a peer pinned to 0.0.57; without a known older peer this package behaves as if the peer were current (R-VER-20) and delivers SUBAGENT_* events",
   "era-current-peer-keeps-modern-content":
     "binary content: asserts the outgoing request's legacy-binary upgrade, which the HttpAgent performs",
-  "era-pinned-peer-omits-protocol-version": "asserts only the outgoing RunAgentInput (`requestAbsentPaths`), built by the HttpAgent",
+  "era-pinned-peer-omits-protocol-version":
+    "asserts only the outgoing RunAgentInput (`requestAbsentPaths`), built by the HttpAgent",
   "state-delta-applies": "state: applying STATE_DELTA patches; this package keeps no state",
   "state-delta-unappliable-warns-and-keeps": "state: patch application and its warning; this package keeps no state",
   "state-falsy-snapshot-applies": "state: STATE_SNAPSHOT replacement semantics; this package keeps no state",
@@ -179,7 +181,9 @@ const SPEC_OVER_FIXTURE: Record<string, { expect: FixtureExpect; warnings: Warni
       eventTypes: ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"],
       eventAbsentPaths: ["1.role"],
       messageCount: 1,
-      messages: [{ id: "m-unknown-role", role: "assistant", content: "the role above is the only defect in this stream" }],
+      messages: [
+        { id: "m-unknown-role", role: "assistant", content: "the role above is the only defect in this stream" },
+      ],
     },
     warnings: [{ code: "UNKNOWN_UNION_MEMBER", path: "/role" }],
   },
@@ -318,7 +322,10 @@ describe("AG-UI 1.0 conformance corpus over HTTP + HttpAgent + reasoningPipeline
     const fixture = loadFixture("triad-assembles-message");
     const run = await replay(fixture);
     assertRun(fixture, run);
-    const wrongContent = { ...fixture, expect: { ...fixture.expect, messages: [{ id: "triad-m1", content: "other" }] } };
+    const wrongContent = {
+      ...fixture,
+      expect: { ...fixture.expect, messages: [{ id: "triad-m1", content: "other" }] },
+    };
     expect(() => assertRun(wrongContent, run)).toThrow();
     const extraMessage = { ...fixture, expect: { ...fixture.expect, messages: [{}, {}] } };
     expect(() => assertRun(extraMessage, run)).toThrow();
@@ -327,7 +334,10 @@ describe("AG-UI 1.0 conformance corpus over HTTP + HttpAgent + reasoningPipeline
   });
 
   for (const [name, rule] of Object.entries(IN_SCOPE)) {
-    const title = name in SPEC_OVER_FIXTURE ? `${rule} ${name} (admitted gap of the reference client: we strip, per the spec)` : `${rule} ${name}`;
+    const title =
+      name in SPEC_OVER_FIXTURE
+        ? `${rule} ${name} (admitted gap of the reference client: we strip, per the spec)`
+        : `${rule} ${name}`;
     it(title, async () => {
       const fixture = fixtures.get(name)!;
       const run = await replay(fixture);

@@ -31,7 +31,9 @@ async function eventsOf(file: string): Promise<unknown[]> {
   return lastValueFrom(readRecording(chunks).events$.pipe(toArray()));
 }
 
-async function checkJson(file: string): Promise<{ exit: number; report: { outcome?: string; error?: { code?: string }; warnings?: { code: string }[] } }> {
+async function checkJson(
+  file: string,
+): Promise<{ exit: number; report: { outcome?: string; error?: { code?: string }; warnings?: { code: string }[] } }> {
   let stdout = "";
   const exit = await runCheck(["check", "--json", join(DIR, file)], {
     stdout: { write: (t: string) => (stdout += t) },

@@ -12,7 +12,17 @@ const compiled = blocks.filter((b) => b.kind !== "fragment");
 const runnable = blocks.filter((b) => b.kind === "runnable");
 
 // The markers, and blocks that show a broken block is reported (compiled with the docs' own, in one program).
-const SELF_TEST = ["```ts", "const a: number = 1;", "```", "```ts fragment", "events$.subscribe();", "```", "```ts runnable", "const b: string = 2;", "```"].join("\n");
+const SELF_TEST = [
+  "```ts",
+  "const a: number = 1;",
+  "```",
+  "```ts fragment",
+  "events$.subscribe();",
+  "```",
+  "```ts runnable",
+  "const b: string = 2;",
+  "```",
+].join("\n");
 const selfTest = docBlocks(SELF_TEST, "x.md");
 
 let dir: string;
@@ -37,7 +47,11 @@ describe("docs: every TypeScript block of README.md and docs/*.md compiles under
   });
 
   it("reads the markers, and a broken block is reported with its line", () => {
-    expect(selfTest.map((b) => [b.where, b.kind])).toEqual([["x.md:1", "module"], ["x.md:4", "fragment"], ["x.md:7", "runnable"]]);
+    expect(selfTest.map((b) => [b.where, b.kind])).toEqual([
+      ["x.md:1", "module"],
+      ["x.md:4", "fragment"],
+      ["x.md:7", "runnable"],
+    ]);
     expect(errors.get(selfTest[0]!)).toEqual([]);
     expect(errors.get(selfTest[2]!)).toEqual([expect.stringMatching(/^line 1 of the block: TS2322 /)]);
     expect(() => docBlocks("```ts maybe\n```", "y.md")).toThrow(/y\.md:1: unknown marker "maybe"/);
@@ -46,7 +60,13 @@ describe("docs: every TypeScript block of README.md and docs/*.md compiles under
 
 describe("docs: the runnable blocks run", () => {
   let server: AgentServer;
-  const run = (id: string, value: string) => [ev.runStarted(id), ev.reasoningChunk(`m-${id}`, "Let me think."), ev.encryptedValue("message", `m-${id}`, value), ev.textChunk(`a-${id}`, "Done."), ev.runFinished(id)];
+  const run = (id: string, value: string) => [
+    ev.runStarted(id),
+    ev.reasoningChunk(`m-${id}`, "Let me think."),
+    ev.encryptedValue("message", `m-${id}`, value),
+    ev.textChunk(`a-${id}`, "Done."),
+    ev.runFinished(id),
+  ];
 
   beforeAll(async () => {
     // Request n gets run n, whose reasoning message carries the encrypted value `opaque-n`.
@@ -54,17 +74,35 @@ describe("docs: the runnable blocks run", () => {
   });
   afterAll(() => server.close());
 
-  it.each(runnable.map((b) => [b.where, b] as const))("%s runs against a local agent and exits 0", async (_where, block) => {
-    const file = join(dir, `${block.where.replace(/[^\w]+/g, "_")}.mts`);
-    const tsconfig = join(dir, "tsconfig.json");
-    writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { baseUrl: ROOT, paths: { "agui-reasoning": ["src/index.ts"], "agui-reasoning/testing": ["src/testing/index.ts"] } } }));
-    const before = server.requests.length;
-    const { stdout } = await promisify(execFile)(join(ROOT, "node_modules/.bin/tsx"), ["--tsconfig", tsconfig, file], { cwd: ROOT, env: { ...process.env, AGENT_URL: server.url } });
-    expect(stdout.length).toBeGreaterThan(0);
-    if (block.where.startsWith("README.md")) {
-      // Two turns: the second request carries the first turn's encrypted value, byte for byte.
-      expect(server.requests.length - before).toBe(2);
-      expect(JSON.stringify((await server.request(before + 1)).json)).toContain(`"encryptedValue":"opaque-${before}"`);
-    }
-  }, 60_000);
+  it.each(runnable.map((b) => [b.where, b] as const))(
+    "%s runs against a local agent and exits 0",
+    async (_where, block) => {
+      const file = join(dir, `${block.where.replace(/[^\w]+/g, "_")}.mts`);
+      const tsconfig = join(dir, "tsconfig.json");
+      writeFileSync(
+        tsconfig,
+        JSON.stringify({
+          compilerOptions: {
+            baseUrl: ROOT,
+            paths: { "agui-reasoning": ["src/index.ts"], "agui-reasoning/testing": ["src/testing/index.ts"] },
+          },
+        }),
+      );
+      const before = server.requests.length;
+      const { stdout } = await promisify(execFile)(
+        join(ROOT, "node_modules/.bin/tsx"),
+        ["--tsconfig", tsconfig, file],
+        { cwd: ROOT, env: { ...process.env, AGENT_URL: server.url } },
+      );
+      expect(stdout.length).toBeGreaterThan(0);
+      if (block.where.startsWith("README.md")) {
+        // Two turns: the second request carries the first turn's encrypted value, byte for byte.
+        expect(server.requests.length - before).toBe(2);
+        expect(JSON.stringify((await server.request(before + 1)).json)).toContain(
+          `"encryptedValue":"opaque-${before}"`,
+        );
+      }
+    },
+    60_000,
+  );
 });

@@ -16,7 +16,12 @@ export interface DocBlock {
   readonly code: string;
 }
 
-export const DOC_FILES = (root: string): string[] => ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+export const DOC_FILES = (root: string): string[] => [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 export function docBlocks(markdown: string, file: string): DocBlock[] {
   const blocks: DocBlock[] = [];
@@ -28,7 +33,8 @@ export function docBlocks(markdown: string, file: string): DocBlock[] {
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== "```"; i++) body.push(lines[i]!);
     const marker = open[2]!.trim();
-    if (marker !== "" && marker !== "runnable" && marker !== "fragment") throw new Error(`${file}:${start + 1}: unknown marker "${marker}" (runnable or fragment)`);
+    if (marker !== "" && marker !== "runnable" && marker !== "fragment")
+      throw new Error(`${file}:${start + 1}: unknown marker "${marker}" (runnable or fragment)`);
     blocks.push({ where: `${file}:${start + 1}`, kind: marker === "" ? "module" : marker, code: body.join("\n") });
   }
   return blocks;
@@ -66,7 +72,8 @@ export function compileBlocks(root: string, dir: string, blocks: readonly DocBlo
     const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
     if (block === undefined) {
       // An error outside the blocks (in src/, or global) is every block's problem.
-      for (const list of errors.values()) list.push(`${d.file ? relative(root, d.file.fileName) : "(global)"}: TS${d.code} ${text}`);
+      for (const list of errors.values())
+        list.push(`${d.file ? relative(root, d.file.fileName) : "(global)"}: TS${d.code} ${text}`);
       continue;
     }
     const line = d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line;

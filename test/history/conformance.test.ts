@@ -15,7 +15,11 @@ const STREAMS = CORPUS_DIR;
 
 interface Fixture {
   readonly stream: readonly AguiEvent[];
-  readonly expect: { readonly messages?: readonly unknown[]; readonly messageCount?: number; readonly noWarnings?: boolean };
+  readonly expect: {
+    readonly messages?: readonly unknown[];
+    readonly messageCount?: number;
+    readonly noWarnings?: boolean;
+  };
 }
 
 // Fixture → the rule it pins for the history.

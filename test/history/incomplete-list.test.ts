@@ -10,7 +10,9 @@ import { createHistoryStage } from "../../src/history/history-stage";
 import type { IncompleteItem, IncompleteReason, ReasoningHistory } from "../../src/history/types";
 import { ev } from "../../src/testing/builders";
 
-type Op = { readonly op: "start" | "end"; readonly kind: IncompleteItem["kind"]; readonly n: number } | { readonly op: "run-error" };
+type Op =
+  | { readonly op: "start" | "end"; readonly kind: IncompleteItem["kind"]; readonly n: number }
+  | { readonly op: "run-error" };
 
 /** The list as the plain-array implementation kept it: append on first START, in place on a reopen, removed on END. */
 class ArrayModel {
@@ -28,7 +30,9 @@ class ArrayModel {
     this.open.delete(`${kind}:${id}`);
   }
   endAll(reason: IncompleteReason): void {
-    this.items = this.items.map((i) => (i.reason === "open" && this.open.has(`${i.kind}:${i.id}`) ? { ...i, reason } : i));
+    this.items = this.items.map((i) =>
+      i.reason === "open" && this.open.has(`${i.kind}:${i.id}`) ? { ...i, reason } : i,
+    );
     this.open.clear();
   }
 }
@@ -84,7 +88,14 @@ function histories(events: readonly AguiEvent[]): { atOnce: IncompleteItem[][]; 
 
 const OPS: fc.Arbitrary<Op[]> = fc.array(
   fc.oneof(
-    { weight: 6, arbitrary: fc.record({ op: fc.constantFrom("start" as const, "end" as const), kind: fc.constantFrom("message" as const, "tool-call" as const), n: fc.nat({ max: 200 }) }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        op: fc.constantFrom("start" as const, "end" as const),
+        kind: fc.constantFrom("message" as const, "tool-call" as const),
+        n: fc.nat({ max: 200 }),
+      }),
+    },
     { weight: 1, arbitrary: fc.constant({ op: "run-error" as const }) },
   ),
   { maxLength: 800, size: "max" },
@@ -107,7 +118,8 @@ describe("history.incomplete: a persistent, indexed list", () => {
     const ops: Op[] = [];
     // 300 opened, then closed: emptied slots outnumber items after 151 ENDs, and the list is compacted.
     for (let i = 0; i < 300; i++) ops.push({ op: "start", kind: "message", n: i });
-    for (let i = 0; i < 300; i += 2) ops.push({ op: "end", kind: "message", n: i }, { op: "end", kind: "message", n: i + 1 });
+    for (let i = 0; i < 300; i += 2)
+      ops.push({ op: "end", kind: "message", n: i }, { op: "end", kind: "message", n: i + 1 });
     ops.push({ op: "start", kind: "tool-call", n: 1 }, { op: "run-error" });
     const { events, expected } = streamOf(ops);
     // Read only now, after every later START/END (and compaction) happened.

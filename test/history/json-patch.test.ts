@@ -26,11 +26,19 @@ describe("applyJsonPatch (activity content, R-SNAP-3)", () => {
   });
 
   it("R-SNAP-3: is atomic: one failing operation fails the whole patch, naming its position only", () => {
-    expect(applyJsonPatch(doc, [{ op: "replace", path: "/found", value: 1 }, { op: "replace", path: "/missing/x", value: 2 }])).toEqual({
+    expect(
+      applyJsonPatch(doc, [
+        { op: "replace", path: "/found", value: 1 },
+        { op: "replace", path: "/missing/x", value: 2 },
+      ]),
+    ).toEqual({
       ok: false,
       reason: "operation 1 (replace) does not apply",
     });
-    expect(applyJsonPatch(doc, [{ op: "test", path: "/found", value: 9 }])).toEqual({ ok: false, reason: "operation 0 (test) does not apply" });
+    expect(applyJsonPatch(doc, [{ op: "test", path: "/found", value: 9 }])).toEqual({
+      ok: false,
+      reason: "operation 0 (test) does not apply",
+    });
     expect(applyJsonPatch(doc, [{ op: "remove", path: "/results/5" }]).ok).toBe(false);
     expect(applyJsonPatch(doc, [{ op: "move", from: "/results", path: "/results/0" }]).ok).toBe(false);
     expect(applyJsonPatch(doc, [{ op: "frobnicate", path: "/found" }]).ok).toBe(false);
@@ -52,6 +60,9 @@ describe("applyJsonPatch (activity content, R-SNAP-3)", () => {
   });
 
   it("R-SNAP-1: replaces the whole document with an empty path", () => {
-    expect(applyJsonPatch({ a: 1 }, [{ op: "replace", path: "", value: { b: 2 } }])).toEqual({ ok: true, value: { b: 2 } });
+    expect(applyJsonPatch({ a: 1 }, [{ op: "replace", path: "", value: { b: 2 } }])).toEqual({
+      ok: true,
+      value: { b: 2 },
+    });
   });
 });

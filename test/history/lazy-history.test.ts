@@ -11,7 +11,8 @@ import { ev } from "../../src/testing/builders";
  * history is indistinguishable from a plain one for every way a consumer looks at it.
  */
 
-const prior = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ id: `u${i}`, role: "user", content: `q${i}` }));
+const prior = (n: number): Message[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `u${i}`, role: "user", content: `q${i}` }));
 
 const stream = [
   ev.runStarted(),
@@ -91,7 +92,9 @@ describe("histories of long conversations (lazy messages)", () => {
     const defineProperty = jest.spyOn(Object, "defineProperty");
     try {
       jest.isolateModules(() => {
-        const fresh = jest.requireActual<typeof import("../../src/pipeline/reasoning-pipeline")>("../../src/pipeline/reasoning-pipeline");
+        const fresh = jest.requireActual<typeof import("../../src/pipeline/reasoning-pipeline")>(
+          "../../src/pipeline/reasoning-pipeline",
+        );
         const p = fresh.reasoningPipeline(from(stream), { initialMessages: prior(200), onWarning: () => {} });
         p.history$.subscribe((h) => seen.push(h));
         p.events$.subscribe();
@@ -104,9 +107,15 @@ describe("histories of long conversations (lazy messages)", () => {
     // One accessor per lazy history: the initial one is the seed itself (a plain object).
     expect(messagesDefinitions).toBe(seen.length - 1);
     const h = seen[3]!;
-    expect(Object.getOwnPropertyDescriptor(h, "messages")).toEqual(expect.objectContaining({ enumerable: true, configurable: true }));
+    expect(Object.getOwnPropertyDescriptor(h, "messages")).toEqual(
+      expect.objectContaining({ enumerable: true, configurable: true }),
+    );
     expect(typeof Object.getOwnPropertyDescriptor(h, "messages")!.get).toBe("function");
-    expect(structuredClone(h)).toEqual({ messages: [...prior(200), { id: "m1", role: "reasoning", content: "abcd" }], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] });
+    expect(structuredClone(h)).toEqual({
+      messages: [...prior(200), { id: "m1", role: "reasoning", content: "abcd" }],
+      incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+      issuers: [],
+    });
     // The same property as the default path defines (another module instance: another getter function).
     // eslint-disable-next-line @typescript-eslint/unbound-method -- the getters are compared away, never called
     const { get: _fallbackGetter, ...fallback } = Object.getOwnPropertyDescriptor(h, "messages")!;

@@ -19,7 +19,9 @@ const event: fc.Arbitrary<AguiEvent> = fc.oneof(
   fc.tuple(ID, DELTA).map(([messageId, delta]) => ({ type: "REASONING_MESSAGE_CONTENT", messageId, delta })),
   ID.map((messageId) => ({ type: "REASONING_MESSAGE_END", messageId })),
   ID.map((messageId) => ({ type: "TEXT_MESSAGE_START", messageId })),
-  fc.tuple(ID, DELTA).map(([messageId, delta]) => ({ type: "TEXT_MESSAGE_CONTENT", messageId, delta, metadata: { d: delta } })),
+  fc
+    .tuple(ID, DELTA)
+    .map(([messageId, delta]) => ({ type: "TEXT_MESSAGE_CONTENT", messageId, delta, metadata: { d: delta } })),
   ID.map((messageId) => ({ type: "TEXT_MESSAGE_END", messageId })),
   fc.tuple(CALL, fc.option(ID, { nil: undefined })).map(([toolCallId, parentMessageId]) => ({
     type: "TOOL_CALL_START",
@@ -29,13 +31,17 @@ const event: fc.Arbitrary<AguiEvent> = fc.oneof(
   })),
   fc.tuple(CALL, DELTA).map(([toolCallId, delta]) => ({ type: "TOOL_CALL_ARGS", toolCallId, delta })),
   CALL.map((toolCallId) => ({ type: "TOOL_CALL_END", toolCallId })),
-  fc.tuple(fc.constantFrom("r1", "r2"), CALL).map(([messageId, toolCallId]) => ({ type: "TOOL_CALL_RESULT", messageId, toolCallId, content: "ok" })),
-  fc.tuple(fc.constantFrom("message", "tool-call"), fc.oneof(ID, CALL), fc.string()).map(([subtype, entityId, encryptedValue]) => ({
-    type: "REASONING_ENCRYPTED_VALUE",
-    subtype,
-    entityId,
-    encryptedValue,
-  })),
+  fc
+    .tuple(fc.constantFrom("r1", "r2"), CALL)
+    .map(([messageId, toolCallId]) => ({ type: "TOOL_CALL_RESULT", messageId, toolCallId, content: "ok" })),
+  fc
+    .tuple(fc.constantFrom("message", "tool-call"), fc.oneof(ID, CALL), fc.string())
+    .map(([subtype, entityId, encryptedValue]) => ({
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype,
+      entityId,
+      encryptedValue,
+    })),
   fc.subarray(["a", "b", "c", "n"]).chain((ids) =>
     fc.tuple(...ids.map(() => fc.constantFrom("assistant", "reasoning", "user"))).map((roles) => ({
       type: "MESSAGES_SNAPSHOT",
@@ -68,25 +74,40 @@ function replay(events: readonly AguiEvent[], reads: readonly boolean[]): Conver
 describe("lazy publication (property)", () => {
   it("R-STATE-4: published messages equal the list, indexes stay exact, and reading never changes the result", () => {
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 60 }), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (events, reads) => {
-        const lazy = replay(events, reads);
-        const eager = replay(events, reads.map(() => true));
-        const never = replay(events, reads.map(() => false));
-        expect(lazy.history).toEqual(eager.history);
-        expect(never.history).toEqual(eager.history);
-        const messages = lazy.history.messages;
-        messages.forEach((m, i) => {
-          const last = messages.map((x) => x.id).lastIndexOf(m.id);
-          if (last === i) expect(lazy.index.position.get(m.id)).toBe(i);
-          if (m.role === "assistant") for (const c of m.toolCalls ?? []) expect(lazy.index.toolCallHolder.get(c.id)).toBe(m.id);
-        });
-        for (const item of lazy.history.incomplete) {
-          expect(item.kind === "message" ? lazy.index.position.has(item.id) : lazy.index.toolCallHolder.has(item.id)).toBe(true);
-        }
-        for (const r of lazy.history.issuers) {
-          expect((r.subtype === "message" ? lazy.index.messageIssuer : lazy.index.toolCallIssuer).get(r.entityId)).toBe(lazy.history.issuers.indexOf(r));
-        }
-      }),
+      fc.property(
+        fc.array(event, { maxLength: 60 }),
+        fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }),
+        (events, reads) => {
+          const lazy = replay(events, reads);
+          const eager = replay(
+            events,
+            reads.map(() => true),
+          );
+          const never = replay(
+            events,
+            reads.map(() => false),
+          );
+          expect(lazy.history).toEqual(eager.history);
+          expect(never.history).toEqual(eager.history);
+          const messages = lazy.history.messages;
+          messages.forEach((m, i) => {
+            const last = messages.map((x) => x.id).lastIndexOf(m.id);
+            if (last === i) expect(lazy.index.position.get(m.id)).toBe(i);
+            if (m.role === "assistant")
+              for (const c of m.toolCalls ?? []) expect(lazy.index.toolCallHolder.get(c.id)).toBe(m.id);
+          });
+          for (const item of lazy.history.incomplete) {
+            expect(
+              item.kind === "message" ? lazy.index.position.has(item.id) : lazy.index.toolCallHolder.has(item.id),
+            ).toBe(true);
+          }
+          for (const r of lazy.history.issuers) {
+            expect(
+              (r.subtype === "message" ? lazy.index.messageIssuer : lazy.index.toolCallIssuer).get(r.entityId),
+            ).toBe(lazy.history.issuers.indexOf(r));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -75,7 +75,10 @@ describe("PersistentList (structural sharing for the history)", () => {
   });
 
   it("R-STATE-4: a list built by from() at any depth and tail length keeps behaving like an array (push, set, old versions)", () => {
-    const sizes = [0, 1, 31, 32, 33, 63, 64, 65, 1023, 1024, 1025, 1055, 1056, 1057, 1088, 2047, 2048, 2049, 32767, 32768, 32769, 33824, 33825];
+    const sizes = [
+      0, 1, 31, 32, 33, 63, 64, 65, 1023, 1024, 1025, 1055, 1056, 1057, 1088, 2047, 2048, 2049, 32767, 32768, 32769,
+      33824, 33825,
+    ];
     for (const n of sizes) {
       const model = Array.from({ length: n }, (_, i) => i);
       let list = PersistentList.from(model);

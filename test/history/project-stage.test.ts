@@ -13,7 +13,13 @@ function counter(): Stage<{ n: number }, string, string> & { inits: number } {
       return { n: 0 };
     },
     step(state: { n: number }, value: string) {
-      const warnings = value === "w" ? [{ code: "W", message: "w seen" }, { code: "X", message: "x" }] : NONE;
+      const warnings =
+        value === "w"
+          ? [
+              { code: "W", message: "w seen" },
+              { code: "X", message: "x" },
+            ]
+          : NONE;
       return result({ n: state.n + 1 }, [value.toUpperCase()], warnings);
     },
     finish(state: { n: number }) {
@@ -29,7 +35,10 @@ describe("projectedStageOperator (projection hook for stageOperator)", () => {
       const stage = counter();
       const source = cold("-a-b-|");
       const counts = source.pipe(
-        projectedStageOperator(stage, { start: (s) => [s.n], project: (before, after) => (after.n === before.n ? NONE : [after.n]) }),
+        projectedStageOperator(stage, {
+          start: (s) => [s.n],
+          project: (before, after) => (after.n === before.n ? NONE : [after.n]),
+        }),
       );
       expectObservable(counts).toBe("01-2-(3|)", { 0: 0, 1: 1, 2: 2, 3: 102 });
       expectObservable(counts).toBe("01-2-(3|)", { 0: 0, 1: 1, 2: 2, 3: 102 });
@@ -39,7 +48,15 @@ describe("projectedStageOperator (projection hook for stageOperator)", () => {
   it("D-WARN: keepWarning selects which of the stage's warnings this view delivers", () => {
     const w = collectWarnings();
     const out: string[] = [];
-    of("a", "w").pipe(projectedStageOperator(counter(), { project: (_b, _a, o) => o, keepWarning: (x) => x.code === "W" }, { onWarning: w.onWarning })).subscribe((v) => out.push(v));
+    of("a", "w")
+      .pipe(
+        projectedStageOperator(
+          counter(),
+          { project: (_b, _a, o) => o, keepWarning: (x) => x.code === "W" },
+          { onWarning: w.onWarning },
+        ),
+      )
+      .subscribe((v) => out.push(v));
     expect(out).toEqual(["A", "W"]);
     expect(w.codes()).toEqual(["W"]);
   });
@@ -47,7 +64,10 @@ describe("projectedStageOperator (projection hook for stageOperator)", () => {
   it("R-RUN-13: a source error passes through after what was emitted; init runs once per subscription", () => {
     const stage = counter();
     const seen: unknown[] = [];
-    concat(of("a"), throwError(() => new Error("boom")))
+    concat(
+      of("a"),
+      throwError(() => new Error("boom")),
+    )
       .pipe(projectedStageOperator(stage, { start: () => ["start"], project: (_b, _a, o) => o }))
       .subscribe({ next: (v) => seen.push(v), error: (e: unknown) => seen.push((e as Error).message) });
     expect(seen).toEqual(["start", "A", "boom"]);

@@ -14,7 +14,12 @@ import { failureOf, runFacade } from "./support/run";
 function droppedEachRun(runs: number): unknown[] {
   const events: unknown[] = [];
   for (let r = 0; r < runs; r++) {
-    events.push(ev.runStarted(`r${r}`), ev.textStart(`fresh${r}`), ev.textContent(`fresh${r}`, "x"), ev.textEnd(`fresh${r}`));
+    events.push(
+      ev.runStarted(`r${r}`),
+      ev.textStart(`fresh${r}`),
+      ev.textContent(`fresh${r}`, "x"),
+      ev.textEnd(`fresh${r}`),
+    );
     events.push(ev.messagesSnapshot([msg.user("u1", "hi"), msg.assistant("a1", "ok")]), ev.runFinished(`r${r}`));
   }
   return events;
@@ -42,7 +47,13 @@ describe("memory across runs: bounded by the history's size", () => {
   });
 
   it("D-ROLE-CONFLICT: an id the snapshot dropped may be reused with the other role; the history holds no message with it", () => {
-    const run = runFacade([...droppedEachRun(1), ev.runStarted("r9"), ev.reasoningMessageStart("fresh0"), ev.reasoningMessageEnd("fresh0"), ev.runFinished("r9")]);
+    const run = runFacade([
+      ...droppedEachRun(1),
+      ev.runStarted("r9"),
+      ev.reasoningMessageStart("fresh0"),
+      ev.reasoningMessageEnd("fresh0"),
+      ev.runFinished("r9"),
+    ]);
     expect(run.error).toBeUndefined();
     expect(run.history.messages.map((m) => [m.id, m.role])).toEqual([
       ["u1", "user"],
@@ -59,7 +70,12 @@ describe("memory across runs: bounded by the history's size", () => {
       ev.messagesSnapshot([msg.user("u1", "hi")]),
       ev.textStart("think"),
     ];
-    expect(failureOf(runFacade(kept).error)).toEqual({ code: "ID_ROLE_CONFLICT", rule: "D-ROLE-CONFLICT", eventIndex: 4, eventType: "TEXT_MESSAGE_START" });
+    expect(failureOf(runFacade(kept).error)).toEqual({
+      code: "ID_ROLE_CONFLICT",
+      rule: "D-ROLE-CONFLICT",
+      eventIndex: 4,
+      eventType: "TEXT_MESSAGE_START",
+    });
 
     const open = [
       ev.runStarted(),
@@ -68,6 +84,11 @@ describe("memory across runs: bounded by the history's size", () => {
       ev.textEnd("a9"),
       ev.reasoningMessageStart("a9"),
     ];
-    expect(failureOf(runFacade(open).error)).toEqual({ code: "ID_ROLE_CONFLICT", rule: "D-ROLE-CONFLICT", eventIndex: 4, eventType: "REASONING_MESSAGE_START" });
+    expect(failureOf(runFacade(open).error)).toEqual({
+      code: "ID_ROLE_CONFLICT",
+      rule: "D-ROLE-CONFLICT",
+      eventIndex: 4,
+      eventType: "REASONING_MESSAGE_START",
+    });
   });
 });

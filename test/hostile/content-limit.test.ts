@@ -36,7 +36,10 @@ function chained(maxContentLength?: number): OperatorFunction<unknown, Reasoning
 
 /** Content (or arguments) length of the one item a stream streams into the history, by kind. */
 function heldLength(history: ReasoningHistory, kind: "message" | "tool-call"): number {
-  const message = history.messages[history.messages.length - 1] as { content?: unknown; toolCalls?: { function: { arguments: string } }[] };
+  const message = history.messages[history.messages.length - 1] as {
+    content?: unknown;
+    toolCalls?: { function: { arguments: string } }[];
+  };
   if (kind === "message") return (message.content as string).length;
   return message.toolCalls![0]!.function.arguments.length;
 }
@@ -110,22 +113,31 @@ function stream(lane: Lane, deltas: readonly unknown[]): { events: unknown[]; fi
 }
 
 describe("D-LIMIT maxContentLength: content past the bound fails the run, never a RangeError or a silent loss", () => {
-  it.each(LANES)("D-LIMIT: $name — with the default bound (2^28 units) the delta that would pass it fails with LIMIT_EXCEEDED", (lane) => {
-    expect(DEFAULT_MAX_CONTENT_LENGTH).toBe(2 ** 28);
-    const quarter = "a".repeat(DEFAULT_MAX_CONTENT_LENGTH / 4);
-    const { events, firstDelta } = stream(lane, [lane.delta(quarter), lane.delta(quarter), lane.delta(quarter), lane.delta(quarter), lane.delta("b")]);
-    const run = runFacade(events);
-    const error = expectProtocolError(run.error);
-    expect({ code: error.code, rule: error.rule, eventIndex: error.eventIndex, ids: error.ids }).toEqual({
-      code: "LIMIT_EXCEEDED",
-      rule: "D-LIMIT",
-      eventIndex: firstDelta + 4,
-      ids: [lane.id],
-    });
-    // Everything before the failing delta was delivered, and the history holds all of it, unshortened.
-    expect(run.events.length).toBe(runFacade(events.slice(0, firstDelta + 4)).events.length);
-    expect(heldLength(run.history, lane.kind)).toBe(DEFAULT_MAX_CONTENT_LENGTH);
-  });
+  it.each(LANES)(
+    "D-LIMIT: $name — with the default bound (2^28 units) the delta that would pass it fails with LIMIT_EXCEEDED",
+    (lane) => {
+      expect(DEFAULT_MAX_CONTENT_LENGTH).toBe(2 ** 28);
+      const quarter = "a".repeat(DEFAULT_MAX_CONTENT_LENGTH / 4);
+      const { events, firstDelta } = stream(lane, [
+        lane.delta(quarter),
+        lane.delta(quarter),
+        lane.delta(quarter),
+        lane.delta(quarter),
+        lane.delta("b"),
+      ]);
+      const run = runFacade(events);
+      const error = expectProtocolError(run.error);
+      expect({ code: error.code, rule: error.rule, eventIndex: error.eventIndex, ids: error.ids }).toEqual({
+        code: "LIMIT_EXCEEDED",
+        rule: "D-LIMIT",
+        eventIndex: firstDelta + 4,
+        ids: [lane.id],
+      });
+      // Everything before the failing delta was delivered, and the history holds all of it, unshortened.
+      expect(run.events.length).toBe(runFacade(events.slice(0, firstDelta + 4)).events.length);
+      expect(heldLength(run.history, lane.kind)).toBe(DEFAULT_MAX_CONTENT_LENGTH);
+    },
+  );
 
   const SMALL = 10;
   // With metadata every delta takes the steps; without, the facade's delta lane takes them.
@@ -134,42 +146,55 @@ describe("D-LIMIT maxContentLength: content past the bound fails the run, never 
     { lane, how: "deltas with metadata (the steps)", extra: { metadata: { k: 1 } } },
   ]);
 
-  it.each(VARIANTS)("D-LIMIT: $lane.name, $how — facade and chained operators fail at the same delta, naming lengths only", ({ lane, extra }) => {
-    const deltas = [lane.delta("12345", extra), lane.delta("6789", extra), lane.delta("0", extra), lane.delta("SECRET", extra)];
-    const { events, firstDelta } = stream(lane, deltas);
-    const expected = { code: "LIMIT_EXCEEDED", rule: "D-LIMIT", eventIndex: firstDelta + 3, eventType: lane.type };
+  it.each(VARIANTS)(
+    "D-LIMIT: $lane.name, $how — facade and chained operators fail at the same delta, naming lengths only",
+    ({ lane, extra }) => {
+      const deltas = [
+        lane.delta("12345", extra),
+        lane.delta("6789", extra),
+        lane.delta("0", extra),
+        lane.delta("SECRET", extra),
+      ];
+      const { events, firstDelta } = stream(lane, deltas);
+      const expected = { code: "LIMIT_EXCEEDED", rule: "D-LIMIT", eventIndex: firstDelta + 3, eventType: lane.type };
 
-    const facade = runFacade(events, { maxContentLength: SMALL });
-    expect(failureOf(facade.error)).toEqual(expected);
-    expect(expectProtocolError(facade.error).ids).toEqual([lane.id]);
-    expect(expectProtocolError(facade.error).message).not.toContain("SECRET");
-    expect(expectProtocolError(facade.error).message).toContain(`maxContentLength (${SMALL})`);
-    expect(facade.events).toEqual(runFacade(events.slice(0, firstDelta + 3)).events);
-    expect(heldLength(facade.history, lane.kind)).toBe(SMALL);
+      const facade = runFacade(events, { maxContentLength: SMALL });
+      expect(failureOf(facade.error)).toEqual(expected);
+      expect(expectProtocolError(facade.error).ids).toEqual([lane.id]);
+      expect(expectProtocolError(facade.error).message).not.toContain("SECRET");
+      expect(expectProtocolError(facade.error).message).toContain(`maxContentLength (${SMALL})`);
+      expect(facade.events).toEqual(runFacade(events.slice(0, firstDelta + 3)).events);
+      expect(heldLength(facade.history, lane.kind)).toBe(SMALL);
 
-    // Chained operators count their own input (an expanded chunk stream shifts indexes downstream).
-    const operators = runOperator(events, chained(SMALL));
-    expect(failureOf(operators.error)).toEqual(lane.open().some(isChunk) ? { ...expected, eventIndex: expect.any(Number) } : expected);
-    expect(heldLength(operators.out[operators.out.length - 1]!, lane.kind)).toBe(SMALL);
-  });
+      // Chained operators count their own input (an expanded chunk stream shifts indexes downstream).
+      const operators = runOperator(events, chained(SMALL));
+      expect(failureOf(operators.error)).toEqual(
+        lane.open().some(isChunk) ? { ...expected, eventIndex: expect.any(Number) } : expected,
+      );
+      expect(heldLength(operators.out[operators.out.length - 1]!, lane.kind)).toBe(SMALL);
+    },
+  );
 
-  it.each(LANES)("D-LIMIT: $name — chained operators with bounds of their own: deriveHistory's smaller bound holds behind routeEncryptedValues' default (fused lane)", (lane) => {
-    const { events } = stream(lane, [lane.delta("12345"), lane.delta("6789"), lane.delta("0"), lane.delta("SECRET")]);
-    const quiet = { producer: "hostile-test", onWarning: () => {} };
-    const operators = runOperator(
-      events,
-      pipe(
-        upcastThinking(quiet),
-        enforceSchema(quiet),
-        expandChunks(quiet),
-        verifyDiscipline(quiet),
-        routeEncryptedValues(quiet),
-        deriveHistory({ ...quiet, maxContentLength: SMALL }),
-      ),
-    );
-    expect(failureOf(operators.error)).toEqual(expect.objectContaining({ code: "LIMIT_EXCEEDED", rule: "D-LIMIT" }));
-    expect(heldLength(operators.out[operators.out.length - 1]!, lane.kind)).toBe(SMALL);
-  });
+  it.each(LANES)(
+    "D-LIMIT: $name — chained operators with bounds of their own: deriveHistory's smaller bound holds behind routeEncryptedValues' default (fused lane)",
+    (lane) => {
+      const { events } = stream(lane, [lane.delta("12345"), lane.delta("6789"), lane.delta("0"), lane.delta("SECRET")]);
+      const quiet = { producer: "hostile-test", onWarning: () => {} };
+      const operators = runOperator(
+        events,
+        pipe(
+          upcastThinking(quiet),
+          enforceSchema(quiet),
+          expandChunks(quiet),
+          verifyDiscipline(quiet),
+          routeEncryptedValues(quiet),
+          deriveHistory({ ...quiet, maxContentLength: SMALL }),
+        ),
+      );
+      expect(failureOf(operators.error)).toEqual(expect.objectContaining({ code: "LIMIT_EXCEEDED", rule: "D-LIMIT" }));
+      expect(heldLength(operators.out[operators.out.length - 1]!, lane.kind)).toBe(SMALL);
+    },
+  );
 
   it.each(LANES)("D-LIMIT: $name — content of exactly maxContentLength passes", (lane) => {
     const { events } = stream(lane, [lane.delta("12345"), lane.delta("67890"), lane.delta("")]);
@@ -179,18 +204,42 @@ describe("D-LIMIT maxContentLength: content past the bound fails the run, never 
   });
 
   it("D-LIMIT: the bound counts the whole content of a reopened message, also after a resume", () => {
-    const first = [ev.runStarted(), ev.textStart("a1"), ev.textContent("a1", "123456"), ev.textEnd("a1"), ev.runFinished()];
+    const first = [
+      ev.runStarted(),
+      ev.textStart("a1"),
+      ev.textContent("a1", "123456"),
+      ev.textEnd("a1"),
+      ev.runFinished(),
+    ];
     const p = reasoningPipeline(from(first), { producer: "hostile-test", maxContentLength: 10, onWarning: () => {} });
     p.events$.subscribe({ error: () => {} });
-    const resumed = runFacade([ev.runStarted("r2"), ev.textStart("a1"), ev.textContent("a1", "7890"), ev.textContent("a1", "x"), ev.textEnd("a1"), ev.runFinished("r2")], {
-      resumeFrom: p.exportState(),
-      maxContentLength: 10,
+    const resumed = runFacade(
+      [
+        ev.runStarted("r2"),
+        ev.textStart("a1"),
+        ev.textContent("a1", "7890"),
+        ev.textContent("a1", "x"),
+        ev.textEnd("a1"),
+        ev.runFinished("r2"),
+      ],
+      {
+        resumeFrom: p.exportState(),
+        maxContentLength: 10,
+      },
+    );
+    expect(failureOf(resumed.error)).toEqual({
+      code: "LIMIT_EXCEEDED",
+      rule: "D-LIMIT",
+      eventIndex: first.length + 3,
+      eventType: "TEXT_MESSAGE_CONTENT",
     });
-    expect(failureOf(resumed.error)).toEqual({ code: "LIMIT_EXCEEDED", rule: "D-LIMIT", eventIndex: first.length + 3, eventType: "TEXT_MESSAGE_CONTENT" });
   });
 
-  it.each([-1, 1.5, NaN, Infinity, MAX_CONTENT_LENGTH_BOUND + 1, "10"])("D-LIMIT: maxContentLength %p is refused at creation with a RangeError", (bad) => {
-    expect(() => createHistoryStage({ maxContentLength: bad as number })).toThrow(RangeError);
-    expect(() => reasoningPipeline(from([]), { maxContentLength: bad as number })).toThrow(/maxContentLength/);
-  });
+  it.each([-1, 1.5, NaN, Infinity, MAX_CONTENT_LENGTH_BOUND + 1, "10"])(
+    "D-LIMIT: maxContentLength %p is refused at creation with a RangeError",
+    (bad) => {
+      expect(() => createHistoryStage({ maxContentLength: bad as number })).toThrow(RangeError);
+      expect(() => reasoningPipeline(from([]), { maxContentLength: bad as number })).toThrow(/maxContentLength/);
+    },
+  );
 });

@@ -12,8 +12,22 @@ import { deriveHistory, routeEncryptedValues } from "../../src/history/history-s
 import { enforceSchema } from "../../src/schema/enforce-schema";
 import { upcastThinking } from "../../src/upcast/upcast-thinking";
 import { ev } from "../../src/testing/builders";
-import { expectNoPollution, expectProtocolError, failureOf, prototypeFingerprint, runFacade, runOperator } from "./support/run";
-import { chunkStreamWithId, HOSTILE_IDS, reasoningStreamWithId, SECRETS, toolStreamWithId, violationsWithId } from "./support/streams";
+import {
+  expectNoPollution,
+  expectProtocolError,
+  failureOf,
+  prototypeFingerprint,
+  runFacade,
+  runOperator,
+} from "./support/run";
+import {
+  chunkStreamWithId,
+  HOSTILE_IDS,
+  reasoningStreamWithId,
+  SECRETS,
+  toolStreamWithId,
+  violationsWithId,
+} from "./support/streams";
 
 let fingerprint: string[];
 beforeAll(() => {
@@ -43,7 +57,14 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
         id,
         role: "assistant",
         content: SECRETS.answer,
-        toolCalls: [{ id, type: "function", function: { name: "search", arguments: SECRETS.args }, encryptedValue: SECRETS.value }],
+        toolCalls: [
+          {
+            id,
+            type: "function",
+            function: { name: "search", arguments: SECRETS.args },
+            encryptedValue: SECRETS.value,
+          },
+        ],
       },
       { id: `${id}-result`, role: "tool", toolCallId: id, content: SECRETS.result },
     ]);
@@ -83,25 +104,36 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
       const facade = runFacade(events);
       const opts = { producer: "hostile-test", onWarning: () => {} };
       const chain = runOperator(events, (source) =>
-        source.pipe(upcastThinking(opts), enforceSchema(opts), expandChunks(opts), verifyDiscipline(opts), routeEncryptedValues(opts)),
+        source.pipe(
+          upcastThinking(opts),
+          enforceSchema(opts),
+          expandChunks(opts),
+          verifyDiscipline(opts),
+          routeEncryptedValues(opts),
+        ),
       );
       expect(chain.error).toBeUndefined();
       expect(chain.out).toEqual(facade.events);
       const histories: unknown[] = [];
-      from(chain.out).pipe(deriveHistory(opts)).subscribe((h) => histories.push(h));
+      from(chain.out)
+        .pipe(deriveHistory(opts))
+        .subscribe((h) => histories.push(h));
       expect(histories[histories.length - 1]).toEqual(facade.history);
     }
   });
 
-  it.each(violationsWithId(id))("R-EVT-9: $code names this id (truncated in the message) and nothing else", ({ code, events }) => {
-    const run = runFacade(events);
-    const error = expectProtocolError(run.error);
-    expect({ code: error.code, eventIndex: error.eventIndex }).toEqual({ code, eventIndex: events.length - 1 });
-    expect(error.ids).toContain(id);
-    expect(error.message).toContain(JSON.stringify(truncateId(id)));
-    // A 1 MB id costs at most 120 characters of any message.
-    expect(error.message.length).toBeLessThan(1000);
-  });
+  it.each(violationsWithId(id))(
+    "R-EVT-9: $code names this id (truncated in the message) and nothing else",
+    ({ code, events }) => {
+      const run = runFacade(events);
+      const error = expectProtocolError(run.error);
+      expect({ code: error.code, eventIndex: error.eventIndex }).toEqual({ code, eventIndex: events.length - 1 });
+      expect(error.ids).toContain(id);
+      expect(error.message).toContain(JSON.stringify(truncateId(id)));
+      // A 1 MB id costs at most 120 characters of any message.
+      expect(error.message.length).toBeLessThan(1000);
+    },
+  );
 });
 
 describe("hostile keys in open objects", () => {
@@ -128,7 +160,9 @@ describe("hostile keys in open objects", () => {
   });
 
   it("R-PROC-2/7: an undescribed __proto__ property of a closed event is stripped with a warning, not assigned", () => {
-    const event = parsed<Record<string, unknown>>('{"type":"REASONING_START","messageId":"s1","__proto__":{"polluted":true}}');
+    const event = parsed<Record<string, unknown>>(
+      '{"type":"REASONING_START","messageId":"s1","__proto__":{"polluted":true}}',
+    );
     const run = runFacade([ev.runStarted(), event, ev.reasoningEnd("s1"), ev.runFinished()]);
     expect(failureOf(run.error)).toBeUndefined();
     expect(run.warnings.map((w) => [w.code, w.path])).toEqual([["STRIPPED_PROPERTY", "/__proto__"]]);
@@ -141,8 +175,18 @@ describe("hostile keys in open objects", () => {
     const snapshot = parsed<Record<string, unknown>>(
       '{"type":"ACTIVITY_SNAPSHOT","messageId":"act","activityType":"plan","content":{"__proto__":{"step":1}}}',
     );
-    const ok = { type: "ACTIVITY_DELTA", messageId: "act", activityType: "plan", patch: [{ op: "add", path: "/__proto__/polluted", value: true }] };
-    const bad = { type: "ACTIVITY_DELTA", messageId: "act", activityType: "plan", patch: [{ op: "add", path: "/constructor/prototype/polluted", value: true }] };
+    const ok = {
+      type: "ACTIVITY_DELTA",
+      messageId: "act",
+      activityType: "plan",
+      patch: [{ op: "add", path: "/__proto__/polluted", value: true }],
+    };
+    const bad = {
+      type: "ACTIVITY_DELTA",
+      messageId: "act",
+      activityType: "plan",
+      patch: [{ op: "add", path: "/constructor/prototype/polluted", value: true }],
+    };
     const run = runFacade([ev.runStarted(), snapshot, ok, bad, ev.runFinished()]);
     expect(failureOf(run.error)).toBeUndefined();
     expect(run.warnings.map((w) => [w.code, w.eventIndex])).toEqual([["ACTIVITY_SKIPPED", 3]]);
@@ -152,9 +196,15 @@ describe("hostile keys in open objects", () => {
   });
 
   it("R-PASS-3: CUSTOM, RAW and state values with __proto__ keys pass through unchanged", () => {
-    const custom = parsed<Record<string, unknown>>('{"type":"CUSTOM","name":"__proto__","value":{"__proto__":{"polluted":true}}}');
-    const raw = parsed<Record<string, unknown>>('{"type":"RAW","event":{"__proto__":{"polluted":true}},"source":"constructor"}');
-    const state = parsed<Record<string, unknown>>('{"type":"STATE_SNAPSHOT","snapshot":{"__proto__":{"polluted":true}}}');
+    const custom = parsed<Record<string, unknown>>(
+      '{"type":"CUSTOM","name":"__proto__","value":{"__proto__":{"polluted":true}}}',
+    );
+    const raw = parsed<Record<string, unknown>>(
+      '{"type":"RAW","event":{"__proto__":{"polluted":true}},"source":"constructor"}',
+    );
+    const state = parsed<Record<string, unknown>>(
+      '{"type":"STATE_SNAPSHOT","snapshot":{"__proto__":{"polluted":true}}}',
+    );
     const run = runFacade([ev.runStarted(), custom, raw, state, ev.runFinished()]);
     expect(failureOf(run.error)).toBeUndefined();
     expect(run.events.slice(1, 4)).toEqual([custom, raw, state]);

@@ -17,7 +17,11 @@ import { ev } from "../../src/testing/builders";
 import { SECRETS } from "./support/streams";
 
 /** A synchronous source over `events` that records how far it got and how often it was torn down. */
-function countingSource(events: readonly unknown[]): { source: Observable<unknown>; emitted: () => number; teardowns: () => number } {
+function countingSource(events: readonly unknown[]): {
+  source: Observable<unknown>;
+  emitted: () => number;
+  teardowns: () => number;
+} {
   let emitted = 0;
   let teardowns = 0;
   const source = new Observable<unknown>((subscriber) => {
@@ -60,23 +64,36 @@ describe("a source that errors mid-run", () => {
   it.each([
     ["an Error", new Error("connection reset")],
     ["a non-Error value", { reason: "socket closed" }],
-  ])("R-TRANS-3 #99: %s passes through events$ unchanged; history keeps what was delivered; history$ and warnings$ complete", (_label, failure) => {
-    const boom = new Subject<unknown>();
-    const pipeline = reasoningPipeline(concat(from(run.slice(0, 4)), boom), { producer: "p", onWarning: () => {} });
-    const seen: { events: AguiEvent[]; error?: unknown; historyDone: boolean; warningsDone: boolean } = { events: [], historyDone: false, warningsDone: false };
-    pipeline.history$.subscribe({ complete: () => (seen.historyDone = true) });
-    pipeline.warnings$.subscribe({ complete: () => (seen.warningsDone = true) });
-    pipeline.events$.subscribe({ next: (e) => seen.events.push(e), error: (e: unknown) => (seen.error = e) });
-    expect(seen.error).toBeUndefined();
-    boom.error(failure);
-    expect(seen.error).toBe(failure);
-    expect([seen.historyDone, seen.warningsDone]).toEqual([true, true]);
-    expect(seen.events.map((e) => e.type)).toEqual(["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT"]);
-    expect(pipeline.history.messages).toEqual([
-      { id: "m1", role: "reasoning", content: SECRETS.thought },
-      { id: "m2", role: "reasoning", content: SECRETS.answer },
-    ]);
-  });
+  ])(
+    "R-TRANS-3 #99: %s passes through events$ unchanged; history keeps what was delivered; history$ and warnings$ complete",
+    (_label, failure) => {
+      const boom = new Subject<unknown>();
+      const pipeline = reasoningPipeline(concat(from(run.slice(0, 4)), boom), { producer: "p", onWarning: () => {} });
+      const seen: { events: AguiEvent[]; error?: unknown; historyDone: boolean; warningsDone: boolean } = {
+        events: [],
+        historyDone: false,
+        warningsDone: false,
+      };
+      pipeline.history$.subscribe({ complete: () => (seen.historyDone = true) });
+      pipeline.warnings$.subscribe({ complete: () => (seen.warningsDone = true) });
+      pipeline.events$.subscribe({ next: (e) => seen.events.push(e), error: (e: unknown) => (seen.error = e) });
+      expect(seen.error).toBeUndefined();
+      boom.error(failure);
+      expect(seen.error).toBe(failure);
+      expect([seen.historyDone, seen.warningsDone]).toEqual([true, true]);
+      expect(seen.events.map((e) => e.type)).toEqual([
+        "RUN_STARTED",
+        "REASONING_MESSAGE_START",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_START",
+        "REASONING_MESSAGE_CONTENT",
+      ]);
+      expect(pipeline.history.messages).toEqual([
+        { id: "m1", role: "reasoning", content: SECRETS.thought },
+        { id: "m2", role: "reasoning", content: SECRETS.answer },
+      ]);
+    },
+  );
 
   const operators: readonly [string, () => OperatorFunction<unknown, unknown>][] = [
     ["upcastThinking", () => upcastThinking()],
@@ -87,23 +104,34 @@ describe("a source that errors mid-run", () => {
     ["deriveHistory", () => deriveHistory() as unknown as OperatorFunction<unknown, unknown>],
   ];
 
-  it.each(operators)("R-TRANS-5: %s passes the source's own error through unchanged, after what it emitted", (_name, operator) => {
-    const failure = new Error("upstream failed");
-    const out: unknown[] = [];
-    let error: unknown;
-    concat(of(ev.runStarted(), ev.reasoningMessageStart("m1")), throwError(() => failure))
-      .pipe(operator())
-      .subscribe({ next: (e) => out.push(e), error: (e: unknown) => (error = e) });
-    expect(error).toBe(failure);
-    expect(out.length).toBeGreaterThan(0);
-  });
+  it.each(operators)(
+    "R-TRANS-5: %s passes the source's own error through unchanged, after what it emitted",
+    (_name, operator) => {
+      const failure = new Error("upstream failed");
+      const out: unknown[] = [];
+      let error: unknown;
+      concat(
+        of(ev.runStarted(), ev.reasoningMessageStart("m1")),
+        throwError(() => failure),
+      )
+        .pipe(operator())
+        .subscribe({ next: (e) => out.push(e), error: (e: unknown) => (error = e) });
+      expect(error).toBe(failure);
+      expect(out.length).toBeGreaterThan(0);
+    },
+  );
 
   it("R-TRANS-3: deriveHistory emits the history of what arrived before the source failed", () => {
     const histories: ReasoningHistory[] = [];
-    concat(of(ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", SECRETS.thought)), throwError(() => new Error("x")))
+    concat(
+      of(ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", SECRETS.thought)),
+      throwError(() => new Error("x")),
+    )
       .pipe(deriveHistory())
       .subscribe({ next: (h) => histories.push(h), error: () => {} });
-    expect(histories[histories.length - 1]!.messages).toEqual([{ id: "m1", role: "reasoning", content: SECRETS.thought }]);
+    expect(histories[histories.length - 1]!.messages).toEqual([
+      { id: "m1", role: "reasoning", content: SECRETS.thought },
+    ]);
   });
 });
 
@@ -163,7 +191,12 @@ describe("a consumer that unsubscribes inside next", () => {
     });
     pipeline.events$.subscribe(consumer);
     expect(late).toEqual([]);
-    expect(events.map((e) => e.type)).toEqual(["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_START"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_START",
+    ]);
     expect({ emitted: emitted(), teardowns: teardowns() }).toEqual({ emitted: 4, teardowns: 1 });
   });
 
@@ -208,7 +241,12 @@ describe("a consumer that unsubscribes inside next", () => {
       complete: () => seen.push("complete"),
     });
     source.pipe(expandChunks() as OperatorFunction<unknown, AguiEvent>).subscribe(consumer);
-    expect(seen).toEqual(["RUN_STARTED:undefined", "REASONING_MESSAGE_START:m1", "REASONING_MESSAGE_CONTENT:m1", "REASONING_MESSAGE_START:m2"]);
+    expect(seen).toEqual([
+      "RUN_STARTED:undefined",
+      "REASONING_MESSAGE_START:m1",
+      "REASONING_MESSAGE_CONTENT:m1",
+      "REASONING_MESSAGE_START:m2",
+    ]);
     expect({ emitted: emitted(), teardowns: teardowns() }).toEqual({ emitted: 4, teardowns: 1 });
   });
 });
@@ -229,7 +267,14 @@ describe("an endless synchronous source", () => {
     const seen: string[] = [];
     const opts = { onWarning: () => {} };
     source
-      .pipe(upcastThinking(opts), enforceSchema(opts), expandChunks(opts), verifyDiscipline(opts), routeEncryptedValues(opts), take(4))
+      .pipe(
+        upcastThinking(opts),
+        enforceSchema(opts),
+        expandChunks(opts),
+        verifyDiscipline(opts),
+        routeEncryptedValues(opts),
+        take(4),
+      )
       .subscribe({ next: (e) => seen.push(e.type), complete: () => seen.push("complete") });
     expect(seen).toEqual(["RUN_STARTED", "RUN_FINISHED", "RUN_STARTED", "RUN_FINISHED", "complete"]);
     expect(pulled()).toBe(4);
@@ -247,7 +292,9 @@ describe("an endless synchronous source", () => {
       }
     }
     let code: unknown;
-    reasoningPipeline(from(events()), { producer: "p" }).events$.subscribe({ error: (e: unknown) => (code = (e as { code?: unknown }).code) });
+    reasoningPipeline(from(events()), { producer: "p" }).events$.subscribe({
+      error: (e: unknown) => (code = (e as { code?: unknown }).code),
+    });
     expect({ code, pulled }).toEqual({ code: "ORPHAN_CONTENT", pulled: 2 });
   });
 });

@@ -26,11 +26,21 @@ function openers(count: number, open: (i: number) => unknown): { source: Iterabl
   return { source: source(), pulled: () => pulled };
 }
 
-const FAMILIES: readonly { readonly family: string; readonly open: (i: number) => unknown; readonly type: string; readonly messages: number }[] = [
+const FAMILIES: readonly {
+  readonly family: string;
+  readonly open: (i: number) => unknown;
+  readonly type: string;
+  readonly messages: number;
+}[] = [
   { family: "reasoning spans", open: (i) => ev.reasoningStart(`s${i}`), type: "REASONING_START", messages: 0 },
   { family: "steps", open: (i) => ev.stepStarted(`step${i}`), type: "STEP_STARTED", messages: 0 },
   { family: "subagent invocations", open: (i) => ev.subagentStarted(`sub${i}`), type: "SUBAGENT_STARTED", messages: 0 },
-  { family: "reasoning messages", open: (i) => ev.reasoningMessageStart(`m${i}`), type: "REASONING_MESSAGE_START", messages: DEFAULT_LIMIT },
+  {
+    family: "reasoning messages",
+    open: (i) => ev.reasoningMessageStart(`m${i}`),
+    type: "REASONING_MESSAGE_START",
+    messages: DEFAULT_LIMIT,
+  },
   { family: "text messages", open: (i) => ev.textStart(`a${i}`), type: "TEXT_MESSAGE_START", messages: DEFAULT_LIMIT },
   { family: "tool calls", open: (i) => ev.toolCallStart(`tc${i}`), type: "TOOL_CALL_START", messages: DEFAULT_LIMIT },
   {
@@ -42,31 +52,40 @@ const FAMILIES: readonly { readonly family: string; readonly open: (i: number) =
   },
   {
     family: "mixed families",
-    open: (i) => [ev.reasoningStart(`s${i}`), ev.stepStarted(`step${i}`), ev.toolCallStart(`tc${i}`), ev.reasoningMessageStart(`m${i}`)][i % 4],
+    open: (i) =>
+      [
+        ev.reasoningStart(`s${i}`),
+        ev.stepStarted(`step${i}`),
+        ev.toolCallStart(`tc${i}`),
+        ev.reasoningMessageStart(`m${i}`),
+      ][i % 4],
     type: "REASONING_START",
     messages: DEFAULT_LIMIT / 2,
   },
 ];
 
 describe(`${HOSTILE_OPENS.toLocaleString("en-US")} items opened and never closed`, () => {
-  it.each(FAMILIES)("LIMIT_EXCEEDED: $family fail at the 10,001st open item with the default maxOpenItems", ({ open, type, messages }) => {
-    const { source, pulled } = openers(HOSTILE_OPENS, open);
-    const run = runFacade(source);
-    const error = expectProtocolError(run.error);
-    // RUN_STARTED is #0, so the 10,001st opener is source event #10,001.
-    expect({ code: error.code, rule: error.rule, eventIndex: error.eventIndex, eventType: error.eventType }).toEqual({
-      code: "LIMIT_EXCEEDED",
-      rule: "D-LIMIT",
-      eventIndex: DEFAULT_LIMIT + 1,
-      eventType: type,
-    });
-    expect(error.message).toContain(`maxOpenItems (${DEFAULT_LIMIT} items are open)`);
-    // The source was not read past the failing event.
-    expect(pulled()).toBe(DEFAULT_LIMIT + 2);
-    // What was delivered stays: the history holds the messages opened before the limit, all listed as incomplete.
-    expect(run.history.messages.length).toBe(messages);
-    expect(run.history.incomplete.length).toBe(messages);
-  });
+  it.each(FAMILIES)(
+    "LIMIT_EXCEEDED: $family fail at the 10,001st open item with the default maxOpenItems",
+    ({ open, type, messages }) => {
+      const { source, pulled } = openers(HOSTILE_OPENS, open);
+      const run = runFacade(source);
+      const error = expectProtocolError(run.error);
+      // RUN_STARTED is #0, so the 10,001st opener is source event #10,001.
+      expect({ code: error.code, rule: error.rule, eventIndex: error.eventIndex, eventType: error.eventType }).toEqual({
+        code: "LIMIT_EXCEEDED",
+        rule: "D-LIMIT",
+        eventIndex: DEFAULT_LIMIT + 1,
+        eventType: type,
+      });
+      expect(error.message).toContain(`maxOpenItems (${DEFAULT_LIMIT} items are open)`);
+      // The source was not read past the failing event.
+      expect(pulled()).toBe(DEFAULT_LIMIT + 2);
+      // What was delivered stays: the history holds the messages opened before the limit, all listed as incomplete.
+      expect(run.history.messages.length).toBe(messages);
+      expect(run.history.incomplete.length).toBe(messages);
+    },
+  );
 
   it("LIMIT_EXCEEDED: maxOpenItems is the caller's bound; closing an item frees its slot", () => {
     const { source } = openers(1_000, (i) => (i % 2 === 0 ? ev.reasoningStart(`s${i}`) : ev.reasoningEnd(`s${i - 1}`)));
@@ -78,19 +97,35 @@ describe(`${HOSTILE_OPENS.toLocaleString("en-US")} items opened and never closed
     });
     const limited = openers(HOSTILE_OPENS, (i) => ev.reasoningStart(`s${i}`));
     const run = runFacade(limited.source, { maxOpenItems: 100 });
-    expect(failureOf(run.error)).toEqual({ code: "LIMIT_EXCEEDED", rule: "D-LIMIT", eventIndex: 101, eventType: "REASONING_START" });
+    expect(failureOf(run.error)).toEqual({
+      code: "LIMIT_EXCEEDED",
+      rule: "D-LIMIT",
+      eventIndex: 101,
+      eventType: "REASONING_START",
+    });
     expect(limited.pulled()).toBe(102);
   });
 
   it("LIMIT_EXCEEDED: verifyDiscipline alone enforces the same default bound", () => {
-    const events = [ev.runStarted(), ...Array.from({ length: DEFAULT_LIMIT + 5 }, (_, i) => ev.stepStarted(`step${i}`))];
+    const events = [
+      ev.runStarted(),
+      ...Array.from({ length: DEFAULT_LIMIT + 5 }, (_, i) => ev.stepStarted(`step${i}`)),
+    ];
     const run = runOperator(events, verifyDiscipline() as never);
-    expect(failureOf(run.error)).toEqual({ code: "LIMIT_EXCEEDED", rule: "D-LIMIT", eventIndex: DEFAULT_LIMIT + 1, eventType: "STEP_STARTED" });
+    expect(failureOf(run.error)).toEqual({
+      code: "LIMIT_EXCEEDED",
+      rule: "D-LIMIT",
+      eventIndex: DEFAULT_LIMIT + 1,
+      eventType: "STEP_STARTED",
+    });
     expect(run.out.length).toBe(DEFAULT_LIMIT + 1);
   });
 
   it("D-TRUNC: a stream cut with 10,000 items open names at most 50 of them, in a message of bounded length", () => {
-    const events = [ev.runStarted(), ...Array.from({ length: DEFAULT_LIMIT }, (_, i) => ev.reasoningStart(`span-${"s".repeat(200)}-${i}`))];
+    const events = [
+      ev.runStarted(),
+      ...Array.from({ length: DEFAULT_LIMIT }, (_, i) => ev.reasoningStart(`span-${"s".repeat(200)}-${i}`)),
+    ];
     const run = runFacade(from(events));
     const error = expectProtocolError(run.error);
     expect({ code: error.code, ids: error.ids.length }).toEqual({ code: "RUN_TRUNCATED", ids: 50 });

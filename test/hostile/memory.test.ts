@@ -28,7 +28,16 @@ function probe(scenario: string): Promise<Probe> {
   return new Promise((done, fail) => {
     execFile(
       process.execPath,
-      ["--expose-gc", "--import", "tsx", "test/hostile/support/memory-probe.ts", scenario, String(RUNS), String(FIRST), String(RUNS)],
+      [
+        "--expose-gc",
+        "--import",
+        "tsx",
+        "test/hostile/support/memory-probe.ts",
+        scenario,
+        String(RUNS),
+        String(FIRST),
+        String(RUNS),
+      ],
       { cwd: ROOT, maxBuffer: 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) fail(new Error(`memory probe ${scenario} failed: ${stderr}`));
@@ -50,19 +59,31 @@ describe("10,000 runs in one stream", () => {
 
   it("R-RUN-11: runs of spans, steps, subagents, state and RUN_ERRORs leave the heap where it was after 2,000 runs", () => {
     const p = probes.quiet;
-    expect({ runs: p.runs, failure: p.failure, messages: p.messages }).toEqual({ runs: RUNS, failure: null, messages: 0 });
+    expect({ runs: p.runs, failure: p.failure, messages: p.messages }).toEqual({
+      runs: RUNS,
+      failure: null,
+      messages: 0,
+    });
     expect(growth(p)).toBeLessThan(BOUND);
   });
 
   it("R-RUN-11 R-STATE-3: runs restating one constant conversation by snapshot (and re-storing its value) stay bounded too", () => {
     const p = probes.restating;
-    expect({ runs: p.runs, failure: p.failure, messages: p.messages }).toEqual({ runs: RUNS, failure: null, messages: 3 });
+    expect({ runs: p.runs, failure: p.failure, messages: p.messages }).toEqual({
+      runs: RUNS,
+      failure: null,
+      messages: 3,
+    });
     expect(growth(p)).toBeLessThan(BOUND);
   });
 
   it("R-RUN-10: the control — one new 1 KB message per run — grows by more than the bound (the probe sees growth)", () => {
     const p = probes.growing;
-    expect({ runs: p.runs, failure: p.failure, messages: p.messages }).toEqual({ runs: RUNS, failure: null, messages: RUNS });
+    expect({ runs: p.runs, failure: p.failure, messages: p.messages }).toEqual({
+      runs: RUNS,
+      failure: null,
+      messages: RUNS,
+    });
     expect(growth(p)).toBeGreaterThan(4 * BOUND);
   });
 });

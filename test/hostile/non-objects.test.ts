@@ -29,13 +29,25 @@ describe("non-object events through the facade", () => {
     expect(run.events).toEqual([]);
   });
 
-  it.each(NON_OBJECTS)("R-PROC-4: $label inside a run fails MALFORMED_EVENT at its index; what came before stays delivered", ({ value, type }) => {
-    const before = [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", SECRETS.thought)];
-    const run = runFacade([...before, value(), ev.reasoningMessageEnd("m1"), ev.runFinished()]);
-    expect(failureOf(run.error)).toEqual({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 3, eventType: type });
-    expect(run.events).toEqual(before);
-    expect(run.history.messages).toEqual([{ id: "m1", role: "reasoning", content: SECRETS.thought }]);
-  });
+  it.each(NON_OBJECTS)(
+    "R-PROC-4: $label inside a run fails MALFORMED_EVENT at its index; what came before stays delivered",
+    ({ value, type }) => {
+      const before = [
+        ev.runStarted(),
+        ev.reasoningMessageStart("m1"),
+        ev.reasoningMessageContent("m1", SECRETS.thought),
+      ];
+      const run = runFacade([...before, value(), ev.reasoningMessageEnd("m1"), ev.runFinished()]);
+      expect(failureOf(run.error)).toEqual({
+        code: "MALFORMED_EVENT",
+        rule: "R-PROC-4",
+        eventIndex: 3,
+        eventType: type,
+      });
+      expect(run.events).toEqual(before);
+      expect(run.history.messages).toEqual([{ id: "m1", role: "reasoning", content: SECRETS.thought }]);
+    },
+  );
 
   it("R-PROC-4: an event with a null prototype is judged on its fields like any other", () => {
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, ev.reasoningStart("s1"));
@@ -46,11 +58,16 @@ describe("non-object events through the facade", () => {
 });
 
 describe("unreadable events: getters that throw, proxies", () => {
-  it.each(UNREADABLE)("R-PROC-4: $label fails MALFORMED_EVENT at its index, never with the getter's TypeError", ({ value }) => {
-    const run = runFacade([ev.runStarted(), value(), ev.runFinished()]);
-    expect(failureOf(run.error)).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 1 }));
-    expect(run.events).toEqual([ev.runStarted()]);
-  });
+  it.each(UNREADABLE)(
+    "R-PROC-4: $label fails MALFORMED_EVENT at its index, never with the getter's TypeError",
+    ({ value }) => {
+      const run = runFacade([ev.runStarted(), value(), ev.runFinished()]);
+      expect(failureOf(run.error)).toEqual(
+        expect.objectContaining({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 1 }),
+      );
+      expect(run.events).toEqual([ev.runStarted()]);
+    },
+  );
 
   it("R-PROC-4: upcastThinking alone passes an unreadable non-legacy event on untouched for enforcement to judge", () => {
     const getter = throwingGetter({ type: "RUN_STARTED" }, "type");
@@ -61,24 +78,40 @@ describe("unreadable events: getters that throw, proxies", () => {
 
   it("R-PROC-4: upcastThinking alone rejects a legacy event whose fields cannot be read, naming its legacy type", () => {
     const legacy = throwingGetter(ev.thinkingTextMessageContent(SECRETS.thought), "delta");
-    const run = runOperator([ev.runStarted(), ev.thinkingTextMessageStart(), legacy], upcastThinking({ onWarning: () => {} }));
-    expect(failureOf(run.error)).toEqual({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 2, eventType: "THINKING_TEXT_MESSAGE_CONTENT" });
+    const run = runOperator(
+      [ev.runStarted(), ev.thinkingTextMessageStart(), legacy],
+      upcastThinking({ onWarning: () => {} }),
+    );
+    expect(failureOf(run.error)).toEqual({
+      code: "MALFORMED_EVENT",
+      rule: "R-PROC-4",
+      eventIndex: 2,
+      eventType: "THINKING_TEXT_MESSAGE_CONTENT",
+    });
     expect((run.error as ReasoningProtocolError).event).toBe(legacy);
   });
 
   const readableType = UNREADABLE.filter((u) => u.label.startsWith("a legacy"));
-  it.each(UNREADABLE.filter((u) => !readableType.includes(u)))("R-PROC-4: enforceSchema alone rejects $label with MALFORMED_EVENT", ({ value }) => {
-    const run = runOperator([ev.runStarted(), value()], enforceSchema({ onWarning: () => {} }));
-    expect(failureOf(run.error)).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 1 }));
-  });
+  it.each(UNREADABLE.filter((u) => !readableType.includes(u)))(
+    "R-PROC-4: enforceSchema alone rejects $label with MALFORMED_EVENT",
+    ({ value }) => {
+      const run = runOperator([ev.runStarted(), value()], enforceSchema({ onWarning: () => {} }));
+      expect(failureOf(run.error)).toEqual(
+        expect.objectContaining({ code: "MALFORMED_EVENT", rule: "R-PROC-4", eventIndex: 1 }),
+      );
+    },
+  );
 
-  it.each(readableType)("R-PROC-1: enforceSchema alone drops $label as an unknown type without reading its fields", ({ value }) => {
-    const warnings: string[] = [];
-    const run = runOperator([ev.runStarted(), value()], enforceSchema({ onWarning: (w) => warnings.push(w.code) }));
-    expect(run.error).toBeUndefined();
-    expect(run.out).toEqual([ev.runStarted()]);
-    expect(warnings).toEqual(["UNKNOWN_EVENT_TYPE"]);
-  });
+  it.each(readableType)(
+    "R-PROC-1: enforceSchema alone drops $label as an unknown type without reading its fields",
+    ({ value }) => {
+      const warnings: string[] = [];
+      const run = runOperator([ev.runStarted(), value()], enforceSchema({ onWarning: (w) => warnings.push(w.code) }));
+      expect(run.error).toBeUndefined();
+      expect(run.out).toEqual([ev.runStarted()]);
+      expect(warnings).toEqual(["UNKNOWN_EVENT_TYPE"]);
+    },
+  );
 
   it("R-PROC-4: a getter that throws only after validation ends the stream with its own error or a protocol error, never a TypeError of ours", () => {
     // Time-of-check/time-of-use: the getter behaves while enforcement reads it, then throws. Events are
@@ -88,7 +121,12 @@ describe("unreadable events: getters that throw, proxies", () => {
     for (const field of ["type", "messageId", "delta", "metadata"]) {
       for (let reads = 0; reads < 8; reads++) {
         let count = 0;
-        const base: Record<string, unknown> = { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: SECRETS.thought, metadata: { k: 1 } };
+        const base: Record<string, unknown> = {
+          type: "REASONING_MESSAGE_CONTENT",
+          messageId: "m1",
+          delta: SECRETS.thought,
+          metadata: { k: 1 },
+        };
         const held = base[field];
         delete base[field];
         Object.defineProperty(base, field, {
@@ -98,7 +136,13 @@ describe("unreadable events: getters that throw, proxies", () => {
             return held;
           },
         });
-        const run = runFacade([ev.runStarted(), ev.reasoningMessageStart("m1"), base, ev.reasoningMessageEnd("m1"), ev.runFinished()]);
+        const run = runFacade([
+          ev.runStarted(),
+          ev.reasoningMessageStart("m1"),
+          base,
+          ev.reasoningMessageEnd("m1"),
+          ev.runFinished(),
+        ]);
         if (run.error !== undefined && run.error !== own) expect(run.error).toBeInstanceOf(ReasoningProtocolError);
       }
     }
@@ -115,15 +159,18 @@ describe("non-object events through the single operators", () => {
     ["deriveHistory", () => deriveHistory() as unknown as OperatorFunction<unknown, unknown>],
   ];
 
-  it.each(operators)("R-PROC-4: %s rejects every non-object value with MALFORMED_EVENT at its index", (_name, operator) => {
-    for (const { value, label } of NON_OBJECTS.filter((n) => !n.label.startsWith("an object"))) {
-      const run = runOperator([ev.runStarted(), value()], operator());
-      expect({ label, failure: failureOf(run.error) }).toEqual({
-        label,
-        failure: expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: 1 }),
-      });
-    }
-  });
+  it.each(operators)(
+    "R-PROC-4: %s rejects every non-object value with MALFORMED_EVENT at its index",
+    (_name, operator) => {
+      for (const { value, label } of NON_OBJECTS.filter((n) => !n.label.startsWith("an object"))) {
+        const run = runOperator([ev.runStarted(), value()], operator());
+        expect({ label, failure: failureOf(run.error) }).toEqual({
+          label,
+          failure: expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: 1 }),
+        });
+      }
+    },
+  );
 
   it("R-PROC-4: upcastThinking passes non-objects through unchanged (enforcement is the judge)", () => {
     const values = NON_OBJECTS.map((n) => n.value());

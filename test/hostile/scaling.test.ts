@@ -44,7 +44,8 @@ const SHAPES: readonly Shape[] = [
     n: 800,
     stream: (n) => {
       const events: unknown[] = [ev.runStarted()];
-      for (let i = 0; i < n; i++) events.push(ev.reasoningMessageStart(`m${i}`), ev.reasoningMessageContent(`m${i}`, "x"));
+      for (let i = 0; i < n; i++)
+        events.push(ev.reasoningMessageStart(`m${i}`), ev.reasoningMessageContent(`m${i}`, "x"));
       for (let i = 0; i < n; i++) events.push(ev.reasoningMessageEnd(`m${i}`));
       events.push(ev.runFinished());
       return events;
@@ -70,7 +71,8 @@ const SHAPES: readonly Shape[] = [
       const events: unknown[] = [];
       for (let r = 0; r < n / 10; r++) {
         events.push(ev.runStarted(`r${r}`));
-        for (let i = 0; i < 10; i++) events.push(ev.reasoningMessageStart(`m${r}-${i}`), ev.reasoningMessageContent(`m${r}-${i}`, "x"));
+        for (let i = 0; i < 10; i++)
+          events.push(ev.reasoningMessageStart(`m${r}-${i}`), ev.reasoningMessageContent(`m${r}-${i}`, "x"));
         events.push(ev.runError());
       }
       return events;
@@ -95,7 +97,11 @@ const SHAPES: readonly Shape[] = [
     stream: (n) => {
       const events: unknown[] = [ev.runStarted()];
       for (let i = 0; i < n; i++) {
-        events.push(ev.reasoningMessageStart(`m${i}`), ev.reasoningMessageEnd(`m${i}`), ev.encryptedValue("message", `m${i}`, "opaque"));
+        events.push(
+          ev.reasoningMessageStart(`m${i}`),
+          ev.reasoningMessageEnd(`m${i}`),
+          ev.encryptedValue("message", `m${i}`, "opaque"),
+        );
       }
       events.push(ev.runFinished());
       return events;
@@ -107,7 +113,8 @@ const SHAPES: readonly Shape[] = [
     stream: (n) => {
       const messages = Array.from({ length: n }, (_, i) => msg.assistant(`a${i}`, "x"));
       const events: unknown[] = [ev.runStarted(), ev.messagesSnapshot(messages)];
-      for (let i = 0; i < n; i += 10) events.push(ev.textStart(`a${i}`), ev.textContent(`a${i}`, "y"), ev.textEnd(`a${i}`));
+      for (let i = 0; i < n; i += 10)
+        events.push(ev.textStart(`a${i}`), ev.textContent(`a${i}`, "y"), ev.textEnd(`a${i}`));
       events.push(ev.runFinished());
       return events;
     },
@@ -159,17 +166,21 @@ describe("scaling: time per event at 10× the size grows at most 2×", () => {
   for (const { name, stream, n, enabled } of SHAPES) {
     // A shape switched off for the lead (SCALING_SWITCHES) is reported as skipped, not silently dropped.
     (enabled === false ? it.skip : it)(`no superlinear path: ${name}`, () => {
-    const small = stream(n);
-    const large = stream(10 * n);
-    // Warm-up (compiled code for both sizes).
-    bestTime(small, 3);
-    bestTime(large, 1);
-    // A quadratic path exceeds the bound every time (5–10×); the machine's load only now and then:
-    // a ratio over the bound is measured again, up to ATTEMPTS times, and the best one counts.
-    let ratio = Infinity;
-    for (let attempt = 0; attempt < ATTEMPTS && ratio > MAX_RATIO; attempt++) ratio = Math.min(ratio, measureRatio(small, large));
-    if (process.env.SCALING_REPORT) console.log(`${name}: ${ratio.toFixed(2)}`);
-    expect({ ratio: Number(ratio.toFixed(2)), withinBound: ratio <= MAX_RATIO }).toEqual({ ratio: expect.any(Number), withinBound: true });
+      const small = stream(n);
+      const large = stream(10 * n);
+      // Warm-up (compiled code for both sizes).
+      bestTime(small, 3);
+      bestTime(large, 1);
+      // A quadratic path exceeds the bound every time (5–10×); the machine's load only now and then:
+      // a ratio over the bound is measured again, up to ATTEMPTS times, and the best one counts.
+      let ratio = Infinity;
+      for (let attempt = 0; attempt < ATTEMPTS && ratio > MAX_RATIO; attempt++)
+        ratio = Math.min(ratio, measureRatio(small, large));
+      if (process.env.SCALING_REPORT) console.log(`${name}: ${ratio.toFixed(2)}`);
+      expect({ ratio: Number(ratio.toFixed(2)), withinBound: ratio <= MAX_RATIO }).toEqual({
+        ratio: expect.any(Number),
+        withinBound: true,
+      });
     });
   }
 });

@@ -12,7 +12,17 @@ import type { ReasoningHistory } from "../../src/history/types";
 import { enforceSchema } from "../../src/schema/enforce-schema";
 import { upcastThinking } from "../../src/upcast/upcast-thinking";
 import { ev } from "../../src/testing/builders";
-import { deepArray, deepObject, depthOf, expectNoPollution, expectProtocolError, failureOf, prototypeFingerprint, runFacade, runOperator } from "./support/run";
+import {
+  deepArray,
+  deepObject,
+  depthOf,
+  expectNoPollution,
+  expectProtocolError,
+  failureOf,
+  prototypeFingerprint,
+  runFacade,
+  runOperator,
+} from "./support/run";
 import { deepStream, SECRETS } from "./support/streams";
 
 const MB = 1024 * 1024;
@@ -49,7 +59,13 @@ describe("10 MB of content", () => {
     const thought = big("thought-");
     const answer = big("answer-");
     const args = big("args-");
-    const run = runFacade([ev.runStarted(), ev.reasoningChunk("m1", thought), ev.textChunk("a1", answer), ev.toolCallChunk("tc1", "search", args), ev.runFinished()]);
+    const run = runFacade([
+      ev.runStarted(),
+      ev.reasoningChunk("m1", thought),
+      ev.textChunk("a1", answer),
+      ev.toolCallChunk("tc1", "search", args),
+      ev.runFinished(),
+    ]);
     expect(failureOf(run.error)).toBeUndefined();
     const deltas = run.events.filter((e) => typeof e.delta === "string").map((e) => e.delta);
     expect(deltas.length).toBe(3);
@@ -75,7 +91,11 @@ describe("10 MB of content", () => {
   });
 
   it("R-PROC-4: a 10 MB delta of the wrong type fails with a short message", () => {
-    const run = runFacade([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", [big("x")] as never)]);
+    const run = runFacade([
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", [big("x")] as never),
+    ]);
     const error = expectProtocolError(run.error);
     expect({ code: error.code, eventIndex: error.eventIndex }).toEqual({ code: "MALFORMED_EVENT", eventIndex: 2 });
     expect(error.message.length).toBeLessThan(500);
@@ -180,9 +200,17 @@ describe(`values nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
 
   it("D-THINK-TITLE: a legacy span with a title and deep metadata is translated with the title beside the deep value", () => {
     const deep = deepObject(DEPTH);
-    const run = runFacade([ev.runStarted(), ev.thinkingStart({ title: SECRETS.title, metadata: { deep } }), ev.thinkingEnd(), ev.runFinished()], {
-      idFactory: () => "think-1",
-    });
+    const run = runFacade(
+      [
+        ev.runStarted(),
+        ev.thinkingStart({ title: SECRETS.title, metadata: { deep } }),
+        ev.thinkingEnd(),
+        ev.runFinished(),
+      ],
+      {
+        idFactory: () => "think-1",
+      },
+    );
     expect(failureOf(run.error)).toBeUndefined();
     expect(run.events[1]).toEqual({
       type: "REASONING_START",
@@ -203,7 +231,9 @@ describe(`values nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
     const routed = runOperator(verified.out, routeEncryptedValues(opts) as never);
     expect(routed.error).toBeUndefined();
     let last: ReasoningHistory | undefined;
-    from(routed.out as never[]).pipe(deriveHistory(opts)).subscribe((h) => (last = h));
+    from(routed.out as never[])
+      .pipe(deriveHistory(opts))
+      .subscribe((h) => (last = h));
     // The two histories hold equal copies (D-NO-ALIAS), compared without recursing 10,000 levels.
     const shape = (h: ReasoningHistory | undefined) =>
       h?.messages.map((m) => [m.id, m.role, depthOf((m as { metadata?: { deep?: unknown } }).metadata?.deep)]);

@@ -36,20 +36,51 @@ type Obj = Record<string, unknown>;
 
 const idArb = fc.constantFrom("a", "b", "__proto__");
 const textArb = fc.constantFrom("", "x", "thought");
-const optionalField = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined, freq: 2 });
+const optionalField = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+  fc.option(arb, { nil: undefined, freq: 2 });
 
 /** Well-formed events of every type (ids from a small pool, so items meet across events). */
 const wellFormed: fc.Arbitrary<Obj> = fc
   .tuple(
     fc.constantFrom(
-      "RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "STEP_STARTED", "STEP_FINISHED",
-      "REASONING_START", "REASONING_END", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_MESSAGE_CHUNK",
-      "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK",
-      "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT",
-      "REASONING_ENCRYPTED_VALUE", "MESSAGES_SNAPSHOT", "ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA",
-      "STATE_SNAPSHOT", "STATE_DELTA", "RAW", "CUSTOM", "SUBAGENT_STARTED", "SUBAGENT_FINISHED", "SUBAGENT_ERROR",
-      "THINKING_START", "THINKING_END", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_CONTENT", "THINKING_TEXT_MESSAGE_END",
-      "NOT_A_TYPE", "reasoning_start",
+      "RUN_STARTED",
+      "RUN_FINISHED",
+      "RUN_ERROR",
+      "STEP_STARTED",
+      "STEP_FINISHED",
+      "REASONING_START",
+      "REASONING_END",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "REASONING_MESSAGE_CHUNK",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "TEXT_MESSAGE_CHUNK",
+      "TOOL_CALL_START",
+      "TOOL_CALL_ARGS",
+      "TOOL_CALL_END",
+      "TOOL_CALL_CHUNK",
+      "TOOL_CALL_RESULT",
+      "REASONING_ENCRYPTED_VALUE",
+      "MESSAGES_SNAPSHOT",
+      "ACTIVITY_SNAPSHOT",
+      "ACTIVITY_DELTA",
+      "STATE_SNAPSHOT",
+      "STATE_DELTA",
+      "RAW",
+      "CUSTOM",
+      "SUBAGENT_STARTED",
+      "SUBAGENT_FINISHED",
+      "SUBAGENT_ERROR",
+      "THINKING_START",
+      "THINKING_END",
+      "THINKING_TEXT_MESSAGE_START",
+      "THINKING_TEXT_MESSAGE_CONTENT",
+      "THINKING_TEXT_MESSAGE_END",
+      "NOT_A_TYPE",
+      "reasoning_start",
     ),
     idArb,
     idArb,
@@ -67,7 +98,13 @@ const wellFormed: fc.Arbitrary<Obj> = fc
 function fieldsOf(type: string, id: string, other: string, text: string): Obj {
   switch (type) {
     case "RUN_STARTED":
-      return { threadId: "t", runId: "r", ...(id === "b" ? { input: { threadId: "t", runId: "r", messages: [{ id: other, role: "user", content: text }] } } : {}) };
+      return {
+        threadId: "t",
+        runId: "r",
+        ...(id === "b"
+          ? { input: { threadId: "t", runId: "r", messages: [{ id: other, role: "user", content: text }] } }
+          : {}),
+      };
     case "RUN_FINISHED":
       return { threadId: "t", runId: "r" };
     case "RUN_ERROR":
@@ -132,7 +169,18 @@ function fieldsOf(type: string, id: string, other: string, text: string): Obj {
 }
 
 /** Fields whose value is an object or array: where nested hostile objects go (behind the switch). */
-const NESTED_FIELDS = ["metadata", "input", "messages", "content", "patch", "snapshot", "delta", "event", "value", "rawEvent"];
+const NESTED_FIELDS = [
+  "metadata",
+  "input",
+  "messages",
+  "content",
+  "patch",
+  "snapshot",
+  "delta",
+  "event",
+  "value",
+  "rawEvent",
+];
 
 /** One field of `e` replaced (or added) with a value of any type. */
 function withField(e: Obj, key: string, value: unknown): Obj {
@@ -145,10 +193,12 @@ function withField(e: Obj, key: string, value: unknown): Obj {
 function withNested(e: Obj, value: unknown): Obj {
   for (const key of ["messages", "input", "content", "snapshot", "event"]) {
     const inner = e[key];
-    if (Array.isArray(inner) && inner.length > 0 && typeof inner[0] === "object") return withField(e, key, [{ ...(inner[0] as Obj), content: value }, ...inner.slice(1)]);
-    if (typeof inner === "object" && inner !== null && !Array.isArray(inner)) return withField(e, key, { ...(inner as Obj), nested: value });
+    if (Array.isArray(inner) && inner.length > 0 && typeof inner[0] === "object")
+      return withField(e, key, [{ ...(inner[0] as Obj), content: value }, ...inner.slice(1)]);
+    if (typeof inner === "object" && inner !== null && !Array.isArray(inner))
+      return withField(e, key, { ...(inner as Obj), nested: value });
   }
-  return withField(e, "metadata", { ...((e.metadata) ?? {}), nested: value });
+  return withField(e, "metadata", { ...(e.metadata ?? {}), nested: value });
 }
 
 /** A well-formed event, or one broken in its structure. */
@@ -157,11 +207,19 @@ const eventArb: fc.Arbitrary<unknown> = wellFormed.chain((e) => {
   const choices: fc.WeightedArbitrary<unknown>[] = [
     { weight: 8, arbitrary: fc.constant(e) },
     // Any field, known or not, with a value of any type.
-    { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...keys), hostileScalar).map(([key, value]) => withField(e, key, value)) },
+    {
+      weight: 8,
+      arbitrary: fc.tuple(fc.constantFrom(...keys), hostileScalar).map(([key, value]) => withField(e, key, value)),
+    },
     // Any type one level down: in metadata, in a snapshot's or the run input's message, in activity content.
     { weight: 3, arbitrary: nestedScalar.map((value) => withNested(e, value)) },
     // A field removed.
-    { weight: 2, arbitrary: fc.constantFrom(...Object.keys(e)).map((key) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== key))) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(...Object.keys(e))
+        .map((key) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== key))),
+    },
     // The event itself hostile: frozen, null-prototype, symbol-keyed, cyclic, throwing getters, broken Proxies.
     { weight: 4, arbitrary: hostileObjects(e) },
     // Not an object at all.
@@ -170,9 +228,11 @@ const eventArb: fc.Arbitrary<unknown> = wellFormed.chain((e) => {
   if (HOSTILE_NESTED_OBJECTS) {
     choices.push({
       weight: 4,
-      arbitrary: fc.tuple(fc.constantFrom(...NESTED_FIELDS), fc.constantFrom({ k: 1 }, { id: "a", role: "user", content: "x" })).chain(([key, inner]) =>
-        hostileObjects(inner).map((value) => withField(e, key, Array.isArray(e[key]) ? [value] : value)),
-      ),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...NESTED_FIELDS), fc.constantFrom({ k: 1 }, { id: "a", role: "user", content: "x" }))
+        .chain(([key, inner]) =>
+          hostileObjects(inner).map((value) => withField(e, key, Array.isArray(e[key]) ? [value] : value)),
+        ),
     });
   }
   return fc.oneof(...choices);
@@ -181,7 +241,11 @@ const eventArb: fc.Arbitrary<unknown> = wellFormed.chain((e) => {
 const streamArb: fc.Arbitrary<{ events: unknown[]; split: number }> = fc
   .tuple(fc.boolean(), fc.array(eventArb, { minLength: 0, maxLength: 6 }), fc.boolean(), fc.nat())
   .map(([started, body, finished, at]) => {
-    const events = [...(started ? [{ type: "RUN_STARTED", threadId: "t", runId: "r" }] : []), ...body, ...(finished ? [{ type: "RUN_FINISHED", threadId: "t", runId: "r" }] : [])];
+    const events = [
+      ...(started ? [{ type: "RUN_STARTED", threadId: "t", runId: "r" }] : []),
+      ...body,
+      ...(finished ? [{ type: "RUN_FINISHED", threadId: "t", runId: "r" }] : []),
+    ];
     return { events, split: at % (events.length + 1) };
   });
 
@@ -207,24 +271,42 @@ function sourceOf(events: readonly unknown[], complete: boolean): Observable<unk
   });
 }
 
-function viaFacade(events: readonly unknown[], options: ReasoningPipelineOptions = optionsOf(), complete = true): { out: Outcome; pipeline: ReturnType<typeof reasoningPipeline> } {
+function viaFacade(
+  events: readonly unknown[],
+  options: ReasoningPipelineOptions = optionsOf(),
+  complete = true,
+): { out: Outcome; pipeline: ReturnType<typeof reasoningPipeline> } {
   const out: Outcome = { events: [], history: undefined, warnings: [], end: undefined };
   const pipeline = reasoningPipeline(sourceOf(events, complete), options);
   pipeline.history$.subscribe((h) => (out.history = h));
   pipeline.warnings$.subscribe((w) => out.warnings.push(w.code));
-  pipeline.events$.subscribe({ next: (e) => out.events.push(e), error: (error: unknown) => (out.end = { error }), complete: () => (out.end = "complete") });
+  pipeline.events$.subscribe({
+    next: (e) => out.events.push(e),
+    error: (error: unknown) => (out.end = { error }),
+    complete: () => (out.end = "complete"),
+  });
   return { out, pipeline };
 }
 
 function chain(options = optionsOf()): OperatorFunction<unknown, AguiEvent> {
-  return pipe(upcastThinking(options), enforceSchema(options), expandChunks(options), verifyDiscipline(options), routeEncryptedValues(options));
+  return pipe(
+    upcastThinking(options),
+    enforceSchema(options),
+    expandChunks(options),
+    verifyDiscipline(options),
+    routeEncryptedValues(options),
+  );
 }
 
 function viaOperators(events: readonly unknown[]): Outcome {
   const out: Outcome = { events: [], history: undefined, warnings: [], end: undefined };
   sourceOf(events, true)
     .pipe(chain())
-    .subscribe({ next: (e) => out.events.push(e), error: (error: unknown) => (out.end = { error }), complete: () => (out.end = "complete") });
+    .subscribe({
+      next: (e) => out.events.push(e),
+      error: (error: unknown) => (out.end = { error }),
+      complete: () => (out.end = "complete"),
+    });
   return out;
 }
 
@@ -233,7 +315,8 @@ function verdict(end: Outcome["end"]): string {
   if (end === undefined) return "NO END (hang)";
   if (end === "complete") return "complete";
   const error = end.error;
-  if (!(error instanceof ReasoningProtocolError)) return `NOT A PROTOCOL ERROR: ${error instanceof Error ? error.name : typeof error}`;
+  if (!(error instanceof ReasoningProtocolError))
+    return `NOT A PROTOCOL ERROR: ${error instanceof Error ? error.name : typeof error}`;
   return `${error.code} ${error.rule} ${error.eventType}`;
 }
 
@@ -268,7 +351,8 @@ function problemsOf(events: readonly unknown[], split: number): string[] {
   const problems: string[] = [];
   const whole = viaFacade(events).out;
   const v = verdict(whole.end);
-  if (!(v === "complete" || (whole.end !== "complete" && whole.end?.error instanceof ReasoningProtocolError))) problems.push(`facade: ${v}`);
+  if (!(v === "complete" || (whole.end !== "complete" && whole.end?.error instanceof ReasoningProtocolError)))
+    problems.push(`facade: ${v}`);
 
   const chained = viaOperators(events);
   if (verdict(chained.end) !== v) problems.push(`chained operators end ${verdict(chained.end)}, facade ${v}`);
@@ -279,7 +363,8 @@ function problemsOf(events: readonly unknown[], split: number): string[] {
   const first = viaFacade(events.slice(0, split), options, false);
   if (first.out.end !== undefined) {
     // Rejected before the split: the whole run was rejected by the same event.
-    if (verdict(first.out.end) !== v) problems.push(`split at ${split}: first part ends ${verdict(first.out.end)}, whole ${v}`);
+    if (verdict(first.out.end) !== v)
+      problems.push(`split at ${split}: first part ends ${verdict(first.out.end)}, whole ${v}`);
     return problems;
   }
   let snapshot;
@@ -291,11 +376,14 @@ function problemsOf(events: readonly unknown[], split: number): string[] {
     return problems;
   }
   const second = viaFacade(events.slice(split), { ...options, resumeFrom: snapshot }).out;
-  if (verdict(second.end) !== v) problems.push(`split at ${split}: resumed run ends ${verdict(second.end)}, whole ${v}`);
+  if (verdict(second.end) !== v)
+    problems.push(`split at ${split}: resumed run ends ${verdict(second.end)}, whole ${v}`);
   const stitched = [...first.out.events, ...second.events];
   if (!sameEvents(stitched, whole.events)) problems.push(`split at ${split}: other events than the whole`);
-  if (describe_(second.history) !== describe_(whole.history)) problems.push(`split at ${split}: another history than the whole`);
-  if ([...first.out.warnings, ...second.warnings].join() !== whole.warnings.join()) problems.push(`split at ${split}: other warnings than the whole`);
+  if (describe_(second.history) !== describe_(whole.history))
+    problems.push(`split at ${split}: another history than the whole`);
+  if ([...first.out.warnings, ...second.warnings].join() !== whole.warnings.join())
+    problems.push(`split at ${split}: other warnings than the whole`);
   return problems;
 }
 

@@ -76,7 +76,11 @@ describe("agui-reasoning check on a 10,000-level nested event", () => {
 
   it("hostile nesting: spawned as users run it, --json exits 2 with the same message", async () => {
     const { code, out } = await new Promise<{ code: number | null; out: string }>((done, fail) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "check", files.deep, "--json", "--no-progress"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "src/cli/main.ts", "check", files.deep, "--json", "--no-progress"],
+        { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } },
+      );
       let out = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
       child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -128,6 +132,11 @@ describe("redactValues and nestingDepth are iterative", () => {
   });
 
   it("hostile nesting: nestingDepth counts every container level, 100,000 deep", () => {
-    expect([nestingDepth("x"), nestingDepth({}), nestingDepth([[], { a: [1] }]), nestingDepth(nested(100_000, {}))]).toEqual([0, 1, 3, 100_001]);
+    expect([
+      nestingDepth("x"),
+      nestingDepth({}),
+      nestingDepth([[], { a: [1] }]),
+      nestingDepth(nested(100_000, {})),
+    ]).toEqual([0, 1, 3, 100_001]);
   });
 });

@@ -24,7 +24,13 @@ const valid = [
   ev.runStarted("r2"),
   ev.runError("failed upstream"),
 ];
-const violating = [ev.runStarted("r1"), ev.runFinished("r1"), ev.runStarted("r2"), ev.reasoningMessageStart("m1"), ev.runFinished("r2")];
+const violating = [
+  ev.runStarted("r1"),
+  ev.runFinished("r1"),
+  ev.runStarted("r2"),
+  ev.reasoningMessageStart("m1"),
+  ev.runFinished("r2"),
+];
 const truncated = [ev.runStarted("r1"), ev.reasoningMessageStart("m1")];
 
 const schema = JSON.parse(readFileSync(join(ROOT, "schema/check-result.v1.json"), "utf8")) as Record<string, unknown>;
@@ -32,7 +38,10 @@ const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
 describe("--json follows schema/check-result.v1.json", () => {
   it("the schema is shipped in the package (files, exports) and versioned", () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[]; exports: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      files: string[];
+      exports: Record<string, unknown>;
+    };
     expect(pkg.files).toContain("schema");
     expect(pkg.exports["./schema/*"]).toBe("./schema/*");
     expect((schema.properties as Record<string, { const?: number }>).schemaVersion!.const).toBe(1);
@@ -52,7 +61,10 @@ describe("--json follows schema/check-result.v1.json", () => {
   });
 
   it("the schema rejects a document that breaks it (the validation can fail)", async () => {
-    const out = JSON.parse((await check(["check", file("v.jsonl", jsonl(violating)), "--json"])).stdout) as Record<string, unknown>;
+    const out = JSON.parse((await check(["check", file("v.jsonl", jsonl(violating)), "--json"])).stdout) as Record<
+      string,
+      unknown
+    >;
     expect(validate({ ...out, outcome: "passed" })).toBe(false);
     expect(validate({ ...out, error: { code: "X" } })).toBe(false);
     const { counts: _counts, ...withoutCounts } = out;
@@ -62,14 +74,23 @@ describe("--json follows schema/check-result.v1.json", () => {
 
 describe("--format github", () => {
   it("R-REASON-13: a violation is an ::error annotation on the file and line, warnings are ::warning, exit 1", async () => {
-    const path = file("gh-violation.jsonl", jsonl([...violating.slice(0, 3), ev.encryptedValue("message", "nobody", VALUE), ...violating.slice(3)]));
+    const path = file(
+      "gh-violation.jsonl",
+      jsonl([...violating.slice(0, 3), ev.encryptedValue("message", "nobody", VALUE), ...violating.slice(3)]),
+    );
     const r = await check(["check", path, "--format", "github"]);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(
-      new RegExp(`^::error file=${path.replace(/[/.]/g, "\\$&")},line=6,title=OPEN_AT_RUN_FINISHED \\(R-[A-Z]+-\\d+\\)::OPEN_AT_RUN_FINISHED at event #5 RUN_FINISHED: `),
+      new RegExp(
+        `^::error file=${path.replace(/[/.]/g, "\\$&")},line=6,title=OPEN_AT_RUN_FINISHED \\(R-[A-Z]+-\\d+\\)::OPEN_AT_RUN_FINISHED at event #5 RUN_FINISHED: `,
+      ),
     );
-    expect(lines[1]).toMatch(new RegExp(`^::warning file=${path.replace(/[/.]/g, "\\$&")},line=4,title=UNKNOWN_ENTITY \\(D-UNKNOWN-ENTITY\\)::\\[agui-reasoning\\] UNKNOWN_ENTITY`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^::warning file=${path.replace(/[/.]/g, "\\$&")},line=4,title=UNKNOWN_ENTITY \\(D-UNKNOWN-ENTITY\\)::\\[agui-reasoning\\] UNKNOWN_ENTITY`,
+      ),
+    );
     expect(lines[2]).toBe(`agui-reasoning check: ${path}: ✗ OPEN_AT_RUN_FINISHED: 2 runs, 1 warning (exit 1)`);
     expect(r.stdout).not.toContain(VALUE);
   });
@@ -78,7 +99,9 @@ describe("--format github", () => {
     const path = file("gh,valid:1.jsonl", jsonl(valid));
     const r = await check(["check", path, "--format", "github"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`::warning file=${path.replace(/,/g, "%2C").replace(/:/g, "%3A")},line=5,title=UNKNOWN_ENTITY`);
+    expect(r.stdout).toContain(
+      `::warning file=${path.replace(/,/g, "%2C").replace(/:/g, "%3A")},line=5,title=UNKNOWN_ENTITY`,
+    );
     expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(`agui-reasoning check: ${path}: ✓ valid: 2 runs, 1 warning`);
     expect(r.stdout).not.toContain(THOUGHT);
     expect(r.stdout).not.toContain(VALUE);
@@ -94,7 +117,9 @@ describe("--format github", () => {
     const path = file("gh-empty.jsonl", "");
     const r = await check(["check", path, "--format", "github"]);
     expect(r.code).toBe(1);
-    expect(r.stdout.split("\n")[0]).toMatch(/^::error file=[^,]+,title=NO_RUN \(R-RUN-1\)::NO_RUN: the stream holds no run/);
+    expect(r.stdout.split("\n")[0]).toMatch(
+      /^::error file=[^,]+,title=NO_RUN \(R-RUN-1\)::NO_RUN: the stream holds no run/,
+    );
   });
 });
 
@@ -103,13 +128,17 @@ describe("--format junit", () => {
     const path = file("junit-violation.jsonl", jsonl(violating));
     const r = await check(["check", path, "--format", "junit"]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agui-reasoning check" tests="2" failures="1" errors="0">/);
+    expect(r.stdout).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agui-reasoning check" tests="2" failures="1" errors="0">/,
+    );
     const cases = r.stdout.match(/<testcase [^>]*?\/?>/g) ?? [];
     expect(cases).toEqual([
       `<testcase classname="agui-reasoning" name="run 1 (runId r1)"/>`,
       `<testcase classname="agui-reasoning" name="run 2 (runId r2)">`,
     ]);
-    expect(r.stdout).toMatch(/<failure type="OPEN_AT_RUN_FINISHED" message="OPEN_AT_RUN_FINISHED \(R-[A-Z]+-\d+\): [^"]+">OPEN_AT_RUN_FINISHED/);
+    expect(r.stdout).toMatch(
+      /<failure type="OPEN_AT_RUN_FINISHED" message="OPEN_AT_RUN_FINISHED \(R-[A-Z]+-\d+\): [^"]+">OPEN_AT_RUN_FINISHED/,
+    );
     expect(r.stdout.match(/<failure /g)).toHaveLength(1);
   });
 
@@ -128,6 +157,8 @@ describe("--format junit", () => {
   it("R-PROC-4: labels with XML metacharacters are escaped", async () => {
     const path = file("a&b<c>.jsonl", jsonl(valid));
     const r = await check(["check", path, "--format", "junit"]);
-    expect(r.stdout).toContain(`<testsuite name="${path.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}"`);
+    expect(r.stdout).toContain(
+      `<testsuite name="${path.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}"`,
+    );
   });
 });

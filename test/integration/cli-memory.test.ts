@@ -18,10 +18,13 @@ const file = useTempFiles("agui-cli-memory-");
 async function manyWarnings(n: number): Promise<string> {
   const path = file("warnings.jsonl", "");
   const out = createWriteStream(path);
-  const write = (line: string): Promise<void> => new Promise((done) => (out.write(line) ? done() : out.once("drain", done)));
+  const write = (line: string): Promise<void> =>
+    new Promise((done) => (out.write(line) ? done() : out.once("drain", done)));
   await write(`${JSON.stringify({ type: "RUN_STARTED", threadId: "t1", runId: "r1" })}\n`);
   for (let i = 0; i < n; i++) {
-    await write(`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"nobody-${i}","encryptedValue":"gAAAAA-memory-value-${i}"}\n`);
+    await write(
+      `{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"nobody-${i}","encryptedValue":"gAAAAA-memory-value-${i}"}\n`,
+    );
   }
   await write(`${JSON.stringify({ type: "RUN_FINISHED", threadId: "t1", runId: "r1" })}\n`);
   await new Promise<void>((done) => out.end(done));
@@ -31,23 +34,31 @@ async function manyWarnings(n: number): Promise<string> {
 describe("warnings are counted, not kept", () => {
   it(`D-WARN: ${WARNINGS.toLocaleString("en-US")} warnings are checked with the heap capped at ${HEAP_MB} MB; the report lists ${WARNINGS_KEPT} and counts the rest`, async () => {
     const path = await manyWarnings(WARNINGS);
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-      const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", "src/cli/main.ts", "check", path, "--no-progress"], {
-        cwd: ROOT,
-        env: { ...process.env, NO_COLOR: "1" },
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      child.on("error", fail);
-      child.on("close", (code) => done({ code, stdout, stderr }));
-    });
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (done, fail) => {
+        const child = spawn(
+          process.execPath,
+          [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", "src/cli/main.ts", "check", path, "--no-progress"],
+          {
+            cwd: ROOT,
+            env: { ...process.env, NO_COLOR: "1" },
+          },
+        );
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.on("error", fail);
+        child.on("close", (code) => done({ code, stdout, stderr }));
+      },
+    );
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toMatch(/warnings\s+100,000\n/);
     expect(stdout.match(/ {4}\[agui-reasoning\] UNKNOWN_ENTITY/g)).toHaveLength(WARNINGS_KEPT);
-    expect(stdout).toContain(`    … and ${(WARNINGS - WARNINGS_KEPT).toLocaleString("en-US")} more (--json lists them all)`);
+    expect(stdout).toContain(
+      `    … and ${(WARNINGS - WARNINGS_KEPT).toLocaleString("en-US")} more (--json lists them all)`,
+    );
     expect(stdout).toContain("✓ valid: 1 run, 100,000 warnings");
   }, 120_000);
 

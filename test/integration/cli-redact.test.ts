@@ -24,7 +24,10 @@ const hidden = { showValues: false, showReasoning: false, secrets: secretsOf(...
 
 describe("redact", () => {
   it("R-REASON-26: a declared value is redacted under any key, inside a longer string, and in arrays", () => {
-    const out = redact({ a: { sig: VALUE }, b: `prefix ${VALUE} suffix ${VALUE}`, c: [VALUE, "short", "shortly"] }, hidden);
+    const out = redact(
+      { a: { sig: VALUE }, b: `prefix ${VALUE} suffix ${VALUE}`, c: [VALUE, "short", "shortly"] },
+      hidden,
+    );
     expect(out).toEqual({
       a: { sig: redactedValue(VALUE) },
       b: `prefix ${redactedValue(VALUE)} suffix ${redactedValue(VALUE)}`,
@@ -33,7 +36,10 @@ describe("redact", () => {
   });
 
   it("R-REASON-25: a reasoning delta is redacted under any key and inside a longer string; ids equal to a delta stay", () => {
-    const out = redact({ messageId: "m1", note: "m1", copy: { text: DELTA }, json: JSON.stringify({ t: DELTA }), role: "m1" }, hidden);
+    const out = redact(
+      { messageId: "m1", note: "m1", copy: { text: DELTA }, json: JSON.stringify({ t: DELTA }), role: "m1" },
+      hidden,
+    );
     expect(out).toEqual({
       messageId: "m1",
       note: redactedReasoning("m1"),
@@ -45,8 +51,16 @@ describe("redact", () => {
 
   it("R-REASON-25/26: --show-values and --show-reasoning each lift their own redaction only", () => {
     const input = { v: VALUE, t: DELTA, s: `${VALUE}|${DELTA}` };
-    expect(redact(input, { ...hidden, showValues: true })).toEqual({ v: VALUE, t: redactedReasoning(DELTA), s: `${VALUE}|${redactedReasoning(DELTA)}` });
-    expect(redact(input, { ...hidden, showReasoning: true })).toEqual({ v: redactedValue(VALUE), t: DELTA, s: `${redactedValue(VALUE)}|${DELTA}` });
+    expect(redact(input, { ...hidden, showValues: true })).toEqual({
+      v: VALUE,
+      t: redactedReasoning(DELTA),
+      s: `${VALUE}|${redactedReasoning(DELTA)}`,
+    });
+    expect(redact(input, { ...hidden, showReasoning: true })).toEqual({
+      v: redactedValue(VALUE),
+      t: DELTA,
+      s: `${redactedValue(VALUE)}|${DELTA}`,
+    });
     expect(redact(input, { showValues: true, showReasoning: true, secrets: hidden.secrets })).toBe(input);
   });
 

@@ -68,8 +68,16 @@ describe("--url replies that are not event streams (exit 2, never their content)
   afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
   it.each([
-    ["/html", 'the reply is not an event stream (text/event-stream): HTTP 200 OK, content type "text/html; charset=utf-8", a body of ', "that looks like an HTML page"],
-    ["/json", 'the reply is not an event stream (text/event-stream): HTTP 200 OK, content type "application/json", a body of ', "that looks like JSON"],
+    [
+      "/html",
+      'the reply is not an event stream (text/event-stream): HTTP 200 OK, content type "text/html; charset=utf-8", a body of ',
+      "that looks like an HTML page",
+    ],
+    [
+      "/json",
+      'the reply is not an event stream (text/event-stream): HTTP 200 OK, content type "application/json", a body of ',
+      "that looks like JSON",
+    ],
     ["/missing", 'HTTP 404 Not Found, content type "text/html", a body of ', "that looks like markup (HTML or XML)"],
     ["/teapot", 'HTTP 500 Internal Server Error, content type "text/plain", a body of ', "that looks like plain text"],
   ])("R-TRANS-4 %s: exit 2 with status, reason, content type and the body's shape", async (path, start, shape) => {
@@ -86,7 +94,9 @@ describe("--url replies that are not event streams (exit 2, never their content)
     for (const extra of [[], ["--allow-empty"]]) {
       const r = await check(["check", "--url", `${base}/empty`, "--no-progress", ...extra]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`agui-reasoning: ${base}/empty: the reply holds no events: HTTP 200 OK, content type "text/event-stream"\n`);
+      expect(r.stderr).toBe(
+        `agui-reasoning: ${base}/empty: the reply holds no events: HTTP 200 OK, content type "text/event-stream"\n`,
+      );
     }
   });
 });
@@ -103,7 +113,9 @@ describe("explanations chosen by what happened", () => {
     ];
     const r = await check(["check", file("mix49.jsonl", jsonl(events))]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("✗ First violation at event #3 (line 4) REASONING_MESSAGE_CHUNK: DUPLICATE_OPEN (R-REASON-11)");
+    expect(r.stdout).toContain(
+      "✗ First violation at event #3 (line 4) REASONING_MESSAGE_CHUNK: DUPLICATE_OPEN (R-REASON-11)",
+    );
     expect(r.stdout).toContain("judged as the REASONING_MESSAGE_START this REASONING_MESSAGE_CHUNK implies");
     expect(r.stdout).toContain("the chunk and explicit forms do not mix within one item (edge case #49)");
     expect(r.stdout).toContain("(R-STREAM-9).");
@@ -121,7 +133,12 @@ describe("explanations chosen by what happened", () => {
   });
 
   it("R-STREAM-9 #47: a CHUNK-opened message continued by an explicit CONTENT is explained as mixing, not as an orphan", async () => {
-    const events = [ev.runStarted(), ev.reasoningChunk("m1", THOUGHT), ev.reasoningMessageContent("m1", THOUGHT), ev.runFinished()];
+    const events = [
+      ev.runStarted(),
+      ev.reasoningChunk("m1", THOUGHT),
+      ev.reasoningMessageContent("m1", THOUGHT),
+      ev.runFinished(),
+    ];
     const r = await check(["check", file("mix47.jsonl", jsonl(events))]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("at event #2 (line 3) REASONING_MESSAGE_CONTENT: ORPHAN_CONTENT");
@@ -130,18 +147,32 @@ describe("explanations chosen by what happened", () => {
   });
 
   it("R-REASON-9: an orphan CONTENT for an id no chunk named keeps the orphan explanation", async () => {
-    const events = [ev.runStarted(), ev.reasoningChunk("m1", THOUGHT), ev.reasoningMessageContent("m2", THOUGHT), ev.runFinished()];
+    const events = [
+      ev.runStarted(),
+      ev.reasoningChunk("m1", THOUGHT),
+      ev.reasoningMessageContent("m2", THOUGHT),
+      ev.runFinished(),
+    ];
     const r = await check(["check", file("orphan2.jsonl", jsonl(events))]);
     expect(r.stdout).toContain("content names an item nothing opened");
     expect(r.stdout).not.toContain("R-STREAM-9");
   });
 
   it("D-ROLE-CONFLICT: a parent-less TOOL_CALL_START whose id names a reasoning message is explained as such, not as a reasoning start", async () => {
-    const events = [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageEnd("m1"), ev.toolCallStart("m1"), ev.toolCallEnd("m1"), ev.runFinished()];
+    const events = [
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageEnd("m1"),
+      ev.toolCallStart("m1"),
+      ev.toolCallEnd("m1"),
+      ev.runFinished(),
+    ];
     const r = await check(["check", file("role.jsonl", jsonl(events))]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("at event #3 (line 4) TOOL_CALL_START: ID_ROLE_CONFLICT (D-ROLE-CONFLICT)");
-    expect(r.stdout).toContain("a TOOL_CALL_START without parentMessageId is held on an assistant message whose id is its toolCallId");
+    expect(r.stdout).toContain(
+      "a TOOL_CALL_START without parentMessageId is held on an assistant message whose id is its toolCallId",
+    );
     expect(r.stdout).not.toContain("a reasoning message start names");
   });
 
@@ -162,7 +193,13 @@ describe("explanations chosen by what happened", () => {
   });
 
   it("D-ROLE-CONFLICT: a reasoning start naming a text message says so", async () => {
-    const events = [ev.runStarted(), ev.textStart("a1"), ev.textEnd("a1"), ev.reasoningMessageStart("a1"), ev.runFinished()];
+    const events = [
+      ev.runStarted(),
+      ev.textStart("a1"),
+      ev.textEnd("a1"),
+      ev.reasoningMessageStart("a1"),
+      ev.runFinished(),
+    ];
     const r = await check(["check", file("role2.jsonl", jsonl(events))]);
     expect(r.stdout).toContain("a reasoning message start names an existing non-reasoning message");
   });
@@ -171,7 +208,9 @@ describe("explanations chosen by what happened", () => {
     const events = [ev.runStarted(), { type: "THINKING_CONTENT", delta: THOUGHT }, ev.runFinished()];
     const r = await check(["check", file("thinking-content.jsonl", jsonl(events))]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('dropped an event of type "THINKING_CONTENT", which AG-UI 1.0 does not describe (nor did 0.x');
+    expect(r.stdout).toContain(
+      'dropped an event of type "THINKING_CONTENT", which AG-UI 1.0 does not describe (nor did 0.x',
+    );
     expect(r.stdout).not.toContain("upcastThinking must run");
     expect(r.stdout).not.toContain(THOUGHT);
   });
@@ -180,26 +219,47 @@ describe("explanations chosen by what happened", () => {
 describe("the unknown-type warning names 0.x only for 0.x types", () => {
   it.each([
     ["THINKING_START", "(a retired 0.x shape: upcastThinking must run before enforceSchema to translate it)"],
-    ["THINKING_TEXT_MESSAGE_CONTENT", "(a retired 0.x shape: upcastThinking must run before enforceSchema to translate it)"],
-    ["THINKING_CONTENT", "(nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)"],
-    ["THINKING_SIGNATURE", "(nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)"],
+    [
+      "THINKING_TEXT_MESSAGE_CONTENT",
+      "(a retired 0.x shape: upcastThinking must run before enforceSchema to translate it)",
+    ],
+    [
+      "THINKING_CONTENT",
+      "(nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)",
+    ],
+    [
+      "THINKING_SIGNATURE",
+      "(nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)",
+    ],
   ])("R-PROC-1 R-DEP-2: %s", (type, hint) => {
-    expect(unknownTypeWarning({ type }, { index: 3 }).message).toBe(`dropped an event of type ${JSON.stringify(type)}, which AG-UI 1.0 does not describe ${hint}`);
+    expect(unknownTypeWarning({ type }, { index: 3 }).message).toBe(
+      `dropped an event of type ${JSON.stringify(type)}, which AG-UI 1.0 does not describe ${hint}`,
+    );
   });
 
   it("R-PROC-1: another unknown type gets no hint", () => {
-    expect(unknownTypeWarning({ type: "VENDOR_THING" }, { index: 0 }).message).toBe('dropped an event of type "VENDOR_THING", which AG-UI 1.0 does not describe');
+    expect(unknownTypeWarning({ type: "VENDOR_THING" }, { index: 0 }).message).toBe(
+      'dropped an event of type "VENDOR_THING", which AG-UI 1.0 does not describe',
+    );
   });
 });
 
 describe("counts", () => {
   it("R-PROC-19: the header counts the file's events, also when the violation comes first", async () => {
-    const events = [ev.runStarted(), ev.reasoningMessageContent("ghost", THOUGHT), ev.runFinished(), ev.runStarted("r2"), ev.runFinished("r2")];
+    const events = [
+      ev.runStarted(),
+      ev.reasoningMessageContent("ghost", THOUGHT),
+      ev.runFinished(),
+      ev.runStarted("r2"),
+      ev.runFinished("r2"),
+    ];
     const r = await check(["check", file("early.jsonl", jsonl(events))]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("(JSON Lines, 5 events)");
     expect(r.stdout).toContain("at event #1 (line 2)");
-    expect(JSON.parse((await check(["check", file("early.jsonl", jsonl(events)), "--json"])).stdout).input).toMatchObject({ events: 5, complete: true });
+    expect(
+      JSON.parse((await check(["check", file("early.jsonl", jsonl(events)), "--json"])).stdout).input,
+    ).toMatchObject({ events: 5, complete: true });
   });
 
   it("R-PROC-19: a file unreadable past the violation is counted as 'at least' what was read", async () => {
@@ -215,7 +275,13 @@ describe("counts", () => {
       ev.messagesSnapshot([
         { id: "u1", role: "user", content: "hi" },
         { id: "m9", role: "reasoning", content: THOUGHT, encryptedValue: VALUE },
-        { id: "a1", role: "assistant", content: "x", encryptedValue: VALUE, toolCalls: [{ id: "tc1", type: "function", function: { name: "f", arguments: "{}" } }] },
+        {
+          id: "a1",
+          role: "assistant",
+          content: "x",
+          encryptedValue: VALUE,
+          toolCalls: [{ id: "tc1", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
       ] as never),
       ev.encryptedValue("message", "m9", "v"),
       ev.runFinished(),
@@ -223,10 +289,19 @@ describe("counts", () => {
     const r = await check(["check", file("snapshot.jsonl", jsonl(events))]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/encrypted values\s+1 {2}message "m9" 1 byte\n/);
-    expect(r.stdout).toContain("History: 3 messages (1 user, 1 reasoning, 1 assistant), 2 encrypted values, 1 tool call, 0 incomplete");
+    expect(r.stdout).toContain(
+      "History: 3 messages (1 user, 1 reasoning, 1 assistant), 2 encrypted values, 1 tool call, 0 incomplete",
+    );
     expect(r.stdout).not.toContain(VALUE);
     const json = JSON.parse((await check(["check", file("snapshot.jsonl", jsonl(events)), "--json"])).stdout);
-    expect(json.counts.history).toEqual({ messages: 3, roles: { user: 1, reasoning: 1, assistant: 1 }, reasoningMessages: 1, encryptedValues: 2, toolCalls: 1, incomplete: 0 });
+    expect(json.counts.history).toEqual({
+      messages: 3,
+      roles: { user: 1, reasoning: 1, assistant: 1 },
+      reasoningMessages: 1,
+      encryptedValues: 2,
+      toolCalls: 1,
+      incomplete: 0,
+    });
     expect(json.history.messages[1].encryptedValue).toBe("[redacted: 1 byte]");
   });
 });
@@ -247,8 +322,32 @@ describe("the command line", () => {
   it("R-PROC-4: --help lists every input form and every option, with examples", async () => {
     const r = await check(["--help"]);
     expect(r.code).toBe(0);
-    for (const form of ["JSON Lines", "JSON array", '{"events": [...]}', '{"stream": [...]}', "SSE", "stdin", "--url", "--input"]) expect(r.stdout).toContain(form);
-    for (const option of ["--format", "human", "json", "github", "junit", "--json", "--history", "--show-values", "--show-reasoning", "--allow-empty", "--no-progress", "--version", "--help"]) {
+    for (const form of [
+      "JSON Lines",
+      "JSON array",
+      '{"events": [...]}',
+      '{"stream": [...]}',
+      "SSE",
+      "stdin",
+      "--url",
+      "--input",
+    ])
+      expect(r.stdout).toContain(form);
+    for (const option of [
+      "--format",
+      "human",
+      "json",
+      "github",
+      "junit",
+      "--json",
+      "--history",
+      "--show-values",
+      "--show-reasoning",
+      "--allow-empty",
+      "--no-progress",
+      "--version",
+      "--help",
+    ]) {
       expect(r.stdout).toContain(option);
     }
     expect(r.stdout).toContain("Examples:");

@@ -29,7 +29,12 @@ const valid = [
   ev.runFinished("r1"),
 ];
 /** Content for a message nothing opened, at event #3 (line 4). */
-const orphan = [ev.runStarted("r1"), ev.reasoningMessageStart("m1"), ev.reasoningMessageEnd("m1"), ev.reasoningMessageContent("ghost", SECRET_THOUGHT)];
+const orphan = [
+  ev.runStarted("r1"),
+  ev.reasoningMessageStart("m1"),
+  ev.reasoningMessageEnd("m1"),
+  ev.reasoningMessageContent("ghost", SECRET_THOUGHT),
+];
 
 const jsonl = (events: readonly unknown[]): string => `${events.map((e) => JSON.stringify(e)).join("\n")}\n`;
 const sse = (events: readonly unknown[]): string => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
@@ -49,7 +54,10 @@ function file(name: string, text: string): string {
 /** Runs the real command in a child process. */
 function spawnCli(args: string[], stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -61,7 +69,11 @@ function spawnCli(args: string[], stdin?: string): Promise<{ code: number | null
 }
 
 /** Runs `runCheck` in-process with captured streams. */
-async function check(args: string[], stdin = "", isTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
+async function check(
+  args: string[],
+  stdin = "",
+  isTTY = false,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -100,7 +112,10 @@ describe("agui-reasoning check (spawned)", () => {
   }, 60_000);
 
   it("D-REDACT bad JSON on a line: exit 2, a message naming the line, no content and no stack trace", async () => {
-    const r = await spawnCli(["check", file("broken.jsonl", `${JSON.stringify(valid[0])}\n\n{"type":"REASONING_START", ${SECRET_THOUGHT}\n`)]);
+    const r = await spawnCli([
+      "check",
+      file("broken.jsonl", `${JSON.stringify(valid[0])}\n\n{"type":"REASONING_START", ${SECRET_THOUGHT}\n`),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/broken\.jsonl: line 3: not valid JSON/);
     expect(r.stderr).not.toContain(SECRET_THOUGHT);
@@ -122,7 +137,17 @@ describe("agui-reasoning check (in-process)", () => {
     const r = await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(["schemaVersion", "outcome", "input", "error", "counts", "runs", "warnings", "events", "history"]);
+    expect(Object.keys(out)).toEqual([
+      "schemaVersion",
+      "outcome",
+      "input",
+      "error",
+      "counts",
+      "runs",
+      "warnings",
+      "events",
+      "history",
+    ]);
     expect(out.outcome).toBe("completed");
     expect(out.error).toBeNull();
     expect(out.warnings.map((w: { code: string }) => w.code)).toEqual(["UNKNOWN_ENTITY"]);
@@ -151,12 +176,21 @@ describe("agui-reasoning check (in-process)", () => {
     expect(r.stdout).not.toContain(SECRET_VALUE);
     expect(r.stdout).not.toContain(SECRET_THOUGHT);
 
-    const shown = JSON.parse((await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json", "--show-values"])).stdout);
+    const shown = JSON.parse(
+      (await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json", "--show-values"])).stdout,
+    );
     expect(shown.events[7].encryptedValue).toBe(SECRET_VALUE);
     expect(shown.history.messages[0].encryptedValue).toBe(SECRET_VALUE);
     expect(shown.history.messages[0].content).toBe("[reasoning: 25 characters]");
-    const reasoning = JSON.parse((await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json", "--show-reasoning"])).stdout);
-    expect(reasoning.history.messages[0]).toEqual({ id: "m1", role: "reasoning", content: `${SECRET_THOUGHT} — 😀`, encryptedValue: "[redacted: 28 bytes]" });
+    const reasoning = JSON.parse(
+      (await check(["check", file("valid-json.jsonl", jsonl(valid)), "--json", "--show-reasoning"])).stdout,
+    );
+    expect(reasoning.history.messages[0]).toEqual({
+      id: "m1",
+      role: "reasoning",
+      content: `${SECRET_THOUGHT} — 😀`,
+      encryptedValue: "[redacted: 28 bytes]",
+    });
   });
 
   it("R-REASON-9 --json on a violation: outcome failed and error { code, rule, eventIndex, line, eventType, ids, message }, exit 1", async () => {
@@ -173,7 +207,10 @@ describe("agui-reasoning check (in-process)", () => {
       synthesizedType: null,
       ids: ["ghost"],
       message: expect.stringContaining("ORPHAN_CONTENT (R-REASON-9) at event #3 REASONING_MESSAGE_CONTENT"),
-      explanation: { rule: "R-REASON-9", text: "content names an item nothing opened; a consumer must not invent the item" },
+      explanation: {
+        rule: "R-REASON-9",
+        text: "content names an item nothing opened; a consumer must not invent the item",
+      },
     });
     expect(out.history.messages).toEqual([{ id: "m1", role: "reasoning", content: "" }]);
   });
@@ -217,7 +254,7 @@ describe("agui-reasoning check (in-process)", () => {
     const text =
       ": keep-alive\r\nevent: message\r\nid: 1\r\ndata: " +
       JSON.stringify(valid[0]) +
-      "\r\n\r\ndata: {\"type\":\"REASONING_START\",\r\ndata: \"messageId\":\"s1\"}\r\n\r\n" +
+      '\r\n\r\ndata: {"type":"REASONING_START",\r\ndata: "messageId":"s1"}\r\n\r\n' +
       `data: ${JSON.stringify(ev.reasoningEnd("s1"))}\n\ndata: ${JSON.stringify(ev.runFinished("r1"))}`;
     const r = await check(["check", "-"], text);
     expect(r.stderr).toBe("");
@@ -235,7 +272,10 @@ describe("agui-reasoning check (in-process)", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("agui-reasoning: 100,000 events read…\nagui-reasoning: 200,000 events read…\n");
     expect(JSON.parse(r.stdout).events).toHaveLength(210_004);
-    const medium = file("medium.jsonl", jsonl([...many.slice(0, 30_000), ev.reasoningMessageEnd("m1"), ev.runFinished()]));
+    const medium = file(
+      "medium.jsonl",
+      jsonl([...many.slice(0, 30_000), ev.reasoningMessageEnd("m1"), ev.runFinished()]),
+    );
     const tty = await check(["check", medium], "", true);
     // eslint-disable-next-line no-control-regex -- the progress line's carriage return and ANSI erase-line sequence
     expect(tty.stderr).toMatch(/^\r\x1b\[Kagui-reasoning: [\d,]+ events read \([\d.]+ MB\)…/);
@@ -272,7 +312,10 @@ describe("agui-reasoning check (in-process)", () => {
     afterAll(() => server.close());
 
     it("R-REASON-17 reads the live stream, POSTs the --input run input, and reports like a file", async () => {
-      const input = file("input.json", JSON.stringify({ threadId: "t-live", messages: [{ id: "u1", role: "user", content: "hi" }] }));
+      const input = file(
+        "input.json",
+        JSON.stringify({ threadId: "t-live", messages: [{ id: "u1", role: "user", content: "hi" }] }),
+      );
       const r = await check(["check", "--url", server.url, "--input", input]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`agui-reasoning check: ${server.url} (SSE over HTTP, 11 events)`);

@@ -16,7 +16,10 @@ function request(messages: unknown[]): RecordedRequest {
 describe("npm start (examples/demo.ts)", () => {
   it("R-REASON-17 the demo runs three turns over HTTP and every encrypted value reaches the server byte-identical", async () => {
     const result = await new Promise<{ code: number | null; stdout: string }>((done, fail) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "examples/demo.ts"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+      const child = spawn(process.execPath, ["--import", "tsx", "examples/demo.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: "1" },
+      });
       let stdout = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
       child.on("error", fail);
@@ -28,7 +31,9 @@ describe("npm start (examples/demo.ts)", () => {
     expect(result.stdout).toContain("→ lookup_fares(");
     expect(result.stdout).toContain("With my earlier reasoning restored");
     for (const v of ISSUED) {
-      expect(result.stdout).toContain(`✓ ${v.subtype} ${v.entityId}: ${Buffer.byteLength(v.encryptedValue)} bytes, byte-identical`);
+      expect(result.stdout).toContain(
+        `✓ ${v.subtype} ${v.entityId}: ${Buffer.byteLength(v.encryptedValue)} bytes, byte-identical`,
+      );
       expect(result.stdout).not.toContain(v.encryptedValue);
     }
     expect(result.stdout).not.toContain("\x1b[");

@@ -63,7 +63,12 @@ describe("HttpAgent over real HTTP through reasoningPipeline", () => {
     expect(warnings).toEqual([]);
     expect(histories).toBeGreaterThan(1);
     const [thinking, answer] = pipeline.history.messages;
-    expect(thinking).toEqual({ id: "think-1", role: "reasoning", content: THOUGHTS.join(""), encryptedValue: VALUES.reasoning });
+    expect(thinking).toEqual({
+      id: "think-1",
+      role: "reasoning",
+      content: THOUGHTS.join(""),
+      encryptedValue: VALUES.reasoning,
+    });
     expect(answer).toMatchObject({ id: "answer-1", role: "assistant", content: ANSWER.join(""), encryptedValue: "" });
     expect((answer as AssistantMessage).toolCalls).toEqual([
       {
@@ -107,7 +112,10 @@ describe("HttpAgent over real HTTP through reasoningPipeline", () => {
     const rawB = agentB.requests[0]!.body.toString("utf8");
     expect(rawB).not.toContain("encryptedValue");
     expect(rawB).not.toContain("ZW5jcnlwdGVk");
-    expect(sentMessage(agentB.requests[0]!.json, "think-1")).toMatchObject({ role: "reasoning", content: THOUGHTS.join("") });
+    expect(sentMessage(agentB.requests[0]!.json, "think-1")).toMatchObject({
+      role: "reasoning",
+      content: THOUGHTS.join(""),
+    });
     expect(withheld.map((w) => [w.code, w.lossy])).toEqual([["VALUE_WITHHELD", true]]);
     expect(withheld[0]!.ids).toEqual(expect.arrayContaining(["think-1", "answer-1", "call-1"]));
     expect(withheld[0]!.message).not.toContain("gAAAAA");
@@ -138,7 +146,9 @@ describe("HttpAgent over real HTTP through reasoningPipeline", () => {
     expect(run.error).toBeUndefined();
     expect(run.events.map((e) => e.type).filter((t) => t.startsWith("THINKING_"))).toEqual([]);
     const reasoning = run.history.messages.filter((m) => m.role === "reasoning");
-    expect(reasoning).toEqual([{ id: expect.stringMatching(/^legacy-/), role: "reasoning", content: "Старый протокол 😀" }]);
+    expect(reasoning).toEqual([
+      { id: expect.stringMatching(/^legacy-/), role: "reasoning", content: "Старый протокол 😀" },
+    ]);
     expect(run.history.messages.map((m) => m.role)).toEqual(["reasoning", "assistant"]);
     const span = run.events.find((e) => e.type === "REASONING_START");
     expect(span?.metadata).toEqual({ "agui-reasoning": { thinkingTitle: "Planning" } });
@@ -169,7 +179,13 @@ describe("HttpAgent over real HTTP through reasoningPipeline", () => {
 
     await expect(withTimeout(request.end, 5_000)).resolves.toBe("client-closed");
     expect(ended).toBe(false);
-    expect(seen).toEqual(["RUN_STARTED", "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT"]);
+    expect(seen).toEqual([
+      "RUN_STARTED",
+      "REASONING_START",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_CONTENT",
+    ]);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -53,7 +53,9 @@ describe("reasoningMiddleware on HttpAgent.runAgent()", () => {
     const answer = body.find((m) => m.id === "answer-1");
     expect(thinking?.encryptedValue).toBe(VALUES.reasoning);
     expect(answer).toMatchObject({ content: ANSWER.join(""), encryptedValue: VALUES.answer });
-    expect((answer?.toolCalls as Array<Record<string, unknown>>).map((c) => c.encryptedValue)).toEqual([VALUES.toolCall]);
+    expect((answer?.toolCalls as Array<Record<string, unknown>>).map((c) => c.encryptedValue)).toEqual([
+      VALUES.toolCall,
+    ]);
     expect(middleware.history?.messages.map((m) => m.id)).toEqual(["think-1", "answer-1", "answer-2"]);
     expect(fromSubject.at(-1)).toBe(middleware.history);
   });
@@ -122,7 +124,9 @@ describe("reasoningMiddleware (the outgoing filter, with a stand-in for the next
       id: "a1",
       role: "assistant",
       content: "ok",
-      toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" }, encryptedValue: "call-from-A" }],
+      toolCalls: [
+        { id: "c1", type: "function", function: { name: "f", arguments: "{}" }, encryptedValue: "call-from-A" },
+      ],
     },
   ];
   const script = [ev.runStarted(), ev.runFinished()];
@@ -158,7 +162,11 @@ describe("reasoningMiddleware (the outgoing filter, with a stand-in for the next
     const fromA = reasoningMiddleware({ producer: "A", onWarning: () => {} });
     await runOnce(fromA, runInput({ messages: held }));
     const warnings: ReasoningWarning[] = [];
-    const toB = reasoningMiddleware({ producer: "B", initialHistory: fromA.history, onWarning: (w) => warnings.push(w) });
+    const toB = reasoningMiddleware({
+      producer: "B",
+      initialHistory: fromA.history,
+      onWarning: (w) => warnings.push(w),
+    });
     expect(toB.history).toBe(fromA.history);
     const { received } = await runOnce(toB, runInput({ messages: held }));
     expect(JSON.stringify(received.messages)).not.toContain("from-A");

@@ -247,9 +247,33 @@ interface ChunkFamily {
 }
 
 const FAMILIES: readonly ChunkFamily[] = [
-  { name: "text", chunk: "TEXT_MESSAGE_CHUNK", idField: "messageId", start: "TEXT_MESSAGE_START", content: "TEXT_MESSAGE_CONTENT", end: "TEXT_MESSAGE_END", openers: ["role", "name"] },
-  { name: "tool", chunk: "TOOL_CALL_CHUNK", idField: "toolCallId", start: "TOOL_CALL_START", content: "TOOL_CALL_ARGS", end: "TOOL_CALL_END", openers: ["toolCallName", "parentMessageId"] },
-  { name: "reasoning", chunk: "REASONING_MESSAGE_CHUNK", idField: "messageId", start: "REASONING_MESSAGE_START", content: "REASONING_MESSAGE_CONTENT", end: "REASONING_MESSAGE_END", openers: [] },
+  {
+    name: "text",
+    chunk: "TEXT_MESSAGE_CHUNK",
+    idField: "messageId",
+    start: "TEXT_MESSAGE_START",
+    content: "TEXT_MESSAGE_CONTENT",
+    end: "TEXT_MESSAGE_END",
+    openers: ["role", "name"],
+  },
+  {
+    name: "tool",
+    chunk: "TOOL_CALL_CHUNK",
+    idField: "toolCallId",
+    start: "TOOL_CALL_START",
+    content: "TOOL_CALL_ARGS",
+    end: "TOOL_CALL_END",
+    openers: ["toolCallName", "parentMessageId"],
+  },
+  {
+    name: "reasoning",
+    chunk: "REASONING_MESSAGE_CHUNK",
+    idField: "messageId",
+    start: "REASONING_MESSAGE_START",
+    content: "REASONING_MESSAGE_CONTENT",
+    end: "REASONING_MESSAGE_END",
+    openers: [],
+  },
 ];
 const FAMILY_OF_CHUNK = new Map(FAMILIES.map((f) => [f.chunk, f]));
 /**
@@ -258,18 +282,36 @@ const FAMILY_OF_CHUNK = new Map(FAMILIES.map((f) => [f.chunk, f]));
  * (R-REASON-12), so span events are not listed.
  */
 const NAMES_ITEM = new Map<string, "messageId" | "toolCallId">([
-  ...["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END"].map(
-    (t) => [t, "messageId"] as const,
-  ),
+  ...[
+    "TEXT_MESSAGE_START",
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "REASONING_MESSAGE_START",
+    "REASONING_MESSAGE_CONTENT",
+    "REASONING_MESSAGE_END",
+  ].map((t) => [t, "messageId"] as const),
   ...["TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_RESULT"].map((t) => [t, "toolCallId"] as const),
 ]);
 
 /** Non-chunk events that end the open chunk stream of their lane (R-STREAM-15b). */
 const LANE_CLOSERS = new Set([
-  "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END",
-  "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_RESULT",
-  "STEP_STARTED", "STEP_FINISHED", "STATE_SNAPSHOT", "STATE_DELTA", "CUSTOM",
-  "REASONING_START", "REASONING_END", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END",
+  "TEXT_MESSAGE_START",
+  "TEXT_MESSAGE_CONTENT",
+  "TEXT_MESSAGE_END",
+  "TOOL_CALL_START",
+  "TOOL_CALL_ARGS",
+  "TOOL_CALL_END",
+  "TOOL_CALL_RESULT",
+  "STEP_STARTED",
+  "STEP_FINISHED",
+  "STATE_SNAPSHOT",
+  "STATE_DELTA",
+  "CUSTOM",
+  "REASONING_START",
+  "REASONING_END",
+  "REASONING_MESSAGE_START",
+  "REASONING_MESSAGE_CONTENT",
+  "REASONING_MESSAGE_END",
 ]);
 /** Run-level events that end every lane (R-STREAM-15c). */
 const RUN_LEVEL = new Set(["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"]);
@@ -302,12 +344,60 @@ interface DisciplineFamily {
 
 const DISCIPLINE: readonly DisciplineFamily[] = [
   // Spans (R-REASON-10, D-SPAN-OWNER), reasoning messages, text messages, tool calls.
-  { open: "REASONING_START", continues: [], closes: ["REASONING_END"], key: "messageId", perOwner: false, reopenable: true, attributed: true },
-  { open: "REASONING_MESSAGE_START", continues: ["REASONING_MESSAGE_CONTENT"], closes: ["REASONING_MESSAGE_END"], key: "messageId", perOwner: false, reopenable: true, attributed: true },
-  { open: "TEXT_MESSAGE_START", continues: ["TEXT_MESSAGE_CONTENT"], closes: ["TEXT_MESSAGE_END"], key: "messageId", perOwner: false, reopenable: true, attributed: true },
-  { open: "TOOL_CALL_START", continues: ["TOOL_CALL_ARGS"], closes: ["TOOL_CALL_END"], key: "toolCallId", perOwner: false, reopenable: true, attributed: true },
-  { open: "STEP_STARTED", continues: [], closes: ["STEP_FINISHED"], key: "stepName", perOwner: true, reopenable: true, attributed: true },
-  { open: "SUBAGENT_STARTED", continues: [], closes: ["SUBAGENT_FINISHED", "SUBAGENT_ERROR"], key: "subagentRunId", perOwner: false, reopenable: false, attributed: false },
+  {
+    open: "REASONING_START",
+    continues: [],
+    closes: ["REASONING_END"],
+    key: "messageId",
+    perOwner: false,
+    reopenable: true,
+    attributed: true,
+  },
+  {
+    open: "REASONING_MESSAGE_START",
+    continues: ["REASONING_MESSAGE_CONTENT"],
+    closes: ["REASONING_MESSAGE_END"],
+    key: "messageId",
+    perOwner: false,
+    reopenable: true,
+    attributed: true,
+  },
+  {
+    open: "TEXT_MESSAGE_START",
+    continues: ["TEXT_MESSAGE_CONTENT"],
+    closes: ["TEXT_MESSAGE_END"],
+    key: "messageId",
+    perOwner: false,
+    reopenable: true,
+    attributed: true,
+  },
+  {
+    open: "TOOL_CALL_START",
+    continues: ["TOOL_CALL_ARGS"],
+    closes: ["TOOL_CALL_END"],
+    key: "toolCallId",
+    perOwner: false,
+    reopenable: true,
+    attributed: true,
+  },
+  {
+    open: "STEP_STARTED",
+    continues: [],
+    closes: ["STEP_FINISHED"],
+    key: "stepName",
+    perOwner: true,
+    reopenable: true,
+    attributed: true,
+  },
+  {
+    open: "SUBAGENT_STARTED",
+    continues: [],
+    closes: ["SUBAGENT_FINISHED", "SUBAGENT_ERROR"],
+    key: "subagentRunId",
+    perOwner: false,
+    reopenable: false,
+    attributed: false,
+  },
 ];
 
 /** An item of the current run. Closed items stay until the run ends: a reopen must come from their owner (R-TEXT-6). */
@@ -442,7 +532,8 @@ class Interpreter {
     const own = metadata?.["agui-reasoning"];
     delete out.title;
     if (own === undefined) out.metadata = { ...metadata, "agui-reasoning": { thinkingTitle: title } };
-    else if (isObj(own) && !has(own, "thinkingTitle")) out.metadata = { ...metadata, "agui-reasoning": { ...own, thinkingTitle: title } };
+    else if (isObj(own) && !has(own, "thinkingTitle"))
+      out.metadata = { ...metadata, "agui-reasoning": { ...own, thinkingTitle: title } };
     else return this.warn("THINKING_TITLE_DROPPED");
     this.warn("THINKING_TITLE_MOVED");
   }
@@ -569,7 +660,8 @@ class Interpreter {
     if (found !== undefined && found.family === family) {
       // Continuation (R-STREAM-12/14): repeated opener fields must agree (defaults count).
       for (const field of family.openers) {
-        if (chunk[field] !== undefined && chunk[field] !== found.openers.get(field)) this.fail("CONFLICTING_CHUNK_FIELD");
+        if (chunk[field] !== undefined && chunk[field] !== found.openers.get(field))
+          this.fail("CONFLICTING_CHUNK_FIELD");
       }
       // CONTENT for a delta, or an empty one delivering metadata/rawEvent (D-META-CHUNK).
       if (chunk.delta !== undefined || chunk.metadata !== undefined || chunk.rawEvent !== undefined) {
@@ -597,7 +689,8 @@ class Interpreter {
     for (const [name, value] of openers) if (value !== undefined) fields[name] = value;
     out.push(this.synthesized(family.start, family, stream, chunk, fields));
     // CONTENT when the first chunk has a delta, even "" (D-SEED-001); its metadata rode on the START.
-    if (chunk.delta !== undefined) out.push(this.synthesized(family.content, family, stream, chunk, { delta: chunk.delta }));
+    if (chunk.delta !== undefined)
+      out.push(this.synthesized(family.content, family, stream, chunk, { delta: chunk.delta }));
     return out;
   }
 
@@ -655,7 +748,11 @@ class Interpreter {
       // role (R-STATE-3…7); the stream goes on with open messages (D-SNAPSHOT-OPEN).
       const restated = new Set((event.messages as Obj[]).map((m) => m.role));
       const openMessage = (id: string): boolean =>
-        DISCIPLINE.some((family, f) => (family.open === "REASONING_MESSAGE_START" || family.open === "TEXT_MESSAGE_START") && this.items[f]!.get(id)?.open === true);
+        DISCIPLINE.some(
+          (family, f) =>
+            (family.open === "REASONING_MESSAGE_START" || family.open === "TEXT_MESSAGE_START") &&
+            this.items[f]!.get(id)?.open === true,
+        );
       for (const [id, role] of [...this.roles]) {
         const held = (role === "reasoning" || role === "activity") && !restated.has(role);
         if (!held && !openMessage(id)) this.roles.delete(id);
@@ -676,13 +773,23 @@ class Interpreter {
       if (isOpen) {
         if (item?.open) this.fail("DUPLICATE_OPEN");
         if (item !== undefined && !family.reopenable) this.fail("DUPLICATE_OPEN");
-        if (item !== undefined && family.attributed && tag !== undefined && tag !== item.owner) this.fail("ATTRIBUTION_MISMATCH"); // R-TEXT-6
-        const role = type === "REASONING_MESSAGE_START" ? "reasoning" : type === "TEXT_MESSAGE_START" ? ((event.role as string | undefined) ?? "assistant") : undefined;
+        if (item !== undefined && family.attributed && tag !== undefined && tag !== item.owner)
+          this.fail("ATTRIBUTION_MISMATCH"); // R-TEXT-6
+        const role =
+          type === "REASONING_MESSAGE_START"
+            ? "reasoning"
+            : type === "TEXT_MESSAGE_START"
+              ? ((event.role as string | undefined) ?? "assistant")
+              : undefined;
         if (role !== undefined) {
           const known = this.roles.get(name);
           if (known !== undefined && (known === "reasoning") !== (role === "reasoning")) this.fail("ID_ROLE_CONFLICT"); // D-ROLE-CONFLICT
         }
-        if (family.key === "subagentRunId" && event.parentSubagentRunId !== undefined && !items.has(event.parentSubagentRunId as string)) {
+        if (
+          family.key === "subagentRunId" &&
+          event.parentSubagentRunId !== undefined &&
+          !items.has(event.parentSubagentRunId as string)
+        ) {
           this.fail("ORPHAN_CONTENT"); // the parent invocation must have been announced in this run
         }
         if (item !== undefined) item.open = true;
@@ -700,7 +807,8 @@ class Interpreter {
         }
         this.fail(isClose ? "ORPHAN_END" : "ORPHAN_CONTENT");
       }
-      if (family.attributed && !family.perOwner && tag !== undefined && tag !== item.owner) this.fail("ATTRIBUTION_MISMATCH");
+      if (family.attributed && !family.perOwner && tag !== undefined && tag !== item.owner)
+        this.fail("ATTRIBUTION_MISMATCH");
       if (isClose) item.open = false;
     });
   }
@@ -711,7 +819,8 @@ class Interpreter {
 
   /** D-RUN-ID: an end naming another runId/threadId (when it carries one) than the run's start. */
   compareRunIds(event: Obj): void {
-    const differs = (field: string) => typeof event[field] === "string" && typeof this.runIds[field] === "string" && event[field] !== this.runIds[field];
+    const differs = (field: string) =>
+      typeof event[field] === "string" && typeof this.runIds[field] === "string" && event[field] !== this.runIds[field];
     if (differs("runId") || differs("threadId")) this.warn("RUN_ID_MISMATCH");
   }
 
@@ -772,9 +881,11 @@ class Interpreter {
         const id = event.messageId as string;
         const message = this.find(id);
         if (event.delta === "" && event.metadata === undefined) return; // a keep-alive: nothing to apply, nothing lost
-        if (this.removedWhileOpen.message.has(id) || message === undefined) return this.warn(this.lostTarget(type, message)); // D-SNAPSHOT-OPEN/-ROLE
+        if (this.removedWhileOpen.message.has(id) || message === undefined)
+          return this.warn(this.lostTarget(type, message)); // D-SNAPSHOT-OPEN/-ROLE
         // R-STREAM-4: appended in arrival order; an empty delta appends nothing (R-SCHEMA-3).
-        if (event.delta !== "") message.content = `${typeof message.content === "string" ? message.content : ""}${event.delta as string}`;
+        if (event.delta !== "")
+          message.content = `${typeof message.content === "string" ? message.content : ""}${event.delta as string}`;
         this.mergeMetadata(message, event);
         return;
       }
@@ -836,7 +947,12 @@ class Interpreter {
         const held = this.messages[at];
         if (held !== undefined && held.role !== "activity") return this.warn("ACTIVITY_SKIPPED"); // R-ACT-5
         if (held !== undefined && event.replace === false) return this.mergeMetadata(held, event);
-        const message: Obj = { id: event.messageId, role: "activity", activityType: event.activityType, content: event.content };
+        const message: Obj = {
+          id: event.messageId,
+          role: "activity",
+          activityType: event.activityType,
+          content: event.content,
+        };
         if (event.subagentRunId !== undefined) message.subagentRunId = event.subagentRunId;
         if (held?.metadata !== undefined) message.metadata = held.metadata; // metadata keeps merging
         this.mergeMetadata(message, event);
@@ -943,10 +1059,16 @@ class Interpreter {
       return;
     }
     // D-TOOL-RESULT-ID: sharing an id with a message of another role is no failure.
-    const minted = other !== undefined && other.role === "assistant" && ((other.toolCalls as Obj[] | undefined) ?? []).some((c) => c.id === id);
+    const minted =
+      other !== undefined &&
+      other.role === "assistant" &&
+      ((other.toolCalls as Obj[] | undefined) ?? []).some((c) => c.id === id);
     if (other !== undefined && !minted) this.warn("DUPLICATE_MESSAGE_ID");
     const holderAt = this.messages.findIndex(
-      (m) => m.role === "assistant" && Array.isArray(m.toolCalls) && (m.toolCalls as Obj[]).some((c) => c.id === event.toolCallId),
+      (m) =>
+        m.role === "assistant" &&
+        Array.isArray(m.toolCalls) &&
+        (m.toolCalls as Obj[]).some((c) => c.id === event.toolCallId),
     );
     if (holderAt < 0) {
       this.messages.push(message);
@@ -986,7 +1108,9 @@ class Interpreter {
       this.forgetIssuers(held);
     };
     // The family that opened each open message (D-SNAPSHOT-ROLE).
-    const openedAsReasoning = new Map([...this.openInHistory.message].map((id) => [id, this.find(id)?.role === "reasoning"]));
+    const openedAsReasoning = new Map(
+      [...this.openInHistory.message].map((id) => [id, this.find(id)?.role === "reasoning"]),
+    );
     const snapshotHasActivity = snapshot.some((m) => m.role === "activity");
     const snapshotHasReasoning = snapshot.some((m) => m.role === "reasoning");
     const kept: Obj[] = [];
@@ -997,7 +1121,10 @@ class Interpreter {
         const copy = structuredClone(restated);
         this.recordIssuers(copy);
         kept.push(copy);
-      } else if ((held.role === "activity" && !snapshotHasActivity) || (held.role === "reasoning" && !snapshotHasReasoning)) {
+      } else if (
+        (held.role === "activity" && !snapshotHasActivity) ||
+        (held.role === "reasoning" && !snapshotHasReasoning)
+      ) {
         kept.push(held);
       } else {
         forget(held);
@@ -1014,7 +1141,9 @@ class Interpreter {
     }
     this.messages.splice(0, this.messages.length, ...kept);
     // Only what is still held can be incomplete.
-    this.incomplete = this.incomplete.filter((i) => (i.kind === "message" ? this.find(i.id) : this.findToolCall(i.id)) !== undefined);
+    this.incomplete = this.incomplete.filter(
+      (i) => (i.kind === "message" ? this.find(i.id) : this.findToolCall(i.id)) !== undefined,
+    );
     // D-SNAPSHOT-OPEN: open items the snapshot took away stop receiving fragments; D-SNAPSHOT-ROLE:
     // so do those it restated with a role of another family, complete as restated (not incomplete).
     for (const id of this.openInHistory.message) {
@@ -1022,7 +1151,9 @@ class Interpreter {
       if (held === undefined) {
         this.openInHistory.message.delete(id);
         this.removedWhileOpen.message.add(id);
-      } else if (this.lostTarget(openedAsReasoning.get(id) === true ? "REASONING_" : "TEXT_", held) === "TARGET_REPLACED") {
+      } else if (
+        this.lostTarget(openedAsReasoning.get(id) === true ? "REASONING_" : "TEXT_", held) === "TARGET_REPLACED"
+      ) {
         this.openInHistory.message.delete(id);
         this.removedWhileOpen.message.add(id);
         this.unlist("message", id);
@@ -1036,15 +1167,18 @@ class Interpreter {
   }
 
   recordIssuers(message: Obj): void {
-    if (message.encryptedValue !== undefined) this.issuers.set(`message\u0000${message.id as string}`, this.options.producer);
+    if (message.encryptedValue !== undefined)
+      this.issuers.set(`message\u0000${message.id as string}`, this.options.producer);
     for (const call of (message.toolCalls as Obj[] | undefined) ?? []) {
-      if (call.encryptedValue !== undefined) this.issuers.set(`tool-call\u0000${call.id as string}`, this.options.producer);
+      if (call.encryptedValue !== undefined)
+        this.issuers.set(`tool-call\u0000${call.id as string}`, this.options.producer);
     }
   }
 
   forgetIssuers(message: Obj): void {
     this.issuers.delete(`message\u0000${message.id as string}`);
-    for (const call of (message.toolCalls as Obj[] | undefined) ?? []) this.issuers.delete(`tool-call\u0000${call.id as string}`);
+    for (const call of (message.toolCalls as Obj[] | undefined) ?? [])
+      this.issuers.delete(`tool-call\u0000${call.id as string}`);
   }
 }
 
@@ -1086,7 +1220,8 @@ export function modelRunInput(history: ModelHistory, producer: string): { messag
     .filter((m) => m.role !== "activity")
     .map((m) => {
       const copy = keep("message", m.id as string, structuredClone(m));
-      if (Array.isArray(copy.toolCalls)) copy.toolCalls = (copy.toolCalls as Obj[]).map((c) => keep("tool-call", c.id as string, c));
+      if (Array.isArray(copy.toolCalls))
+        copy.toolCalls = (copy.toolCalls as Obj[]).map((c) => keep("tool-call", c.id as string, c));
       return copy as unknown as Message;
     });
   return { messages, withheld };

@@ -22,7 +22,12 @@ let work: string;
 let consumer: string;
 
 function run(command: string, args: readonly string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  return execFileSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
 }
 
 beforeAll(() => {
@@ -37,7 +42,17 @@ beforeAll(() => {
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, version: "0.0.0" }));
   run(
     "npm",
-    ["install", join(work, tarball), "--offline", "--no-audit", "--no-fund", "--legacy-peer-deps", "--ignore-scripts", "--cache", join(work, "npm-cache")],
+    [
+      "install",
+      join(work, tarball),
+      "--offline",
+      "--no-audit",
+      "--no-fund",
+      "--legacy-peer-deps",
+      "--ignore-scripts",
+      "--cache",
+      join(work, "npm-cache"),
+    ],
     consumer,
   );
   for (const name of LINKED) {
@@ -65,11 +80,23 @@ afterAll(() => {
 /** What both runtime consumers print: the same in CJS and ESM. */
 const EXPECTED = {
   main: {
-    events: ["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "RUN_FINISHED"],
+    events: [
+      "RUN_STARTED",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "RUN_FINISHED",
+    ],
     messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
   },
   testing: {
-    events: ["RUN_STARTED", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "RUN_FINISHED"],
+    events: [
+      "RUN_STARTED",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "RUN_FINISHED",
+    ],
     messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
     inputs: ["r1"],
     recorded: 18,
@@ -79,11 +106,27 @@ const EXPECTED = {
 
 describe("packaging: the packed tarball installed into a clean project", () => {
   it("ships only dist, schema (the check's --json JSON Schema), README.md, LICENSE and package.json", () => {
-    const files = run("tar", ["-tzf", join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!)], work)
+    const files = run(
+      "tar",
+      [
+        "-tzf",
+        join(
+          work,
+          readdirSync(work).find((f) => f.endsWith(".tgz"))!,
+        ),
+      ],
+      work,
+    )
       .split("\n")
       .filter(Boolean)
       .map((f) => f.replace(/^package\//, ""));
-    expect([...new Set(files.map((f) => f.split("/")[0]))].sort()).toEqual(["LICENSE", "README.md", "dist", "package.json", "schema"]);
+    expect([...new Set(files.map((f) => f.split("/")[0]))].sort()).toEqual([
+      "LICENSE",
+      "README.md",
+      "dist",
+      "package.json",
+      "schema",
+    ]);
     expect(files.filter((f) => f.startsWith("schema/"))).toEqual(["schema/check-result.v1.json"]);
   });
 
@@ -96,31 +139,49 @@ describe("packaging: the packed tarball installed into a clean project", () => {
   });
 
   it("tsc compiles a TypeScript consumer (ESM and CJS) against the shipped declarations, matchers included", () => {
-    const result = spawnSync("node", [join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: consumer, encoding: "utf8" });
+    const result = spawnSync("node", [join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], {
+      cwd: consumer,
+      encoding: "utf8",
+    });
     expect(result.stdout + result.stderr).toBe("");
     expect(result.status).toBe(0);
     // skipLibCheck is off, so the shipped .d.mts/.d.cts are checked too; that takes a while on 2 cores.
   }, 120_000);
 
   it("the integrator example of docs/testing.md passes under jest against the installed package", () => {
-    const result = spawnSync("node", [join(repo, "node_modules", "jest", "bin", "jest.js"), "--ci", "--config", "jest.config.json"], {
-      cwd: consumer,
-      encoding: "utf8",
+    const result = spawnSync(
+      "node",
+      [join(repo, "node_modules", "jest", "bin", "jest.js"), "--ci", "--config", "jest.config.json"],
+      {
+        cwd: consumer,
+        encoding: "utf8",
+      },
+    );
+    expect({ status: result.status, summary: /Tests:.*$/m.exec(result.stderr)?.[0] }).toEqual({
+      status: 0,
+      summary: "Tests:       3 passed, 3 total",
     });
-    expect({ status: result.status, summary: /Tests:.*$/m.exec(result.stderr)?.[0] }).toEqual({ status: 0, summary: "Tests:       3 passed, 3 total" });
   }, 120_000);
 
   it("the agui-reasoning command checks a recording: exit 0 when valid, 1 on a violation", () => {
     const recorded = join(consumer, "node_modules", "agui-reasoning", "dist", "recorded");
-    const ok = spawnSync(join(consumer, "node_modules", ".bin", "agui-reasoning"), ["check", join(recorded, "anthropic-style-thinking.jsonl"), "--no-progress"], {
-      cwd: consumer,
-      encoding: "utf8",
-    });
+    const ok = spawnSync(
+      join(consumer, "node_modules", ".bin", "agui-reasoning"),
+      ["check", join(recorded, "anthropic-style-thinking.jsonl"), "--no-progress"],
+      {
+        cwd: consumer,
+        encoding: "utf8",
+      },
+    );
     expect({ status: ok.status, stderr: ok.stderr }).toEqual({ status: 0, stderr: "" });
-    const broken = spawnSync(join(consumer, "node_modules", ".bin", "agui-reasoning"), ["check", join(recorded, "broken-orphan-content.jsonl"), "--no-progress"], {
-      cwd: consumer,
-      encoding: "utf8",
-    });
+    const broken = spawnSync(
+      join(consumer, "node_modules", ".bin", "agui-reasoning"),
+      ["check", join(recorded, "broken-orphan-content.jsonl"), "--no-progress"],
+      {
+        cwd: consumer,
+        encoding: "utf8",
+      },
+    );
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain("ORPHAN_CONTENT");
   });
@@ -167,10 +228,23 @@ import * as rxjs from "rxjs";`),
   "jest.config.json": JSON.stringify({
     testEnvironment: "node",
     testMatch: ["<rootDir>/example.test.ts"],
-    transform: { "^.+\\.ts$": [join(repo, "node_modules", "ts-jest"), { tsconfig: { module: "commonjs", isolatedModules: true, esModuleInterop: true } }] },
+    transform: {
+      "^.+\\.ts$": [
+        join(repo, "node_modules", "ts-jest"),
+        { tsconfig: { module: "commonjs", isolatedModules: true, esModuleInterop: true } },
+      ],
+    },
   }),
   "tsconfig.json": JSON.stringify({
-    compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: false, types: ["jest"] },
+    compilerOptions: {
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: ["jest"],
+    },
     files: ["typed.mts", "typed.cts", "example.test.ts"],
   }),
   "typed.mts": `import { from } from "rxjs";

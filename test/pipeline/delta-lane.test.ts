@@ -55,7 +55,11 @@ interface Case {
   readonly initialMessages?: readonly Message[];
 }
 
-const optionsOf = (c: Case) => ({ producer: c.producer, initialMessages: c.initialMessages as Message[] | undefined, idFactory: mintingIds() });
+const optionsOf = (c: Case) => ({
+  producer: c.producer,
+  initialMessages: c.initialMessages as Message[] | undefined,
+  idFactory: mintingIds(),
+});
 
 /** The facade, lane included, over `from(events)`. */
 function viaFacade(c: Case): Outcome {
@@ -63,7 +67,10 @@ function viaFacade(c: Case): Outcome {
   const pipeline = reasoningPipeline(from(c.events), { ...optionsOf(c), onWarning: () => {} });
   pipeline.history$.subscribe((h) => out.histories.push(h));
   pipeline.warnings$.subscribe((w) => out.warnings.push(w));
-  pipeline.events$.subscribe({ next: (e) => out.events.push(e), error: (e: unknown) => ((out as { error: unknown }).error = e) });
+  pipeline.events$.subscribe({
+    next: (e) => out.events.push(e),
+    error: (e: unknown) => ((out as { error: unknown }).error = e),
+  });
   return out;
 }
 
@@ -71,7 +78,13 @@ function viaFacade(c: Case): Outcome {
 function stepsOf(c: Case, sink: ChainSink = { emit: () => {}, warn: () => {} }): StageChain {
   const options = { ...optionsOf(c), onWarning: () => {} };
   return new StageChain(
-    [createUpcastStage(options), createEnforceStage(options), createExpandStage(options), createVerifyStage(options), createHistoryStage(options)],
+    [
+      createUpcastStage(options),
+      createEnforceStage(options),
+      createExpandStage(options),
+      createVerifyStage(options),
+      createHistoryStage(options),
+    ],
     sink,
   );
 }
@@ -85,7 +98,11 @@ function statesAfter(events: readonly unknown[]): unknown[] {
 
 /** `DeltaLane.arm` on a StageChain's states (upcast, enforce, expand, verify, history), as the facade's `states()` gives them. */
 function armOn(states: readonly unknown[], event: unknown): DeltaLane | undefined {
-  return DeltaLane.arm({ expand: states[2] as ExpandState, verify: states[3] as VerifyState, history: states[4] as HistoryState }, event, DEFAULT_MAX_CONTENT_LENGTH);
+  return DeltaLane.arm(
+    { expand: states[2] as ExpandState, verify: states[3] as VerifyState, history: states[4] as HistoryState },
+    event,
+    DEFAULT_MAX_CONTENT_LENGTH,
+  );
 }
 
 /** The same stages, stepped by a plain StageChain: what the facade does without its lane. */
@@ -255,7 +272,13 @@ const SHAPES: Readonly<Record<LanePlan["kind"], ItemShape>> = {
     // A call without parentMessageId is held by an assistant message with the call's id.
     restating: (id) => ({
       type: "MESSAGES_SNAPSHOT",
-      messages: [{ id, role: "assistant", toolCalls: [{ id, type: "function", function: { name: "search", arguments: "{restated" } }] }],
+      messages: [
+        {
+          id,
+          role: "assistant",
+          toolCalls: [{ id, type: "function", function: { name: "search", arguments: "{restated" } }],
+        },
+      ],
     }),
     dropping: { type: "MESSAGES_SNAPSHOT", messages: [{ id: "m-other", role: "user", content: "x" }] },
     valueSubtype: "tool-call",
@@ -318,7 +341,9 @@ function buildLaneCase(plan: LanePlan): Case {
       case "snapshot-keeps":
         return [shape.restating(id)];
       case "encrypted-value":
-        return [{ type: "REASONING_ENCRYPTED_VALUE", subtype: shape.valueSubtype, entityId: id, encryptedValue: "opaque" }];
+        return [
+          { type: "REASONING_ENCRYPTED_VALUE", subtype: shape.valueSubtype, entityId: id, encryptedValue: "opaque" },
+        ];
       case "raw":
         return [{ type: "RAW", event: { any: "thing" } }];
       case "custom":
@@ -360,7 +385,11 @@ function buildLaneCase(plan: LanePlan): Case {
         const second = `${id}-2`;
         return plan.form === "chunked"
           ? [{ type: shape.chunkType, ...named(second), delta: "second", ...tag, ...shape.opener }]
-          : [{ ...shape.start(second), ...tag }, { type: shape.contentType, ...named(second), delta: "second", ...tag }, { ...shape.end(second), ...tag }];
+          : [
+              { ...shape.start(second), ...tag },
+              { type: shape.contentType, ...named(second), delta: "second", ...tag },
+              { ...shape.end(second), ...tag },
+            ];
       }
     }
   };
@@ -389,7 +418,11 @@ function conversationCase(shape: ConversationShape, runs: number, cut?: number):
 }
 
 const conversationArb = fc
-  .record({ shape: fc.constantFrom<ConversationShape>("mixed", "parallel"), runs: fc.integer({ min: 1, max: 6 }), cut: fc.option(fc.nat({ max: 400 }), { nil: undefined }) })
+  .record({
+    shape: fc.constantFrom<ConversationShape>("mixed", "parallel"),
+    runs: fc.integer({ min: 1, max: 6 }),
+    cut: fc.option(fc.nat({ max: 400 }), { nil: undefined }),
+  })
   .map(({ shape, runs, cut }) => conversationCase(shape, runs, cut));
 
 /** Which of the history operators end the chain. */
@@ -469,7 +502,10 @@ function expectSameLong(c: Case, stride: number): void {
 
 describe("issue 13: the conversations, through the facade and through the six operators piped", () => {
   it("R-STREAM-4 R-STREAM-12 R-TOOL-2 R-ACT-5: the benchmark's conversations (whole or cut anywhere) — the facade gives what its steps give", () => {
-    fc.assert(fc.property(conversationArb, (c) => expectSame(c)), { seed: SEED, numRuns: 60 });
+    fc.assert(
+      fc.property(conversationArb, (c) => expectSame(c)),
+      { seed: SEED, numRuns: 60 },
+    );
   });
 
   it("R-STREAM-4 D-ISSUER: a long mixed conversation (past the eager limit of 128 messages) — same events, every history, issuers", () => {
@@ -480,20 +516,38 @@ describe("issue 13: the conversations, through the facade and through the six op
     for (const end of ["route", "derive", "both"] as const) {
       for (const shape of ["mixed", "parallel"] as const) expectSameChain(conversationCase(shape, 45), end, 97);
     }
-    fc.assert(fc.property(conversationArb, (c) => expectSameChain(c, "both")), { seed: SEED, numRuns: 60 });
+    fc.assert(
+      fc.property(conversationArb, (c) => expectSameChain(c, "both")),
+      { seed: SEED, numRuns: 60 },
+    );
   });
 
   it("R-PROC-4 R-REASON-9: fused or not, the same on generated valid and mutated streams (values, each operator's warnings, error and its index)", () => {
-    fc.assert(fc.property(validCaseArb(), fc.constantFrom<ChainEnd>("route", "derive", "both"), (c, end) => expectSameChain(c, end)), { seed: SEED, numRuns: 200 });
-    fc.assert(fc.property(mutatedCaseArb(), fc.constantFrom<ChainEnd>("route", "derive", "both"), (c, end) => expectSameChain(c, end)), { seed: SEED, numRuns: 200 });
+    fc.assert(
+      fc.property(validCaseArb(), fc.constantFrom<ChainEnd>("route", "derive", "both"), (c, end) =>
+        expectSameChain(c, end),
+      ),
+      { seed: SEED, numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(mutatedCaseArb(), fc.constantFrom<ChainEnd>("route", "derive", "both"), (c, end) =>
+        expectSameChain(c, end),
+      ),
+      { seed: SEED, numRuns: 200 },
+    );
   });
 
   it("R-STREAM-12 R-STREAM-15 R-SUB-2: fused or not, the same on the lane generator's interrupted messages and tool calls", () => {
-    fc.assert(fc.property(lanePlanArb, fc.constantFrom<ChainEnd>("route", "derive", "both"), (plan, end) => expectSameChain(buildLaneCase(plan), end)), {
-      seed: SEED,
-      numRuns: 400,
-      endOnFailure: true,
-    });
+    fc.assert(
+      fc.property(lanePlanArb, fc.constantFrom<ChainEnd>("route", "derive", "both"), (plan, end) =>
+        expectSameChain(buildLaneCase(plan), end),
+      ),
+      {
+        seed: SEED,
+        numRuns: 400,
+        endOnFailure: true,
+      },
+    );
   });
 
   it("R-STREAM-4: piped in the facade's order, the six operators take the lane (one append per history operator per delta); apart, none", () => {
@@ -508,7 +562,11 @@ describe("issue 13: the conversations, through the facade and through the six op
     const append = jest.spyOn(DeltaLane.prototype, "append");
     const extend = jest.spyOn(DeltaLane.prototype, "extend");
     try {
-      for (const [end, lanes] of [["route", 1], ["derive", 1], ["both", 2]] as const) {
+      for (const [end, lanes] of [
+        ["route", 1],
+        ["derive", 1],
+        ["both", 2],
+      ] as const) {
         append.mockClear();
         extend.mockClear();
         viaOperators({ events }, end, true);
@@ -567,10 +625,24 @@ describe("issue 13: the conversations, through the facade and through the six op
 
   it("R-PROC-12: an operator of another library between two of ours ends the fusion there; each part still fuses", () => {
     const c = conversationCase("mixed", 3);
-    const split = from(c.events).pipe(upcastThinking(), enforceSchema(), map((e) => e), expandChunks(), verifyDiscipline());
+    const split = from(c.events).pipe(
+      upcastThinking(),
+      enforceSchema(),
+      map((e) => e),
+      expandChunks(),
+      verifyDiscipline(),
+    );
     expect(split).toBeInstanceOf(FusedObservable);
     expect((split as FusedObservable<unknown>).links).toHaveLength(2);
-    const apart = from(c.events).pipe(upcastThinking(), map((e) => e), enforceSchema(), map((e) => e), expandChunks(), map((e) => e), verifyDiscipline());
+    const apart = from(c.events).pipe(
+      upcastThinking(),
+      map((e) => e),
+      enforceSchema(),
+      map((e) => e),
+      expandChunks(),
+      map((e) => e),
+      verifyDiscipline(),
+    );
     expect((apart as FusedObservable<unknown>).links).toHaveLength(1);
     const values: unknown[] = [];
     const expected: unknown[] = [];
@@ -583,16 +655,25 @@ describe("issue 13: the conversations, through the facade and through the six op
 
 describe("delta lane: the facade gives what its steps give (issue 5)", () => {
   it("R-STREAM-4 R-PROC-6: generated valid streams — same events, every history, warnings and outcome", () => {
-    fc.assert(fc.property(validCaseArb(), (c) => expectSame(c)), { seed: SEED, numRuns: 300 });
+    fc.assert(
+      fc.property(validCaseArb(), (c) => expectSame(c)),
+      { seed: SEED, numRuns: 300 },
+    );
   });
 
   it("R-PROC-4 R-REASON-9: generated mutated streams — same events, every history, warnings and error", () => {
-    fc.assert(fc.property(mutatedCaseArb(), (c) => expectSame(c)), { seed: SEED, numRuns: 300 });
+    fc.assert(
+      fc.property(mutatedCaseArb(), (c) => expectSame(c)),
+      { seed: SEED, numRuns: 300 },
+    );
   });
 
   it("R-STREAM-12 R-STREAM-15 D-SNAPSHOT-OPEN R-META-4 R-TOOL-6 R-SUB-2: long messages and tool calls, the parent's or a subagent's, interrupted by every event that must leave the lane", () => {
     // endOnFailure: shrinking cases of up to 220 deltas takes minutes; the seed and path reproduce a failure.
-    fc.assert(fc.property(lanePlanArb, (plan) => expectSame(buildLaneCase(plan))), { seed: SEED, numRuns: 1_200, endOnFailure: true });
+    fc.assert(
+      fc.property(lanePlanArb, (plan) => expectSame(buildLaneCase(plan))),
+      { seed: SEED, numRuns: 1_200, endOnFailure: true },
+    );
   });
 
   it("R-PROC-4: hostile objects mid-lane (throwing getters, revoked proxies, throwing traps) get the steps' verdict", () => {
@@ -620,7 +701,15 @@ describe("delta lane: the facade gives what its steps give (issue 5)", () => {
     const hostile: (() => unknown)[] = [
       revoked,
       () => new Proxy({ type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "p" }, {}),
-      () => new Proxy({ type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "p" }, { ownKeys: () => { throw new Error("keys"); } }),
+      () =>
+        new Proxy(
+          { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "p" },
+          {
+            ownKeys: () => {
+              throw new Error("keys");
+            },
+          },
+        ),
       ...["type", "messageId", "delta", "timestamp", "metadata"].map((field) => () => throwingGetter(field)),
     ];
     for (const make of hostile) expectSame({ events: [...start, make(), after] });
@@ -654,7 +743,8 @@ describe("delta lane: the facade gives what its steps give (issue 5)", () => {
         ];
         const facade = viaFacade({ events: events() });
         const steps = viaSteps({ events: events() });
-        if (facade.error !== undefined && !(facade.error instanceof ReasoningProtocolError)) expect((facade.error as Error).message).toBe("late getter");
+        if (facade.error !== undefined && !(facade.error instanceof ReasoningProtocolError))
+          expect((facade.error as Error).message).toBe("late getter");
         expect(facade.events.slice(0, 3)).toEqual(steps.events.slice(0, 3));
       }
     }
@@ -698,7 +788,12 @@ describe("delta lane: when it is taken", () => {
   const explicit = (n: number, extra: Obj = {}): unknown[] => [
     { type: "RUN_STARTED", threadId: "t", runId: "r" },
     { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
-    ...Array.from({ length: n }, (_, i) => ({ type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: `${i},`, ...extra })),
+    ...Array.from({ length: n }, (_, i) => ({
+      type: "REASONING_MESSAGE_CONTENT",
+      messageId: "m",
+      delta: `${i},`,
+      ...extra,
+    })),
     { type: "REASONING_MESSAGE_END", messageId: "m" },
     { type: "RUN_FINISHED", threadId: "t", runId: "r" },
   ];
@@ -708,7 +803,9 @@ describe("delta lane: when it is taken", () => {
     const out = viaFacade({ events: explicit(100) });
     expect(append).toHaveBeenCalledTimes(99);
     expect(out.events).toEqual(viaSteps({ events: explicit(100) }).events);
-    expect((out.histories.at(-1)!.messages[0] as { content: string }).content).toBe(Array.from({ length: 100 }, (_, i) => `${i},`).join(""));
+    expect((out.histories.at(-1)!.messages[0] as { content: string }).content).toBe(
+      Array.from({ length: 100 }, (_, i) => `${i},`).join(""),
+    );
   });
 
   it("R-STREAM-12: chunk continuations take the lane and become the CONTENT expansion synthesizes", () => {
@@ -771,12 +868,21 @@ describe("delta lane: when it is taken", () => {
     ];
     const tagged = subagent([
       { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant", subagentRunId: "sub" },
-      ...Array.from({ length: 20 }, (_, i) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: `${i},`, subagentRunId: "sub" })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        type: "TEXT_MESSAGE_CONTENT",
+        messageId: "m",
+        delta: `${i},`,
+        subagentRunId: "sub",
+      })),
       { type: "TEXT_MESSAGE_END", messageId: "m", subagentRunId: "sub" },
     ]);
     const idless = subagent([
       { type: "REASONING_MESSAGE_CHUNK", messageId: "m", delta: "0,", subagentRunId: "sub" },
-      ...Array.from({ length: 19 }, (_, i) => ({ type: "REASONING_MESSAGE_CHUNK", delta: `${i + 1},`, subagentRunId: "sub" })),
+      ...Array.from({ length: 19 }, (_, i) => ({
+        type: "REASONING_MESSAGE_CHUNK",
+        delta: `${i + 1},`,
+        subagentRunId: "sub",
+      })),
     ]);
     const parentIdless = [
       { type: "RUN_STARTED", threadId: "t", runId: "r" },
@@ -790,7 +896,9 @@ describe("delta lane: when it is taken", () => {
       expect(out.error).toBeUndefined();
       expect(append).toHaveBeenCalledTimes(19);
       append.mockRestore();
-      expect((out.histories.at(-1)!.messages[0] as { content: string }).content).toBe(Array.from({ length: 20 }, (_, i) => `${i},`).join(""));
+      expect((out.histories.at(-1)!.messages[0] as { content: string }).content).toBe(
+        Array.from({ length: 20 }, (_, i) => `${i},`).join(""),
+      );
       expectSame({ events });
     }
   });
@@ -831,7 +939,10 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
 
   it("R-REASON-9 D-SNAPSHOT-OPEN: not when the history does not hold the message open with text content", () => {
     expect(armOn(withStage(statesAfter(streaming), 4, [runStarted]), content)).toBeUndefined();
-    const removed = [...streaming, { type: "MESSAGES_SNAPSHOT", messages: [{ id: "other", role: "reasoning", content: "x" }] }];
+    const removed = [
+      ...streaming,
+      { type: "MESSAGES_SNAPSHOT", messages: [{ id: "other", role: "reasoning", content: "x" }] },
+    ];
     expect(armOn(withStage(statesAfter(streaming), 4, removed), content)).toBeUndefined();
   });
 
@@ -846,7 +957,16 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
     // A chunk stream of a message with the same id does not make a tool call's chunk continue it (separate namespaces).
     const messageChunk = [runStarted, { type: "TEXT_MESSAGE_CHUNK", messageId: "c", delta: "x" }];
     const toolChunk = { type: "TOOL_CALL_CHUNK", toolCallId: "c", delta: "{" };
-    expect(armOn(withStage(statesAfter([runStarted, { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "f", delta: "{" }]), 2, messageChunk), toolChunk)).toBeUndefined();
+    expect(
+      armOn(
+        withStage(
+          statesAfter([runStarted, { type: "TOOL_CALL_CHUNK", toolCallId: "c", toolCallName: "f", delta: "{" }]),
+          2,
+          messageChunk,
+        ),
+        toolChunk,
+      ),
+    ).toBeUndefined();
     // An explicit ARGS while the parent lane assembles another item by chunks would end that stream.
     expect(armOn(withStage(statesAfter(calling), 2, messageChunk), args)).toBeUndefined();
     // … and so would one naming a tool call a subagent's lane assembles by chunks (R-STREAM-9).
@@ -867,15 +987,26 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
     expect(armOn(statesAfter([runStarted, sub, subChunk]), chunkOfOther)).toBeUndefined();
     // Verification: message "m" is the parent's; the other stages would let a tagged CONTENT through.
     const tagged = { ...content, subagentRunId: "sub" };
-    expect(armOn(withStage(statesAfter([runStarted, sub, ...streaming.slice(1)]), 2, [runStarted, sub]), tagged)).toBeUndefined();
+    expect(
+      armOn(withStage(statesAfter([runStarted, sub, ...streaming.slice(1)]), 2, [runStarted, sub]), tagged),
+    ).toBeUndefined();
   });
 
   it("R-STREAM-15: an explicit CONTENT would end its own lane's chunk stream: not armed", () => {
     const sub = { type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "helper" };
     const tagged = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a", subagentRunId: "sub" };
-    const explicitSub = [runStarted, sub, { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning", subagentRunId: "sub" }, tagged];
+    const explicitSub = [
+      runStarted,
+      sub,
+      { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning", subagentRunId: "sub" },
+      tagged,
+    ];
     expect(armOn(statesAfter(explicitSub), tagged)).toBeInstanceOf(DeltaLane);
-    const subStream = [runStarted, sub, { type: "TEXT_MESSAGE_CHUNK", messageId: "other", delta: "x", subagentRunId: "sub" }];
+    const subStream = [
+      runStarted,
+      sub,
+      { type: "TEXT_MESSAGE_CHUNK", messageId: "other", delta: "x", subagentRunId: "sub" },
+    ];
     expect(armOn(withStage(statesAfter(explicitSub), 2, subStream), tagged)).toBeUndefined();
   });
 
@@ -895,7 +1026,11 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
       { type: "RUN_FINISHED", threadId: "t", runId: "r" },
     ];
     expectSame({ events });
-    const contents = Object.fromEntries(viaFacade({ events }).histories.at(-1)!.messages.map((m) => [m.id, (m as { content: string }).content]));
+    const contents = Object.fromEntries(
+      viaFacade({ events })
+        .histories.at(-1)!
+        .messages.map((m) => [m.id, (m as { content: string }).content]),
+    );
     expect(contents).toEqual({ s: "s0s1s2", p: "p0p1p2" });
   });
 
@@ -917,7 +1052,9 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
   });
 
   it("R-TOOL-2: a held tool call without string arguments (an unchecked seed) is not armed: the steps start them", () => {
-    const seeded: Message[] = [{ id: "a", role: "assistant", toolCalls: [{ id: "c", type: "function", function: { name: "f" } } as never] }];
+    const seeded: Message[] = [
+      { id: "a", role: "assistant", toolCalls: [{ id: "c", type: "function", function: { name: "f" } } as never] },
+    ];
     const events = [
       runStarted,
       { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f", parentMessageId: "a" },
@@ -951,9 +1088,21 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
     const run = { type: "RUN_STARTED", threadId: "t", runId: "r" };
     // Per lane type: the events after which the lane is armed on item "m".
     const streams: Record<string, unknown[]> = {
-      REASONING_MESSAGE_CONTENT: [run, { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" }, { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a" }],
-      TEXT_MESSAGE_CONTENT: [run, { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" }, { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "a" }],
-      TOOL_CALL_ARGS: [run, { type: "TOOL_CALL_START", toolCallId: "m", toolCallName: "f" }, { type: "TOOL_CALL_ARGS", toolCallId: "m", delta: "{" }],
+      REASONING_MESSAGE_CONTENT: [
+        run,
+        { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
+        { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a" },
+      ],
+      TEXT_MESSAGE_CONTENT: [
+        run,
+        { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" },
+        { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "a" },
+      ],
+      TOOL_CALL_ARGS: [
+        run,
+        { type: "TOOL_CALL_START", toolCallId: "m", toolCallName: "f" },
+        { type: "TOOL_CALL_ARGS", toolCallId: "m", delta: "{" },
+      ],
       REASONING_MESSAGE_CHUNK: [run, { type: "REASONING_MESSAGE_CHUNK", messageId: "m", delta: "a" }],
       TEXT_MESSAGE_CHUNK: [run, { type: "TEXT_MESSAGE_CHUNK", messageId: "m", delta: "a" }],
       TOOL_CALL_CHUNK: [run, { type: "TOOL_CALL_CHUNK", toolCallId: "m", toolCallName: "f", delta: "{" }],
@@ -973,7 +1122,8 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
     );
     // Each field mostly absent, so that lane-shaped events are common and both answers are exercised.
     const ABSENT = Symbol("absent");
-    const maybe = (arb: fc.Arbitrary<unknown>) => fc.oneof({ weight: 4, arbitrary: fc.constant(ABSENT) }, { weight: 1, arbitrary: arb });
+    const maybe = (arb: fc.Arbitrary<unknown>) =>
+      fc.oneof({ weight: 4, arbitrary: fc.constant(ABSENT) }, { weight: 1, arbitrary: arb });
     const event = fc
       .record({
         type: fc.constantFrom(...lanes.keys()),
@@ -991,8 +1141,16 @@ describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean
         extra: maybe(value),
       })
       // The id field of the other kind of item is left out: enforcement would strip it.
-      .map(({ messageId, toolCallId, ...fields }) => ({ ...fields, ...(fields.type.startsWith("TOOL_CALL") ? { toolCallId } : { messageId }) }))
-      .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== ABSENT)) as Record<string, unknown> & { type: string });
+      .map(({ messageId, toolCallId, ...fields }) => ({
+        ...fields,
+        ...(fields.type.startsWith("TOOL_CALL") ? { toolCallId } : { messageId }),
+      }))
+      .map(
+        (fields) =>
+          Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== ABSENT)) as Record<string, unknown> & {
+            type: string;
+          },
+      );
     let taken = 0;
     fc.assert(
       fc.property(event, (e) => {

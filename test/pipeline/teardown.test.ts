@@ -13,11 +13,19 @@ import { ev } from "../../src/testing/builders";
 /** What a subscriber saw, synchronously. */
 function observe<T>(source: Observable<T>): { values: T[]; end: "complete" | { error: unknown } | undefined } {
   const seen: { values: T[]; end: "complete" | { error: unknown } | undefined } = { values: [], end: undefined };
-  source.subscribe({ next: (v) => seen.values.push(v), error: (error: unknown) => (seen.end = { error }), complete: () => (seen.end = "complete") });
+  source.subscribe({
+    next: (v) => seen.values.push(v),
+    error: (error: unknown) => (seen.end = { error }),
+    complete: () => (seen.end = "complete"),
+  });
   return seen;
 }
 
-function tornDown(): { pipeline: ReturnType<typeof reasoningPipeline>; subscriptions: () => number; last: ReasoningHistory } {
+function tornDown(): {
+  pipeline: ReturnType<typeof reasoningPipeline>;
+  subscriptions: () => number;
+  last: ReasoningHistory;
+} {
   const subject = new Subject<unknown>();
   let subscriptions = 0;
   const source = new Observable<unknown>((subscriber) => {
@@ -56,11 +64,14 @@ describe("reasoningPipeline: a subscriber after teardown gets a defined end", ()
   });
 
   it("R-TRANS-1: a pipeline whose views unsubscribed before it started still starts on events$", () => {
-    const pipeline = reasoningPipeline(new Observable<unknown>((s) => {
-      s.next(ev.runStarted());
-      s.next(ev.runFinished());
-      s.complete();
-    }), { onWarning: () => {} });
+    const pipeline = reasoningPipeline(
+      new Observable<unknown>((s) => {
+        s.next(ev.runStarted());
+        s.next(ev.runFinished());
+        s.complete();
+      }),
+      { onWarning: () => {} },
+    );
     pipeline.history$.subscribe().unsubscribe();
     const seen = observe(pipeline.events$);
     expect(seen.values.map((e) => e.type)).toEqual(["RUN_STARTED", "RUN_FINISHED"]);

@@ -32,16 +32,29 @@ type Obj = Record<string, unknown>;
 // ---------------------------------------------------------------------------------------------
 
 /** Ids that break naive code: prototype keys, the empty string, unicode, a long one. */
-export const SPECIAL_IDS = ["__proto__", "constructor", "toString", "hasOwnProperty", "", "valueOf", " ", "🧠💭", "a\u0000b", "x".repeat(300)];
+export const SPECIAL_IDS = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "",
+  "valueOf",
+  " ",
+  "🧠💭",
+  "a\u0000b",
+  "x".repeat(300),
+];
 
 /** Prefix of the ids the tests' idFactory mints (D-THINK-IDS); generated ids never use it. */
 export const MINT_PREFIX = "think-";
 
-export const idArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 1, arbitrary: fc.constantFrom(...SPECIAL_IDS) },
-  { weight: 5, arbitrary: fc.string({ minLength: 1, maxLength: 6 }) },
-  { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 4 }) },
-).filter((id) => !id.startsWith(MINT_PREFIX));
+export const idArb: fc.Arbitrary<string> = fc
+  .oneof(
+    { weight: 1, arbitrary: fc.constantFrom(...SPECIAL_IDS) },
+    { weight: 5, arbitrary: fc.string({ minLength: 1, maxLength: 6 }) },
+    { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 4 }) },
+  )
+  .filter((id) => !id.startsWith(MINT_PREFIX));
 
 export const deltaArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: fc.string({ maxLength: 10 }) },
@@ -56,7 +69,7 @@ export const encryptedValueArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constant("") },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
   { weight: 1, arbitrary: fc.string({ minLength: 200, maxLength: 800 }) },
-  { weight: 1, arbitrary: fc.constantFrom(" padded ", "{\"json\":true}", "gAAAA==\n", "\u2028\u2029") },
+  { weight: 1, arbitrary: fc.constantFrom(" padded ", '{"json":true}', "gAAAA==\n", "\u2028\u2029") },
 );
 
 /** Metadata objects; keys include "__proto__" as an own property (Object.fromEntries). */
@@ -167,7 +180,8 @@ export interface ActivityItemPlan {
   readonly meta: Obj | undefined;
 }
 
-export type ItemPlan = MessageItemPlan | ToolItemPlan | SpanItemPlan | StepItemPlan | ValueItemPlan | FillerItemPlan | ActivityItemPlan;
+export type ItemPlan =
+  MessageItemPlan | ToolItemPlan | SpanItemPlan | StepItemPlan | ValueItemPlan | FillerItemPlan | ActivityItemPlan;
 
 export interface LegacyPlan {
   readonly title: string | undefined;
@@ -306,23 +320,78 @@ const valueItemArb: fc.Arbitrary<ValueItemPlan> = fc.record({
 const itemArb: fc.Arbitrary<ItemPlan> = fc.oneof(
   { weight: 6, arbitrary: messageItemArb },
   { weight: 3, arbitrary: toolItemArb },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("span" as const), lane: laneArb, shareId: sometimes(fc.nat(), 3), meta: optionalMeta }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("step" as const), lane: laneArb, name: fc.oneof(fc.constantFrom("plan", "__proto__"), fc.string({ maxLength: 4 })) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("span" as const),
+      lane: laneArb,
+      shareId: sometimes(fc.nat(), 3),
+      meta: optionalMeta,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("step" as const),
+      lane: laneArb,
+      name: fc.oneof(fc.constantFrom("plan", "__proto__"), fc.string({ maxLength: 4 })),
+    }),
+  },
   { weight: 4, arbitrary: valueItemArb },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("filler" as const), which: fc.constantFrom("raw" as const, "custom" as const, "state-snapshot" as const, "state-delta" as const, "activity" as const), lane: laneArb }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("activity" as const), lane: fc.constant<Lane>(0), again: fc.constantFrom("no" as const, "replace" as const, "keep" as const), meta: optionalMeta }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("filler" as const),
+      which: fc.constantFrom(
+        "raw" as const,
+        "custom" as const,
+        "state-snapshot" as const,
+        "state-delta" as const,
+        "activity" as const,
+      ),
+      lane: laneArb,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("activity" as const),
+      lane: fc.constant<Lane>(0),
+      again: fc.constantFrom("no" as const, "replace" as const, "keep" as const),
+      meta: optionalMeta,
+    }),
+  },
 );
 
 export const messageLiteralArb: fc.Arbitrary<MessageLiteralPlan> = fc.record({
-  role: fc.constantFrom("user" as const, "assistant" as const, "assistant" as const, "system" as const, "developer" as const, "reasoning" as const, "reasoning" as const, "tool" as const, "activity" as const),
+  role: fc.constantFrom(
+    "user" as const,
+    "assistant" as const,
+    "assistant" as const,
+    "system" as const,
+    "developer" as const,
+    "reasoning" as const,
+    "reasoning" as const,
+    "tool" as const,
+    "activity" as const,
+  ),
   content: deltaArb,
   value: sometimes(encryptedValueArb, 2),
-  toolCalls: fc.array(fc.record({ args: fc.string({ maxLength: 6 }), value: sometimes(encryptedValueArb, 2) }), { maxLength: 2 }),
+  toolCalls: fc.array(fc.record({ args: fc.string({ maxLength: 6 }), value: sometimes(encryptedValueArb, 2) }), {
+    maxLength: 2,
+  }),
 });
 
 const legacyArb: fc.Arbitrary<LegacyPlan> = fc.record({
   title: sometimes(fc.string({ maxLength: 8 }), 2),
-  startMeta: sometimes(fc.oneof(metadataArb, fc.constant({ "agui-reasoning": { thinkingTitle: "set" } }), fc.constant({ "agui-reasoning": { other: 1 } })), 3),
+  startMeta: sometimes(
+    fc.oneof(
+      metadataArb,
+      fc.constant({ "agui-reasoning": { thinkingTitle: "set" } }),
+      fc.constant({ "agui-reasoning": { other: 1 } }),
+    ),
+    3,
+  ),
   span: fc.boolean(),
   carryIds: fc.boolean(),
   messages: fc.array(fc.array(deltaArb, { maxLength: 4 }), { minLength: 1, maxLength: 2 }),
@@ -349,7 +418,14 @@ function runArb(options: RunOptions): fc.Arbitrary<RunPlan> {
     input: sometimes(fc.array(messageLiteralArb, { maxLength: 2 }), 3),
     echo: fc.boolean(),
     announce: fc.tuple(fc.boolean(), fc.boolean()),
-    terminal: fc.constantFrom("finished" as const, "finished" as const, "success" as const, "cancelled" as const, "error-midway" as const, "truncated" as const),
+    terminal: fc.constantFrom(
+      "finished" as const,
+      "finished" as const,
+      "success" as const,
+      "cancelled" as const,
+      "error-midway" as const,
+      "truncated" as const,
+    ),
     cut: fc.nat(),
     lateError: fc.boolean(),
     schedule: fc.array(fc.nat(), { maxLength: 40 }),
@@ -357,9 +433,15 @@ function runArb(options: RunOptions): fc.Arbitrary<RunPlan> {
 }
 
 const mutationArb: fc.Arbitrary<MutationPlan> = fc.oneof(
-  fc.record({ kind: fc.constantFrom("drop" as const, "duplicate" as const, "swap" as const, "truncate" as const), at: fc.nat() }),
+  fc.record({
+    kind: fc.constantFrom("drop" as const, "duplicate" as const, "swap" as const, "truncate" as const),
+    at: fc.nat(),
+  }),
   fc.record({ kind: fc.constant("retarget" as const), at: fc.nat(), pick: fc.nat() }),
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("corrupt" as const), at: fc.nat(), how: fc.constantFrom(...CORRUPTIONS) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("corrupt" as const), at: fc.nat(), how: fc.constantFrom(...CORRUPTIONS) }),
+  },
 );
 
 export interface CaseOptions extends RunOptions {
@@ -501,7 +583,9 @@ class Builder {
     const started: Obj = { type: "RUN_STARTED", threadId: "thread-1", runId };
     if (run.input !== undefined) {
       const echoed = run.echo
-        ? this.known.filter((k) => k.role !== "tool" && k.role !== "activity").map((k) => ({ id: k.id, role: k.role, content: "echo" }))
+        ? this.known
+            .filter((k) => k.role !== "tool" && k.role !== "activity")
+            .map((k) => ({ id: k.id, role: k.role, content: "echo" }))
         : [];
       const messages = [...echoed, ...run.input.map((m) => this.literal(m))];
       started.input = { threadId: "thread-1", runId, messages, tools: [], context: [] };
@@ -523,7 +607,8 @@ class Builder {
       items.push(steps);
     }
     if (run.legacy !== undefined) items.push(this.legacySteps(run.legacy));
-    if (run.snapshot !== undefined) items.push([{ make: () => this.snapshot(run.snapshot!), lane: undefined, closesLane: false, runLevel: true }]);
+    if (run.snapshot !== undefined)
+      items.push([{ make: () => this.snapshot(run.snapshot!), lane: undefined, closesLane: false, runLevel: true }]);
 
     // Subagent lifecycle: the lane's items wait for SUBAGENT_STARTED; SUBAGENT_FINISHED waits for them.
     const progress: number[] = items.map(() => 0);
@@ -532,9 +617,17 @@ class Builder {
       const tag = tagOf(lane)!;
       let announced = false;
       const gate = (): boolean => announced;
-      for (const i of laneItems[lane]) items[i] = items[i]!.map((s, k) => (k === 0 ? { ...s, ready: () => gate() && (s.ready?.() ?? true) } : s));
+      for (const i of laneItems[lane])
+        items[i] = items[i]!.map((s, k) => (k === 0 ? { ...s, ready: () => gate() && (s.ready?.() ?? true) } : s));
       const members = [...laneItems[lane]];
-      items.push([{ make: () => ({ type: "SUBAGENT_STARTED", subagentRunId: tag, name: `helper-${lane}` }), lane: tag, closesLane: false, emitted: () => (announced = true) }]);
+      items.push([
+        {
+          make: () => ({ type: "SUBAGENT_STARTED", subagentRunId: tag, name: `helper-${lane}` }),
+          lane: tag,
+          closesLane: false,
+          emitted: () => (announced = true),
+        },
+      ]);
       items.push([
         {
           make: () => ({ type: "SUBAGENT_FINISHED", subagentRunId: tag }),
@@ -565,7 +658,8 @@ class Builder {
         out.push(finished);
       }
     }
-    if (run.lateError && run.terminal !== "error-midway" && !(run.terminal === "truncated" && last)) out.push({ type: "RUN_ERROR", message: "late failure" });
+    if (run.lateError && run.terminal !== "error-midway" && !(run.terminal === "truncated" && last))
+      out.push({ type: "RUN_ERROR", message: "late failure" });
     return out;
   }
 
@@ -625,11 +719,14 @@ class Builder {
       case "span": {
         // At most one span per run shares a given message id (two would be open at once, R-REASON-10).
         const reasoningItems = messageItems.filter((m) => m.plan.family === "reasoning" && !spanIds.has(m.id));
-        const shared = item.shareId === undefined ? undefined : reasoningItems[item.shareId % Math.max(1, reasoningItems.length)];
+        const shared =
+          item.shareId === undefined ? undefined : reasoningItems[item.shareId % Math.max(1, reasoningItems.length)];
         const id = shared?.id ?? this.id();
         spanIds.add(id);
         return [
-          step(() => tagged(withMeta({ type: "REASONING_START", messageId: id }, item.meta)), true, true, { emitted: () => void this.spans.push(id) }),
+          step(() => tagged(withMeta({ type: "REASONING_START", messageId: id }, item.meta)), true, true, {
+            emitted: () => void this.spans.push(id),
+          }),
           step(() => tagged({ type: "REASONING_END", messageId: id }), true),
         ];
       }
@@ -638,7 +735,10 @@ class Builder {
         let stepName = item.name;
         while (spanIds.has(`step\u0000${item.lane}\u0000${stepName}`)) stepName += "'";
         spanIds.add(`step\u0000${item.lane}\u0000${stepName}`);
-        return [step(() => tagged({ type: "STEP_STARTED", stepName }), true), step(() => tagged({ type: "STEP_FINISHED", stepName }), true)];
+        return [
+          step(() => tagged({ type: "STEP_STARTED", stepName }), true),
+          step(() => tagged({ type: "STEP_FINISHED", stepName }), true),
+        ];
       }
       case "value":
         return this.valueSteps(item, step, tagged, withMeta);
@@ -655,7 +755,8 @@ class Builder {
           ...(item.meta !== undefined ? { metadata: item.meta } : {}),
         });
         const steps = [step(() => snapshot(1), false, false, { emitted: () => void this.know(id, "activity") })];
-        if (item.again !== "no") steps.push(step(() => snapshot(2, item.again === "replace" ? undefined : false), false, false));
+        if (item.again !== "no")
+          steps.push(step(() => snapshot(2, item.again === "replace" ? undefined : false), false, false));
         return steps;
       }
     }
@@ -675,8 +776,11 @@ class Builder {
     let id: string | undefined;
     let role: string = reasoning ? "reasoning" : (item.role ?? "assistant");
     if (item.reopen !== undefined) {
-      const fits = (role: string | undefined): boolean => (reasoning ? role === "reasoning" : ["assistant", "user", "system", "developer"].includes(role ?? ""));
-      const candidates = this.known.filter((k) => fits(k.role) && fits(this.roleMemory.get(k.id)) && !reopened.has(k.id));
+      const fits = (role: string | undefined): boolean =>
+        reasoning ? role === "reasoning" : ["assistant", "user", "system", "developer"].includes(role ?? "");
+      const candidates = this.known.filter(
+        (k) => fits(k.role) && fits(this.roleMemory.get(k.id)) && !reopened.has(k.id),
+      );
       const pick = candidates[item.reopen % Math.max(1, candidates.length)];
       if (pick !== undefined) {
         id = pick.id;
@@ -690,8 +794,18 @@ class Builder {
     const created = (): void => void this.know(messageId, role);
     const keepTag = !item.untagContinuations;
     const types = reasoning
-      ? { start: "REASONING_MESSAGE_START", content: "REASONING_MESSAGE_CONTENT", end: "REASONING_MESSAGE_END", chunk: "REASONING_MESSAGE_CHUNK" }
-      : { start: "TEXT_MESSAGE_START", content: "TEXT_MESSAGE_CONTENT", end: "TEXT_MESSAGE_END", chunk: "TEXT_MESSAGE_CHUNK" };
+      ? {
+          start: "REASONING_MESSAGE_START",
+          content: "REASONING_MESSAGE_CONTENT",
+          end: "REASONING_MESSAGE_END",
+          chunk: "REASONING_MESSAGE_CHUNK",
+        }
+      : {
+          start: "TEXT_MESSAGE_START",
+          content: "TEXT_MESSAGE_CONTENT",
+          end: "TEXT_MESSAGE_END",
+          chunk: "TEXT_MESSAGE_CHUNK",
+        };
     // Opener fields of text messages (a reopen restates the established role so nothing conflicts).
     const openers: Obj = {};
     if (!reasoning && (item.role !== undefined || id !== undefined)) openers.role = role;
@@ -699,10 +813,25 @@ class Builder {
 
     if (item.form === "explicit") {
       const steps: Step[] = [
-        step(() => tagged(withMeta({ type: types.start, messageId, ...(reasoning ? { role: "reasoning" } : openers) }, item.startMeta)), true, true, { emitted: created }),
+        step(
+          () =>
+            tagged(
+              withMeta(
+                { type: types.start, messageId, ...(reasoning ? { role: "reasoning" } : openers) },
+                item.startMeta,
+              ),
+            ),
+          true,
+          true,
+          { emitted: created },
+        ),
       ];
       item.deltas.forEach((delta) =>
-        steps.push(step(() => tagged({ type: types.content, messageId, delta }, keepTag), true, keepTag, { emitted: () => this.appended(messageId, delta) })),
+        steps.push(
+          step(() => tagged({ type: types.content, messageId, delta }, keepTag), true, keepTag, {
+            emitted: () => this.appended(messageId, delta),
+          }),
+        ),
       );
       steps.push(step(() => tagged(withMeta({ type: types.end, messageId }, item.endMeta), keepTag), true, keepTag));
       return steps;
@@ -742,9 +871,15 @@ class Builder {
     withMeta: (o: Obj, meta: Obj | undefined) => Obj,
   ): Step[] {
     const toolCallId = this.id();
-    const assistants = messageItems.filter((m) => m.plan.family === "text" && m.plan.reopen === undefined && (m.plan.role ?? "assistant") === "assistant");
+    const assistants = messageItems.filter(
+      (m) => m.plan.family === "text" && m.plan.reopen === undefined && (m.plan.role ?? "assistant") === "assistant",
+    );
     let parentMessageId =
-      item.parent === "fresh" ? this.id() : item.parent === "text" ? assistants[item.parentPick % Math.max(1, assistants.length)]?.id : undefined;
+      item.parent === "fresh"
+        ? this.id()
+        : item.parent === "text"
+          ? assistants[item.parentPick % Math.max(1, assistants.length)]?.id
+          : undefined;
     // "known": resolved when the call starts, among the messages known by then (any role).
     let resolved = item.parent !== "known";
     const resolveParent = (): void => {
@@ -765,8 +900,13 @@ class Builder {
     };
     const steps: Step[] = [];
     if (item.form === "explicit") {
-      steps.push(step(() => tagged(withMeta({ type: "TOOL_CALL_START", ...opener() }, item.meta)), true, true, { emitted: opened }));
-      for (const delta of item.args) steps.push(step(() => tagged({ type: "TOOL_CALL_ARGS", toolCallId, delta }), true));
+      steps.push(
+        step(() => tagged(withMeta({ type: "TOOL_CALL_START", ...opener() }, item.meta)), true, true, {
+          emitted: opened,
+        }),
+      );
+      for (const delta of item.args)
+        steps.push(step(() => tagged({ type: "TOOL_CALL_ARGS", toolCallId, delta }), true));
       steps.push(step(() => tagged({ type: "TOOL_CALL_END", toolCallId }), true));
     } else {
       const chunks = item.args.length === 0 ? [undefined] : item.args;
@@ -826,7 +966,10 @@ class Builder {
           resolved = { subtype: "message", entityId: pick(this.spans) ?? this.id() };
           break;
         case "mismatch": // a message id named as a tool call, or the reverse (#69, #70)
-          resolved = item.pick % 2 === 0 ? { subtype: "tool-call", entityId: pick(messages)?.id ?? this.id() } : { subtype: "message", entityId: pick(calls) ?? this.id() };
+          resolved =
+            item.pick % 2 === 0
+              ? { subtype: "tool-call", entityId: pick(messages)?.id ?? this.id() }
+              : { subtype: "message", entityId: pick(calls) ?? this.id() };
           break;
         case "unknown":
           resolved = { subtype: item.pick % 2 === 0 ? "message" : "tool-call", entityId: this.id() };
@@ -834,7 +977,8 @@ class Builder {
       }
       return resolved;
     };
-    const event = (value: string): Obj => tagged(withMeta({ type: "REASONING_ENCRYPTED_VALUE", ...resolve(), encryptedValue: value }, item.meta));
+    const event = (value: string): Obj =>
+      tagged(withMeta({ type: "REASONING_ENCRYPTED_VALUE", ...resolve(), encryptedValue: value }, item.meta));
     const steps = [step(() => event(item.value), false)];
     if (item.repeat !== undefined) {
       const repeat = item.repeat;
@@ -843,7 +987,11 @@ class Builder {
     return steps;
   }
 
-  fillerStep(item: FillerItemPlan, step: (make: () => Obj, closesLane: boolean, keepTag?: boolean, extra?: Partial<Step>) => Step, tagged: (o: Obj) => Obj): Step {
+  fillerStep(
+    item: FillerItemPlan,
+    step: (make: () => Obj, closesLane: boolean, keepTag?: boolean, extra?: Partial<Step>) => Step,
+    tagged: (o: Obj) => Obj,
+  ): Step {
     switch (item.which) {
       case "raw":
         return step(() => tagged({ type: "RAW", event: { provider: "x", n: 1 } }), false);
@@ -855,19 +1003,30 @@ class Builder {
         return step(() => tagged({ type: "STATE_DELTA", delta: [] }), true);
       case "activity": {
         const id = this.id();
-        return step(() => ({ type: "ACTIVITY_SNAPSHOT", messageId: id, activityType: "progress", content: { done: 1 } }), false, false, {
-          emitted: () => void this.know(id, "activity"),
-        });
+        return step(
+          () => ({ type: "ACTIVITY_SNAPSHOT", messageId: id, activityType: "progress", content: { done: 1 } }),
+          false,
+          false,
+          {
+            emitted: () => void this.know(id, "activity"),
+          },
+        );
       }
     }
   }
 
   legacySteps(legacy: LegacyPlan): Step[] {
     const steps: Step[] = [];
-    const parent = (make: () => Obj, emitted?: () => void): Step => ({ make, lane: undefined, closesLane: true, ...(emitted ? { emitted } : {}) });
+    const parent = (make: () => Obj, emitted?: () => void): Step => ({
+      make,
+      lane: undefined,
+      closesLane: true,
+      ...(emitted ? { emitted } : {}),
+    });
     const carried = (): string | undefined => (legacy.carryIds ? this.id() : undefined);
     // D-THINK-IDS: a carried non-empty messageId is used, otherwise the factory mints the next id.
-    const used = (carriedId: string | undefined): string => (carriedId !== undefined && carriedId !== "" ? carriedId : `${MINT_PREFIX}${++this.minted}`);
+    const used = (carriedId: string | undefined): string =>
+      carriedId !== undefined && carriedId !== "" ? carriedId : `${MINT_PREFIX}${++this.minted}`;
     if (legacy.span) {
       const spanId = carried();
       steps.push(
@@ -894,7 +1053,13 @@ class Builder {
           },
         ),
       );
-      for (const delta of deltas) steps.push(parent(() => ({ type: "THINKING_TEXT_MESSAGE_CONTENT", delta }), () => this.appended(id, delta)));
+      for (const delta of deltas)
+        steps.push(
+          parent(
+            () => ({ type: "THINKING_TEXT_MESSAGE_CONTENT", delta }),
+            () => this.appended(id, delta),
+          ),
+        );
       steps.push(parent(() => ({ type: "THINKING_TEXT_MESSAGE_END" })));
     }
     if (legacy.span) steps.push(parent(() => ({ type: "THINKING_END" })));
@@ -913,20 +1078,32 @@ class Builder {
       const value = plan.restatedValues[i % Math.max(1, plan.restatedValues.length)];
       if (value !== undefined && k.role !== "activity") m.encryptedValue = value;
       if (k.role === "assistant" && k.toolCalls.length > 0 && i % 2 === 0) {
-        m.toolCalls = k.toolCalls.map((id) => ({ id, type: "function", function: { name: "lookup", arguments: "{}" } }));
+        m.toolCalls = k.toolCalls.map((id) => ({
+          id,
+          type: "function",
+          function: { name: "lookup", arguments: "{}" },
+        }));
       }
       messages.push(m);
     });
     // What the consumer holds afterwards (R-STATE-4/5/6): the generator's knowledge follows.
     const restatedIds = new Set(messages.map((m) => m.id as string));
-    const hasRole = (role: string): boolean => messages.some((m) => m.role === role) || plan.newcomers.some((n) => n.role === role);
+    const hasRole = (role: string): boolean =>
+      messages.some((m) => m.role === role) || plan.newcomers.some((n) => n.role === role);
     const kept = this.known.filter(
-      (k) => restatedIds.has(k.id) || (k.role === "activity" && !hasRole("activity")) || (k.role === "reasoning" && !hasRole("reasoning")),
+      (k) =>
+        restatedIds.has(k.id) ||
+        (k.role === "activity" && !hasRole("activity")) ||
+        (k.role === "reasoning" && !hasRole("reasoning")),
     );
     for (const k of kept) {
       if (!restatedIds.has(k.id)) continue;
       const copy = messages.find((m) => m.id === k.id)!;
-      k.toolCalls.splice(0, k.toolCalls.length, ...(((copy.toolCalls as Obj[] | undefined) ?? []).map((c) => c.id as string)));
+      k.toolCalls.splice(
+        0,
+        k.toolCalls.length,
+        ...((copy.toolCalls as Obj[] | undefined) ?? []).map((c) => c.id as string),
+      );
       this.roleMemory.set(k.id, k.role);
     }
     this.known.splice(0, this.known.length, ...kept);
@@ -1088,7 +1265,9 @@ function corrupt(event: unknown, how: Corruption, at: number): unknown {
       return [null, 42, "REASONING_START", [event]][at % 4];
     case "role-assistant":
       if (type === "REASONING_MESSAGE_START") return set("role", "assistant");
-      return type === "TEXT_MESSAGE_START" || type === "TEXT_MESSAGE_CHUNK" ? set("role", "critic") : set("zzUnknown", 1);
+      return type === "TEXT_MESSAGE_START" || type === "TEXT_MESSAGE_CHUNK"
+        ? set("role", "critic")
+        : set("zzUnknown", 1);
     case "subtype-unknown":
       return type === "REASONING_ENCRYPTED_VALUE" ? set("subtype", "artifact") : set("rawEvent", null);
     case "subtype-number":
@@ -1104,7 +1283,9 @@ function corrupt(event: unknown, how: Corruption, at: number): unknown {
     case "timestamp-float":
       return set("timestamp", 1.5);
     case "parentMessageId-null":
-      return type === "TOOL_CALL_START" || type === "TOOL_CALL_CHUNK" ? set("parentMessageId", null) : set("rawEvent", null);
+      return type === "TOOL_CALL_START" || type === "TOOL_CALL_CHUNK"
+        ? set("parentMessageId", null)
+        : set("rawEvent", null);
   }
 }
 
@@ -1118,4 +1299,6 @@ export const validCaseArb = (options: Partial<CaseOptions> = {}): fc.Arbitrary<G
 
 /** Arbitrary streams: a valid one with 1–3 mutations. */
 export const mutatedCaseArb = (options: Partial<CaseOptions> = {}): fc.Arbitrary<GeneratedCase> =>
-  casePlanArb({ snapshots: true, maxItems: 6, maxRuns: 3, maxMutations: 3, minMutations: 1, ...options }).map(buildCase);
+  casePlanArb({ snapshots: true, maxItems: 6, maxRuns: 3, maxMutations: 3, minMutations: 1, ...options }).map(
+    buildCase,
+  );

@@ -11,8 +11,13 @@ if (file === undefined) throw new Error("usage: npx tsx test/property/explain-ca
 const c = JSON.parse(readFileSync(file, "utf8")) as StreamCase;
 const model = runModel(c);
 const pipeline = runPipeline(c);
-const error = pipeline.error instanceof ReasoningProtocolError ? `${pipeline.error.code} at #${pipeline.error.eventIndex}` : String(pipeline.error ?? "");
-console.log(`model:    ${model.outcome} ${model.errorCode ?? ""}${model.errorIndex !== undefined ? ` at #${model.errorIndex}` : ""} warnings [${model.warningCodes.join(", ")}]`);
+const error =
+  pipeline.error instanceof ReasoningProtocolError
+    ? `${pipeline.error.code} at #${pipeline.error.eventIndex}`
+    : String(pipeline.error ?? "");
+console.log(
+  `model:    ${model.outcome} ${model.errorCode ?? ""}${model.errorIndex !== undefined ? ` at #${model.errorIndex}` : ""} warnings [${model.warningCodes.join(", ")}]`,
+);
 console.log(`pipeline: ${pipeline.outcome} ${error} warnings [${pipeline.warnings.map((w) => w.code).join(", ")}]`);
 console.log(`model messages:    ${canonical(model.history.messages)}`);
 console.log(`pipeline messages: ${canonical(pipeline.messages)}`);

@@ -5,7 +5,13 @@
 import { from } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningWarning } from "../../src";
-import { KNOWN_DIVERGENCES, runReferenceModel, modelRunInput, type KnownDivergence, type ModelResult } from "../model/reference-model";
+import {
+  KNOWN_DIVERGENCES,
+  runReferenceModel,
+  modelRunInput,
+  type KnownDivergence,
+  type ModelResult,
+} from "../model/reference-model";
 import { MINT_PREFIX } from "./arbitraries";
 
 /** What a replayable case needs (also the JSON shape of test/regressions/*.json). */
@@ -63,7 +69,10 @@ export function runPipeline(c: StreamCase): PipelineRun {
   const runInputWarnings: ReasoningWarning[] = [];
   const runInput = toRunInputMessages(history, { producer: c.producer, onWarning: (w) => runInputWarnings.push(w) });
   const otherInputWarnings: ReasoningWarning[] = [];
-  const otherInput = toRunInputMessages(history, { producer: otherProducer(c.producer), onWarning: (w) => otherInputWarnings.push(w) });
+  const otherInput = toRunInputMessages(history, {
+    producer: otherProducer(c.producer),
+    onWarning: (w) => otherInputWarnings.push(w),
+  });
   return {
     outcome: completed ? "completed" : "failed",
     error,
@@ -82,15 +91,24 @@ export function runPipeline(c: StreamCase): PipelineRun {
  * MODEL_ACCEPT; "all" for every one). Default: none — the model follows the rules.
  */
 export const ACCEPTED: ReadonlySet<KnownDivergence> = (() => {
-  const names = (process.env.MODEL_ACCEPT ?? "").split(",").map((n) => n.trim()).filter((n) => n !== "");
+  const names = (process.env.MODEL_ACCEPT ?? "")
+    .split(",")
+    .map((n) => n.trim())
+    .filter((n) => n !== "");
   const all = Object.keys(KNOWN_DIVERGENCES) as KnownDivergence[];
   if (names.includes("all")) return new Set(all);
-  for (const n of names) if (!all.includes(n as KnownDivergence)) throw new Error(`MODEL_ACCEPT: unknown divergence ${n}`);
+  for (const n of names)
+    if (!all.includes(n as KnownDivergence)) throw new Error(`MODEL_ACCEPT: unknown divergence ${n}`);
   return new Set(names as KnownDivergence[]);
 })();
 
 export function runModel(c: StreamCase): ModelResult {
-  return runReferenceModel(c.events, { producer: c.producer, initialMessages: c.initialMessages, idFactory: mintingIds(), accept: ACCEPTED });
+  return runReferenceModel(c.events, {
+    producer: c.producer,
+    initialMessages: c.initialMessages,
+    idFactory: mintingIds(),
+    accept: ACCEPTED,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,7 +122,9 @@ export function runModel(c: StreamCase): ModelResult {
 export function canonical(value: unknown): string {
   if (value === null || typeof value !== "object") return value === undefined ? "undefined" : JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
@@ -151,14 +171,16 @@ export function compare(c: StreamCase, p: PipelineRun, m: ModelResult): string[]
   const own = modelRunInput(m.history, c.producer);
   const pi = canonical(p.runInput);
   const mi = canonical(own.messages);
-  if (pi !== mi) problems.push(`run input (own producer) differs:\n  pipeline ${truncate(pi)}\n  model    ${truncate(mi)}`);
+  if (pi !== mi)
+    problems.push(`run input (own producer) differs:\n  pipeline ${truncate(pi)}\n  model    ${truncate(mi)}`);
 
   // Independent of the model: every value the pipeline holds was issued by this producer (initial
   // messages and snapshots included), so its own run input carries every one of them, byte for byte.
   const held = valuesOf(p.messages.filter((x) => x.role !== "activity"));
   const sent = valuesOf(p.runInput);
   const lost = [...held].filter(([k, v]) => sent.get(k) !== v).map(([k]) => k);
-  if (lost.length > 0 || sent.size !== held.size) problems.push(`own run input does not carry every held value byte for byte: ${lost.join(", ")}`);
+  if (lost.length > 0 || sent.size !== held.size)
+    problems.push(`own run input does not carry every held value byte for byte: ${lost.join(", ")}`);
 
   // Run input for another producer: no value at all, and every value left out is named (R-REASON-26).
   const leaked = valuesOf(p.otherInput);
@@ -166,9 +188,13 @@ export function compare(c: StreamCase, p: PipelineRun, m: ModelResult): string[]
   const withheld = modelRunInput(m.history, otherProducer(c.producer)).withheld;
   const named = new Set(p.otherInputWarnings.filter((w) => w.code === "VALUE_WITHHELD").flatMap((w) => w.ids ?? []));
   const unnamed = withheld.filter((id) => !named.has(id));
-  if (unnamed.length > 0) problems.push(`withheld values not named in VALUE_WITHHELD warnings: ${unnamed.map((i) => JSON.stringify(i)).join(", ")}`);
+  if (unnamed.length > 0)
+    problems.push(
+      `withheld values not named in VALUE_WITHHELD warnings: ${unnamed.map((i) => JSON.stringify(i)).join(", ")}`,
+    );
   if (withheld.length === 0 && named.size > 0) problems.push(`VALUE_WITHHELD warnings without any withheld value`);
-  if (p.otherInputWarnings.some((w) => w.code === "VALUE_WITHHELD" && w.lossy !== true)) problems.push(`VALUE_WITHHELD not lossy`);
+  if (p.otherInputWarnings.some((w) => w.code === "VALUE_WITHHELD" && w.lossy !== true))
+    problems.push(`VALUE_WITHHELD not lossy`);
   return problems;
 }
 
@@ -214,7 +240,8 @@ export function check(c: StreamCase): { problems: string[]; model: ModelResult; 
   const pipeline = runPipeline(c);
   const problems = compare(c, pipeline, model);
   const leaks = redactionLeaks(c, pipeline);
-  if (leaks.length > 0) problems.push(`D-REDACT: errors/warnings contain input text: ${leaks.map((l) => JSON.stringify(l)).join(", ")}`);
+  if (leaks.length > 0)
+    problems.push(`D-REDACT: errors/warnings contain input text: ${leaks.map((l) => JSON.stringify(l)).join(", ")}`);
   return { problems, model, pipeline };
 }
 

@@ -12,7 +12,10 @@ describe("pipeline vs reference model", () => {
         const m = messages.find((x) => x.id === id) as { content?: unknown } | undefined;
         if (m === undefined) throw new Error(`message ${JSON.stringify(id)} missing from history`);
         // A message a tool call created has no content until a delta arrives (an empty delta appends nothing).
-        if ((m.content ?? "") !== expected) throw new Error(`message ${JSON.stringify(id)}: content ${JSON.stringify(m.content)} != deltas ${JSON.stringify(expected)}`);
+        if ((m.content ?? "") !== expected)
+          throw new Error(
+            `message ${JSON.stringify(id)}: content ${JSON.stringify(m.content)} != deltas ${JSON.stringify(expected)}`,
+          );
       }
     });
   });

@@ -21,12 +21,18 @@ const REGRESSIONS = join(__dirname, "..", "regressions");
 
 /** Printed by each property file, so that a run can be reproduced. */
 export function printSeed(name: string): void {
-   
-  console.log(`pipeline-vs-model (${name}): FC_SEED=${SEED} FC_RUNS=${TOTAL_RUNS} MODEL_ACCEPT=${[...ACCEPTED].join(",") || "(none)"}`);
+  console.log(
+    `pipeline-vs-model (${name}): FC_SEED=${SEED} FC_RUNS=${TOTAL_RUNS} MODEL_ACCEPT=${[...ACCEPTED].join(",") || "(none)"}`,
+  );
 }
 
 /** Runs a property with the suite's seed; a shrunk counterexample is written to test/regressions/. */
-export function assertProperty(name: string, share: number, arb: fc.Arbitrary<GeneratedCase>, predicate: (c: GeneratedCase) => void): void {
+export function assertProperty(
+  name: string,
+  share: number,
+  arb: fc.Arbitrary<GeneratedCase>,
+  predicate: (c: GeneratedCase) => void,
+): void {
   const numRuns = Math.max(1, Math.round(TOTAL_RUNS * share));
   const details = fc.check(fc.property(arb, predicate), { seed: SEED, numRuns });
   if (!details.failed) return;
@@ -62,4 +68,3 @@ export function agree(c: GeneratedCase): ReturnType<typeof check> {
   if (run.problems.length > 0) throw new Error(run.problems.join("\n"));
   return run;
 }
-

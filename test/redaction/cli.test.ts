@@ -75,7 +75,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The command as users run it. */
 function spawnCli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -98,7 +101,10 @@ async function check(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 /** Which of `secrets` an output shows. */
-const shown = (out: string, secrets: Record<string, string>): string[] => Object.entries(secrets).filter(([, s]) => out.includes(s)).map(([name]) => name);
+const shown = (out: string, secrets: Record<string, string>): string[] =>
+  Object.entries(secrets)
+    .filter(([, s]) => out.includes(s))
+    .map(([name]) => name);
 
 const STORED = ["onReasoning", "onToolCall"];
 
@@ -118,7 +124,11 @@ describe("agui-reasoning check (spawned)", () => {
     const { code, out } = runs.json;
     expect(code).toBe(0);
     expect(shown(out, VALUES)).toEqual([]);
-    const report = JSON.parse(out) as { events: { encryptedValue?: string }[]; history: { messages: { encryptedValue?: string }[] }; warnings: unknown[] };
+    const report = JSON.parse(out) as {
+      events: { encryptedValue?: string }[];
+      history: { messages: { encryptedValue?: string }[] };
+      warnings: unknown[];
+    };
     expect(report.events.filter((e) => e.encryptedValue !== undefined).map((e) => e.encryptedValue)).toEqual([
       `[redacted: ${Buffer.byteLength(VALUES.onReasoning)} bytes]`,
       `[redacted: ${Buffer.byteLength(VALUES.onToolCall)} bytes]`,
@@ -149,16 +159,19 @@ describe("agui-reasoning check (in-process variants)", () => {
     ["a violation", () => files.violating, 1],
     ["a truncated run", () => files.truncated, 1],
     ["SSE input", () => files.sse, 0],
-  ] as const)("D-REDACT: %s — the human report and --json show no value, and the report no reasoning text", async (_label, file, exit) => {
-    const human = await check(["check", file(), "--no-progress"]);
-    expect(human.code).toBe(exit);
-    expect(shown(human.out, { ...VALUES, ...TEXT })).toEqual([]);
-    const json = await check(["check", file(), "--json", "--no-progress"]);
-    expect(json.code).toBe(exit);
-    expect(shown(json.out, VALUES)).toEqual([]);
-    const error = (JSON.parse(json.out) as { error: { message: string } | null }).error;
-    expect(shown(JSON.stringify(error), { ...VALUES, ...TEXT })).toEqual([]);
-  });
+  ] as const)(
+    "D-REDACT: %s — the human report and --json show no value, and the report no reasoning text",
+    async (_label, file, exit) => {
+      const human = await check(["check", file(), "--no-progress"]);
+      expect(human.code).toBe(exit);
+      expect(shown(human.out, { ...VALUES, ...TEXT })).toEqual([]);
+      const json = await check(["check", file(), "--json", "--no-progress"]);
+      expect(json.code).toBe(exit);
+      expect(shown(json.out, VALUES)).toEqual([]);
+      const error = (JSON.parse(json.out) as { error: { message: string } | null }).error;
+      expect(shown(JSON.stringify(error), { ...VALUES, ...TEXT })).toEqual([]);
+    },
+  );
 
   it("R-REASON-26: --history shows the history with its values redacted, unless --show-values", async () => {
     const history = await check(["check", files.valid, "--history", "--no-progress"]);
@@ -190,16 +203,25 @@ describe("agui-reasoning check: secrets hidden under other keys", () => {
   const ANSWER = "The visible answer text";
   const stream = [
     ev.runStarted("r1"),
-    ev.messagesSnapshot([{ id: "old", role: "reasoning", content: HIDDEN_TEXT.snapshot, encryptedValue: HIDDEN_VALUES.snapshotCopied }] as never),
+    ev.messagesSnapshot([
+      { id: "old", role: "reasoning", content: HIDDEN_TEXT.snapshot, encryptedValue: HIDDEN_VALUES.snapshotCopied },
+    ] as never),
     ev.reasoningMessageStart("m1"),
     ev.reasoningMessageContent("m1", HIDDEN_TEXT.delta, { rawEvent: { thinking: HIDDEN_TEXT.delta } }),
     ev.reasoningMessageEnd("m1", { metadata: { signature: HIDDEN_VALUES.rawCopy } }),
     ev.encryptedValue("message", "m1", HIDDEN_VALUES.rawCopy, {
-      rawEvent: { encrypted_content: HIDDEN_VALUES.rawCopy, serialized: JSON.stringify({ sig: HIDDEN_VALUES.rawCopy }) },
+      rawEvent: {
+        encrypted_content: HIDDEN_VALUES.rawCopy,
+        serialized: JSON.stringify({ sig: HIDDEN_VALUES.rawCopy }),
+      },
     }),
     ev.encryptedValue("future", "m1", HIDDEN_VALUES.droppedThenCopied),
     ev.encryptedValue("message", "nobody", HIDDEN_VALUES.short),
-    ev.custom("provider-debug", { blob: HIDDEN_VALUES.droppedThenCopied, note: HIDDEN_VALUES.short, echo: [HIDDEN_TEXT.delta] }),
+    ev.custom("provider-debug", {
+      blob: HIDDEN_VALUES.droppedThenCopied,
+      note: HIDDEN_VALUES.short,
+      echo: [HIDDEN_TEXT.delta],
+    }),
     ev.raw({ original: { reasoning: HIDDEN_TEXT.snapshot, value: HIDDEN_VALUES.snapshotCopied } }),
     ev.textStart("a1"),
     ev.textContent("a1", ANSWER),
@@ -212,25 +234,28 @@ describe("agui-reasoning check: secrets hidden under other keys", () => {
     writeFileSync(path, jsonl(stream));
   });
 
-  it.each([[["--json"]], [["--history"]]])("R-REASON-25/26 D-REDACT: check %j prints no value and no reasoning text, wherever they hide", async (flags) => {
-    const r = await check(["check", path, "--no-progress", ...flags]);
-    expect(r.code).toBe(0);
-    expect(shown(r.out, { ...HIDDEN_VALUES, ...HIDDEN_TEXT })).toEqual([]);
-    if (flags[0] === "--json") {
-      expect(r.out).toContain(ANSWER);
-      const report = JSON.parse(r.out) as { events: Record<string, unknown>[] };
-      const value = report.events.find((e) => e.type === "REASONING_ENCRYPTED_VALUE")!;
-      expect(value.rawEvent).toEqual({
-        encrypted_content: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.rawCopy)} bytes]`,
-        serialized: JSON.stringify({ sig: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.rawCopy)} bytes]` }),
-      });
-      expect(report.events.find((e) => e.type === "CUSTOM")!.value).toEqual({
-        blob: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.droppedThenCopied)} bytes]`,
-        note: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.short)} bytes]`,
-        echo: [`[reasoning: ${Array.from(HIDDEN_TEXT.delta).length} characters]`],
-      });
-    }
-  });
+  it.each([[["--json"]], [["--history"]]])(
+    "R-REASON-25/26 D-REDACT: check %j prints no value and no reasoning text, wherever they hide",
+    async (flags) => {
+      const r = await check(["check", path, "--no-progress", ...flags]);
+      expect(r.code).toBe(0);
+      expect(shown(r.out, { ...HIDDEN_VALUES, ...HIDDEN_TEXT })).toEqual([]);
+      if (flags[0] === "--json") {
+        expect(r.out).toContain(ANSWER);
+        const report = JSON.parse(r.out) as { events: Record<string, unknown>[] };
+        const value = report.events.find((e) => e.type === "REASONING_ENCRYPTED_VALUE")!;
+        expect(value.rawEvent).toEqual({
+          encrypted_content: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.rawCopy)} bytes]`,
+          serialized: JSON.stringify({ sig: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.rawCopy)} bytes]` }),
+        });
+        expect(report.events.find((e) => e.type === "CUSTOM")!.value).toEqual({
+          blob: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.droppedThenCopied)} bytes]`,
+          note: `[redacted: ${Buffer.byteLength(HIDDEN_VALUES.short)} bytes]`,
+          echo: [`[reasoning: ${Array.from(HIDDEN_TEXT.delta).length} characters]`],
+        });
+      }
+    },
+  );
 
   it("R-REASON-26: --show-values prints the values, still not the reasoning text; --show-reasoning the reverse", async () => {
     const values = await check(["check", path, "--json", "--show-values", "--no-progress"]);
@@ -265,7 +290,11 @@ describe("agui-reasoning check --json over the code streams, every event with a 
       if (typeof node !== "object" || node === null) continue;
       const o = node as Record<string, unknown>;
       if (typeof o.encryptedValue === "string" && o.encryptedValue.includes(MARK)) found.add(o.encryptedValue);
-      const reasoningDelta = ["REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_CHUNK", "THINKING_TEXT_MESSAGE_CONTENT"].includes(o.type as string);
+      const reasoningDelta = [
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_CHUNK",
+        "THINKING_TEXT_MESSAGE_CONTENT",
+      ].includes(o.type as string);
       if (reasoningDelta && typeof o.delta === "string" && o.delta.includes(MARK)) found.add(o.delta);
       if (o.role === "reasoning" && typeof o.content === "string" && o.content.includes(MARK)) found.add(o.content);
       stack.push(...Object.values(o));
@@ -281,8 +310,13 @@ describe("agui-reasoning check --json over the code streams, every event with a 
 
   it.each(streams.map((s, i) => [`${s.kind} ${s.code} #${i}`, s] as const))("D-REDACT: %s", async (_name, s) => {
     // The copy keeps no key name (its values, and the event serialized): only redaction by occurrence finds them.
-    const copy = (e: object): unknown => ({ values: JSON.parse(JSON.stringify(Object.values(e))) as unknown, serialized: JSON.stringify(e) });
-    const events = s.events.map((e) => (typeof e === "object" && e !== null && !Array.isArray(e) ? { ...e, rawEvent: copy(e) } : e));
+    const copy = (e: object): unknown => ({
+      values: JSON.parse(JSON.stringify(Object.values(e))) as unknown,
+      serialized: JSON.stringify(e),
+    });
+    const events = s.events.map((e) =>
+      typeof e === "object" && e !== null && !Array.isArray(e) ? { ...e, rawEvent: copy(e) } : e,
+    );
     const secrets = declaredSecrets(events);
     const path = join(dir, `code-${_name.replace(/\W+/g, "-")}.jsonl`);
     writeFileSync(path, jsonl(events));

@@ -25,7 +25,8 @@ const laneId = fc.constantFrom("sub1", "sub2");
 const ANY_ID = ["m1", "m2", "m3", "s1", "s2", "a1", "a2", "tc1", "tc2", "sub1", "sub2", "act", "nobody"];
 
 const metadata = fc.option(fc.record({ note: marker }), { nil: undefined });
-const withMeta = (m: Record<string, unknown> | undefined): Record<string, unknown> | undefined => (m === undefined ? undefined : { metadata: m });
+const withMeta = (m: Record<string, unknown> | undefined): Record<string, unknown> | undefined =>
+  m === undefined ? undefined : { metadata: m };
 
 const explicitReasoning = fc
   .tuple(messageId, fc.array(marker, { maxLength: 3 }), fc.option(marker, { nil: undefined }), metadata)
@@ -36,11 +37,13 @@ const explicitReasoning = fc
     ...(value === undefined ? [] : [ev.encryptedValue("message", id, value)]),
   ]);
 
-const span = fc.tuple(spanId, explicitReasoning, metadata).map(([id, inner, m]) => [ev.reasoningStart(id, withMeta(m)), ...inner, ev.reasoningEnd(id)]);
+const span = fc
+  .tuple(spanId, explicitReasoning, metadata)
+  .map(([id, inner, m]) => [ev.reasoningStart(id, withMeta(m)), ...inner, ev.reasoningEnd(id)]);
 
-const chunkedReasoning = fc.tuple(messageId, fc.array(marker, { minLength: 1, maxLength: 3 }), metadata).map(([id, deltas, m]) =>
-  deltas.map((d, i) => ev.reasoningChunk(i === 0 ? id : undefined, d, withMeta(m))),
-);
+const chunkedReasoning = fc
+  .tuple(messageId, fc.array(marker, { minLength: 1, maxLength: 3 }), metadata)
+  .map(([id, deltas, m]) => deltas.map((d, i) => ev.reasoningChunk(i === 0 ? id : undefined, d, withMeta(m))));
 
 const subagentLane = fc
   .tuple(laneId, messageId, fc.array(marker, { minLength: 1, maxLength: 3 }))
@@ -50,14 +53,23 @@ const subagentLane = fc
     ev.subagentFinished(lane),
   ]);
 
-const text = fc.tuple(textId, fc.array(marker, { maxLength: 2 }), fc.boolean()).map(([id, deltas, chunked]) =>
-  chunked
-    ? deltas.map((d, i) => ev.textChunk(i === 0 ? id : undefined, d))
-    : [ev.textStart(id), ...deltas.map((d) => ev.textContent(id, d)), ev.textEnd(id)],
-);
+const text = fc
+  .tuple(textId, fc.array(marker, { maxLength: 2 }), fc.boolean())
+  .map(([id, deltas, chunked]) =>
+    chunked
+      ? deltas.map((d, i) => ev.textChunk(i === 0 ? id : undefined, d))
+      : [ev.textStart(id), ...deltas.map((d) => ev.textContent(id, d)), ev.textEnd(id)],
+  );
 
 const toolCall = fc
-  .tuple(toolId, fc.option(textId, { nil: undefined }), marker, fc.option(marker, { nil: undefined }), fc.option(marker, { nil: undefined }), metadata)
+  .tuple(
+    toolId,
+    fc.option(textId, { nil: undefined }),
+    marker,
+    fc.option(marker, { nil: undefined }),
+    fc.option(marker, { nil: undefined }),
+    metadata,
+  )
   .map(([id, parent, args, value, result, m]) => [
     ev.toolCallStart(id, "search", { ...(parent && { parentMessageId: parent }), ...withMeta(m) }),
     ev.toolCallArgs(id, args),
@@ -66,19 +78,27 @@ const toolCall = fc
     ...(result === undefined ? [] : [ev.toolCallResult(`res-${id}`, id, result)]),
   ]);
 
-const legacy = fc.tuple(fc.option(marker, { nil: undefined }), fc.array(marker, { maxLength: 2 })).map(([title, deltas]) => [
-  ev.thinkingStart(title === undefined ? {} : { title }),
-  ev.thinkingTextMessageStart(),
-  ...deltas.map((d) => ev.thinkingTextMessageContent(d)),
-  ev.thinkingTextMessageEnd(),
-  ev.thinkingEnd(),
-]);
+const legacy = fc
+  .tuple(fc.option(marker, { nil: undefined }), fc.array(marker, { maxLength: 2 }))
+  .map(([title, deltas]) => [
+    ev.thinkingStart(title === undefined ? {} : { title }),
+    ev.thinkingTextMessageStart(),
+    ...deltas.map((d) => ev.thinkingTextMessageContent(d)),
+    ev.thinkingTextMessageEnd(),
+    ev.thinkingEnd(),
+  ]);
 
 const snapshotMessage: fc.Arbitrary<Message> = fc.oneof(
-  fc.tuple(messageId, marker, fc.option(marker, { nil: undefined })).map(([id, content, value]) => msg.reasoning(id, content, value === undefined ? undefined : { encryptedValue: value })),
-  fc.tuple(textId, marker, toolId, marker, marker).map(([id, content, call, args, value]) =>
-    msg.assistant(id, content, { toolCalls: [msg.toolCall(call, "search", args, { encryptedValue: value })] }),
-  ),
+  fc
+    .tuple(messageId, marker, fc.option(marker, { nil: undefined }))
+    .map(([id, content, value]) =>
+      msg.reasoning(id, content, value === undefined ? undefined : { encryptedValue: value }),
+    ),
+  fc
+    .tuple(textId, marker, toolId, marker, marker)
+    .map(([id, content, call, args, value]) =>
+      msg.assistant(id, content, { toolCalls: [msg.toolCall(call, "search", args, { encryptedValue: value })] }),
+    ),
   marker.map((content) => msg.user("u1", content)),
   marker.map((content) => ({ id: "c1", role: "critic", content }) as unknown as Message),
 );
@@ -90,30 +110,74 @@ const strayValue = fc
 
 const activity = fc.tuple(marker, marker).map(([a, b]) => [
   ev.activitySnapshot("act", "plan", { text: a }),
-  { type: "ACTIVITY_DELTA", messageId: "act", activityType: "plan", patch: [{ op: "replace", path: "/text", value: b }] },
-  { type: "ACTIVITY_DELTA", messageId: "act", activityType: "plan", patch: [{ op: "test", path: "/text", value: a }] },
+  {
+    type: "ACTIVITY_DELTA",
+    messageId: "act",
+    activityType: "plan",
+    patch: [{ op: "replace", path: "/text", value: b }],
+  },
+  {
+    type: "ACTIVITY_DELTA",
+    messageId: "act",
+    activityType: "plan",
+    patch: [{ op: "test", path: "/text", value: a }],
+  },
 ]);
 
-const passThrough = marker.map((m) => [ev.custom("note", { text: m }), ev.raw({ text: m }), ev.stateSnapshot({ text: m }), ev.stateDelta([{ op: "add", path: "/t", value: m }])]);
-
-const unknownMaterial = fc.tuple(spanId, marker, marker).map(([id, a, b]) => [
-  { type: "REASONING_SUMMARY", messageId: "m1", summary: a },
-  ev.reasoningStart(id, { summaryText: b, rawEvent: { text: a } }),
-  ev.reasoningEnd(id),
+const passThrough = marker.map((m) => [
+  ev.custom("note", { text: m }),
+  ev.raw({ text: m }),
+  ev.stateSnapshot({ text: m }),
+  ev.stateDelta([{ op: "add", path: "/t", value: m }]),
 ]);
 
-const block = fc.oneof(explicitReasoning, span, chunkedReasoning, subagentLane, text, toolCall, legacy, snapshot, strayValue, activity, passThrough, unknownMaterial);
+const unknownMaterial = fc
+  .tuple(spanId, marker, marker)
+  .map(([id, a, b]) => [
+    { type: "REASONING_SUMMARY", messageId: "m1", summary: a },
+    ev.reasoningStart(id, { summaryText: b, rawEvent: { text: a } }),
+    ev.reasoningEnd(id),
+  ]);
 
-const runStart = fc.tuple(fc.constantFrom(undefined, "1.0", "2.0", "v-next"), fc.option(marker, { nil: undefined })).map(([version, echoed]) => (run: number) =>
-  ev.runStarted(`r${run}`, {
-    ...(version && { protocolVersion: version }),
-    ...(echoed && { input: { threadId: "t1", runId: `r${run}`, messages: [msg.reasoning("m9", echoed, { encryptedValue: echoed })] } }),
-  }),
+const block = fc.oneof(
+  explicitReasoning,
+  span,
+  chunkedReasoning,
+  subagentLane,
+  text,
+  toolCall,
+  legacy,
+  snapshot,
+  strayValue,
+  activity,
+  passThrough,
+  unknownMaterial,
 );
 
-const run = fc.tuple(runStart, fc.array(block, { minLength: 1, maxLength: 5 }), fc.constantFrom("finished", "error"), marker).map(
-  ([start, blocks, end, message]) => (index: number) => [start(index), ...blocks.flat(), end === "finished" ? ev.runFinished(`r${index}`) : ev.runError(message)],
-);
+const runStart = fc
+  .tuple(fc.constantFrom(undefined, "1.0", "2.0", "v-next"), fc.option(marker, { nil: undefined }))
+  .map(
+    ([version, echoed]) =>
+      (run: number) =>
+        ev.runStarted(`r${run}`, {
+          ...(version && { protocolVersion: version }),
+          ...(echoed && {
+            input: {
+              threadId: "t1",
+              runId: `r${run}`,
+              messages: [msg.reasoning("m9", echoed, { encryptedValue: echoed })],
+            },
+          }),
+        }),
+  );
+
+const run = fc
+  .tuple(runStart, fc.array(block, { minLength: 1, maxLength: 5 }), fc.constantFrom("finished", "error"), marker)
+  .map(([start, blocks, end, message]) => (index: number) => [
+    start(index),
+    ...blocks.flat(),
+    end === "finished" ? ev.runFinished(`r${index}`) : ev.runError(message),
+  ]);
 
 type Mutation = (events: unknown[]) => unknown[];
 
@@ -136,8 +200,16 @@ const CORRUPTIONS: readonly [string, unknown][] = [
 ];
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.nat().map((n): Mutation => (es) => es.filter((_, i) => i !== n % es.length)),
-  fc.nat().map((n): Mutation => (es) => (es.length === 0 ? es : es.flatMap((e, i) => (i === n % es.length ? [e, e] : [e])))),
+  fc.nat().map(
+    (n): Mutation =>
+      (es) =>
+        es.filter((_, i) => i !== n % es.length),
+  ),
+  fc.nat().map(
+    (n): Mutation =>
+      (es) =>
+        es.length === 0 ? es : es.flatMap((e, i) => (i === n % es.length ? [e, e] : [e])),
+  ),
   fc.nat().map((n): Mutation => (es) => {
     if (es.length < 2) return es;
     const i = n % (es.length - 1);
@@ -145,20 +217,38 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     [copy[i], copy[i + 1]] = [copy[i + 1], copy[i]];
     return copy;
   }),
-  fc.tuple(fc.nat(), fc.constantFrom(...ANY_ID)).map(([n, id]): Mutation => (es) =>
-    es.map((e, i) => {
-      if (i !== n % es.length || typeof e !== "object" || e === null) return e;
-      const field = ["messageId", "toolCallId", "entityId", "subagentRunId", "parentMessageId"].find((f) => f in e) ?? "messageId";
-      return { ...e, [field]: id };
-    }),
+  fc.tuple(fc.nat(), fc.constantFrom(...ANY_ID)).map(
+    ([n, id]): Mutation =>
+      (es) =>
+        es.map((e, i) => {
+          if (i !== n % es.length || typeof e !== "object" || e === null) return e;
+          const field =
+            ["messageId", "toolCallId", "entityId", "subagentRunId", "parentMessageId"].find((f) => f in e) ??
+            "messageId";
+          return { ...e, [field]: id };
+        }),
   ),
-  fc.nat().map((n): Mutation => (es) => es.slice(0, Math.max(1, n % (es.length + 1)))),
-  fc.tuple(fc.nat(), fc.constantFrom(...CORRUPTIONS)).map(([n, [field, value]]): Mutation => (es) =>
-    es.map((e, i) => (i === n % es.length && typeof e === "object" && e !== null ? { ...e, [field]: value } : e)),
+  fc.nat().map(
+    (n): Mutation =>
+      (es) =>
+        es.slice(0, Math.max(1, n % (es.length + 1))),
   ),
-  fc.tuple(fc.nat(), fc.constantFrom<unknown>(null, 42, "RUN_STARTED", [])).map(([n, value]): Mutation => (es) => es.map((e, i) => (i === n % es.length ? value : e))),
-  fc.tuple(fc.nat(), marker).map(([n, m]): Mutation => (es) =>
-    es.map((e, i) => (i === n % es.length && typeof e === "object" && e !== null ? { ...e, undescribedText: m } : e)),
+  fc.tuple(fc.nat(), fc.constantFrom(...CORRUPTIONS)).map(
+    ([n, [field, value]]): Mutation =>
+      (es) =>
+        es.map((e, i) => (i === n % es.length && typeof e === "object" && e !== null ? { ...e, [field]: value } : e)),
+  ),
+  fc.tuple(fc.nat(), fc.constantFrom<unknown>(null, 42, "RUN_STARTED", [])).map(
+    ([n, value]): Mutation =>
+      (es) =>
+        es.map((e, i) => (i === n % es.length ? value : e)),
+  ),
+  fc.tuple(fc.nat(), marker).map(
+    ([n, m]): Mutation =>
+      (es) =>
+        es.map((e, i) =>
+          i === n % es.length && typeof e === "object" && e !== null ? { ...e, undescribedText: m } : e,
+        ),
   ),
 );
 

@@ -13,10 +13,31 @@ import fc from "fast-check";
 import { ERROR_CODES, ReasoningProtocolError } from "../../src/core/errors";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
 import { ev } from "../../src/testing/builders";
-import { deepStream, HOSTILE_IDS, NON_OBJECTS, UNREADABLE, chunkStreamWithId, reasoningStreamWithId, SECRETS, toolStreamWithId, violationsWithId } from "../hostile/support/streams";
+import {
+  deepStream,
+  HOSTILE_IDS,
+  NON_OBJECTS,
+  UNREADABLE,
+  chunkStreamWithId,
+  reasoningStreamWithId,
+  SECRETS,
+  toolStreamWithId,
+  violationsWithId,
+} from "../hostile/support/streams";
 import { errorStreams, optInStreams, warningStreams } from "./code-streams";
 import { generatedCase } from "./generated";
-import { errorTexts, leaksIn, MARK, scanOptInStream, scanStream, secretsOf, warningTexts, withMarkers, type Leak, type ScanResult } from "./scan";
+import {
+  errorTexts,
+  leaksIn,
+  MARK,
+  scanOptInStream,
+  scanStream,
+  secretsOf,
+  warningTexts,
+  withMarkers,
+  type Leak,
+  type ScanResult,
+} from "./scan";
 import { from } from "rxjs";
 import { DOWNCAST_WARNING_CODES, downcastToThinking } from "../../src/downcast/downcast-thinking";
 import { REPAIR_WARNING_CODES, repairStream } from "../../src/repair/repair-stream";
@@ -31,7 +52,10 @@ const REGRESSIONS = join(ROOT, "test/regressions");
 /** Codes seen across the whole scan, for the coverage checks at the end. */
 const seen = { errors: new Set<string>(), warnings: new Set<string>(), streams: 0 };
 
-function scan(name: string, ...args: Parameters<typeof scanStream> extends [string, ...infer Rest] ? Rest : never): ScanResult {
+function scan(
+  name: string,
+  ...args: Parameters<typeof scanStream> extends [string, ...infer Rest] ? Rest : never
+): ScanResult {
   return record(scanStream(name, ...args));
 }
 
@@ -50,7 +74,16 @@ async function scanOptIn(...args: Parameters<typeof scanOptInStream>): Promise<S
 function problems(results: readonly ScanResult[]): (Leak | { foreign: string })[] {
   return results.flatMap((r) => [
     ...r.leaks,
-    ...(r.foreignError === undefined ? [] : [{ foreign: r.foreignError instanceof Error ? `${r.foreignError.name}: ${r.foreignError.message}` : String(r.foreignError) }]),
+    ...(r.foreignError === undefined
+      ? []
+      : [
+          {
+            foreign:
+              r.foreignError instanceof Error
+                ? `${r.foreignError.name}: ${r.foreignError.message}`
+                : String(r.foreignError),
+          },
+        ]),
   ]);
 }
 
@@ -65,8 +98,15 @@ function corpusStreams(): Stream[] {
     .filter((f) => f.endsWith(".json"))
     .sort()
     .map((f) => {
-      const fixture = JSON.parse(readFileSync(join(CORPUS, f), "utf8")) as { stream: unknown[]; input?: { messages?: unknown[] } };
-      return { name: `corpus/${f}`, events: fixture.stream, ...(fixture.input?.messages && { initialMessages: fixture.input.messages }) };
+      const fixture = JSON.parse(readFileSync(join(CORPUS, f), "utf8")) as {
+        stream: unknown[];
+        input?: { messages?: unknown[] };
+      };
+      return {
+        name: `corpus/${f}`,
+        events: fixture.stream,
+        ...(fixture.input?.messages && { initialMessages: fixture.input.messages }),
+      };
     });
 }
 
@@ -90,8 +130,15 @@ function regressionStreams(): Stream[] {
     .filter((f) => f.endsWith(".json"))
     .sort()
     .map((f) => {
-      const saved = JSON.parse(readFileSync(join(REGRESSIONS, f), "utf8")) as { events: unknown[]; initialMessages?: unknown[] };
-      return { name: `regressions/${f}`, events: saved.events, ...(saved.initialMessages && { initialMessages: saved.initialMessages }) };
+      const saved = JSON.parse(readFileSync(join(REGRESSIONS, f), "utf8")) as {
+        events: unknown[];
+        initialMessages?: unknown[];
+      };
+      return {
+        name: `regressions/${f}`,
+        events: saved.events,
+        ...(saved.initialMessages && { initialMessages: saved.initialMessages }),
+      };
     });
 }
 
@@ -102,8 +149,13 @@ function regressionStreams(): Stream[] {
  * the same verdict, which shows the markers changed nothing but the content.
  */
 function scanBothWays(stream: Stream): ScanResult[] {
-  const options = (initial: unknown[] | undefined) => (initial === undefined ? {} : { initialMessages: initial as never });
-  const marked = scan(`${stream.name} (markers)`, withMarkers(stream.events, "s"), options(stream.initialMessages && withMarkers(stream.initialMessages, "i")));
+  const options = (initial: unknown[] | undefined) =>
+    initial === undefined ? {} : { initialMessages: initial as never };
+  const marked = scan(
+    `${stream.name} (markers)`,
+    withMarkers(stream.events, "s"),
+    options(stream.initialMessages && withMarkers(stream.initialMessages, "i")),
+  );
   const vocabulary = marked.texts.map((t) => t.text).join("\n");
   const content = secretsOf([...stream.events, ...(stream.initialMessages ?? [])]);
   const secrets = new Set([...content].filter((secret) => !vocabulary.includes(secret)));
@@ -119,14 +171,30 @@ function scanBothWays(stream: Stream): ScanResult[] {
 describe("D-REDACT: the scan itself", () => {
   it("D-REDACT: content planted in an error detail, an id list or a warning message is found (the scan can fail)", () => {
     const planted = `${MARK}planted-Rt5Yu8Io`;
-    const error = new ReasoningProtocolError({ code: "ORPHAN_CONTENT", rule: "R-REASON-9", eventIndex: 1, eventType: "X", detail: `saw ${planted}` });
+    const error = new ReasoningProtocolError({
+      code: "ORPHAN_CONTENT",
+      rule: "R-REASON-9",
+      eventIndex: 1,
+      eventType: "X",
+      detail: `saw ${planted}`,
+    });
     expect(leaksIn("e", errorTexts(error), new Set([planted])).map((l) => l.where)).toEqual(
       expect.arrayContaining(["error.message", "String(error)", "error.stack", "util.inspect(error)"]),
     );
-    const listed = new ReasoningProtocolError({ code: "ORPHAN_CONTENT", rule: "R-REASON-9", eventIndex: 1, eventType: "X", ids: ["plain-secret-text"], detail: "" });
+    const listed = new ReasoningProtocolError({
+      code: "ORPHAN_CONTENT",
+      rule: "R-REASON-9",
+      eventIndex: 1,
+      eventType: "X",
+      ids: ["plain-secret-text"],
+      detail: "",
+    });
     expect(leaksIn("e", errorTexts(listed), new Set(["plain-secret-text"])).length).toBeGreaterThan(0);
     const warning = { code: "W", message: `truncated ${planted.slice(0, 5)}` };
-    expect(leaksIn("w", warningTexts(warning), new Set()).map((l) => l.where)).toEqual(["warning W (JSON)", "warning W (console line)"]);
+    expect(leaksIn("w", warningTexts(warning), new Set()).map((l) => l.where)).toEqual([
+      "warning W (JSON)",
+      "warning W (console line)",
+    ]);
   });
 });
 
@@ -149,25 +217,34 @@ describe("D-REDACT: recorded streams", () => {
 });
 
 describe("D-REDACT: one stream per error and warning code", () => {
-  it.each(errorStreams().map((s, i) => ({ ...s, name: `${s.code} #${i}` })))("D-REDACT: $name fails with its code and shows none of its content", ({ name, code, events, options }) => {
-    const result = scan(name, events, options);
-    expect(result.errorCode).toBe(code);
-    expect(problems([result])).toEqual([]);
-  });
+  it.each(errorStreams().map((s, i) => ({ ...s, name: `${s.code} #${i}` })))(
+    "D-REDACT: $name fails with its code and shows none of its content",
+    ({ name, code, events, options }) => {
+      const result = scan(name, events, options);
+      expect(result.errorCode).toBe(code);
+      expect(problems([result])).toEqual([]);
+    },
+  );
 
-  it.each(warningStreams().map((s, i) => ({ ...s, name: `${s.code} #${i}` })))("D-REDACT: $name warns with its code and shows none of its content", ({ name, code, events, options }) => {
-    const result = scan(name, events, options);
-    expect(result.warningCodes).toContain(code);
-    expect(problems([result])).toEqual([]);
-  });
+  it.each(warningStreams().map((s, i) => ({ ...s, name: `${s.code} #${i}` })))(
+    "D-REDACT: $name warns with its code and shows none of its content",
+    ({ name, code, events, options }) => {
+      const result = scan(name, events, options);
+      expect(result.warningCodes).toContain(code);
+      expect(problems([result])).toEqual([]);
+    },
+  );
 
   it("D-REDACT: the event rides on an error for programs only: not enumerable, absent from JSON and util.inspect", () => {
     const delta = `${MARK}event-delta-Vb6Nz2Lq`;
     let error: unknown;
-    reasoningPipeline(from([ev.runStarted(), ev.reasoningMessageContent("ghost", delta)])).events$.subscribe({ error: (e: unknown) => (error = e) });
+    reasoningPipeline(from([ev.runStarted(), ev.reasoningMessageContent("ghost", delta)])).events$.subscribe({
+      error: (e: unknown) => (error = e),
+    });
     expect((error as { event: { delta: string } }).event.delta).toBe(delta);
     expect(Object.keys(error as object)).not.toContain("event");
-    for (const { where, text } of errorTexts(error)) expect({ where, leaked: text.includes(delta) }).toEqual({ where, leaked: false });
+    for (const { where, text } of errorTexts(error))
+      expect({ where, leaked: text.includes(delta) }).toEqual({ where, leaked: false });
   });
 
   it("D-REDACT: the default console sink prints warnings without their content", () => {
@@ -189,7 +266,11 @@ describe("D-REDACT: the opt-in stages (repairStream, downcastToThinking, saveHis
     async ({ name, stage, kind, code, events }) => {
       const result = await scanOptIn(name, stage, events);
       if (kind === "error") expect(result.errorCode).toBe(code);
-      else expect({ error: result.errorCode, warned: result.warningCodes.includes(code) }).toEqual({ error: undefined, warned: true });
+      else
+        expect({ error: result.errorCode, warned: result.warningCodes.includes(code) }).toEqual({
+          error: undefined,
+          warned: true,
+        });
       expect(problems([result])).toEqual([]);
     },
   );
@@ -202,16 +283,28 @@ describe("D-REDACT: the opt-in stages (repairStream, downcastToThinking, saveHis
       for (const { stage, events } of optInStreams()) {
         const source = stage === "repairStream" ? from(events).pipe(repairStream({ quiet: true })) : from(events);
         const pipeline = reasoningPipeline(source, { onWarning: () => {} });
-        const output = stage === "downcastToThinking" ? pipeline.events$.pipe(downcastToThinking({ quiet: true })) : pipeline.events$;
+        const output =
+          stage === "downcastToThinking"
+            ? pipeline.events$.pipe(downcastToThinking({ quiet: true }))
+            : pipeline.events$;
         output.subscribe({ error: () => {} });
-        if (stage === "saveHistory") await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", pipeline.history, { quiet: true });
+        if (stage === "saveHistory")
+          await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", pipeline.history, {
+            quiet: true,
+          });
       }
     } finally {
       spy.mockRestore();
     }
     for (const line of lines) codes.add(/^\[agui-reasoning\] ([A-Z_]+)/.exec(line)?.[1] ?? line);
     // REPAIRED_CLOSED_AT_FINISH loses nothing (only ENDs are added): quiet silences it. Every other one is lossy.
-    expect([...codes].sort()).toEqual([...Object.keys(REPAIR_WARNING_CODES).filter((c) => c !== "REPAIRED_CLOSED_AT_FINISH"), ...Object.keys(DOWNCAST_WARNING_CODES), "VALUE_NOT_STORED"].sort());
+    expect([...codes].sort()).toEqual(
+      [
+        ...Object.keys(REPAIR_WARNING_CODES).filter((c) => c !== "REPAIRED_CLOSED_AT_FINISH"),
+        ...Object.keys(DOWNCAST_WARNING_CODES),
+        "VALUE_NOT_STORED",
+      ].sort(),
+    );
     expect(lines.filter((line) => line.includes(MARK))).toEqual([]);
   });
 });
@@ -228,14 +321,24 @@ describe("D-REDACT: hostile streams", () => {
       ] as const) {
         results.push(scan(`id ${label} ${kind}`, events, {}, secrets));
       }
-      for (const { code, events } of violationsWithId(id)) results.push(scan(`id ${label} ${code}`, events, {}, secrets));
+      for (const { code, events } of violationsWithId(id))
+        results.push(scan(`id ${label} ${code}`, events, {}, secrets));
     }
     for (const { label, value } of [...NON_OBJECTS, ...UNREADABLE]) {
-      results.push(scan(`non-object ${label}`, [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", SECRETS.thought), value()], {}, secrets));
+      results.push(
+        scan(
+          `non-object ${label}`,
+          [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", SECRETS.thought), value()],
+          {},
+          secrets,
+        ),
+      );
     }
     results.push(scan("deep values", deepStream(1_000), {}, secrets));
     expect(problems(results)).toEqual([]);
-    expect(results.filter((r) => r.errorCode === "MALFORMED_EVENT").length).toBe(NON_OBJECTS.length + UNREADABLE.length);
+    expect(results.filter((r) => r.errorCode === "MALFORMED_EVENT").length).toBe(
+      NON_OBJECTS.length + UNREADABLE.length,
+    );
   });
 });
 
@@ -248,7 +351,10 @@ describe("D-REDACT: generated streams", () => {
     const warnings = new Set<string>();
     fc.assert(
       fc.property(generatedCase, (c) => {
-        const options = { ...(c.maxOpenItems !== undefined && { maxOpenItems: c.maxOpenItems }), ...(c.initialMessages && { initialMessages: c.initialMessages }) };
+        const options = {
+          ...(c.maxOpenItems !== undefined && { maxOpenItems: c.maxOpenItems }),
+          ...(c.initialMessages && { initialMessages: c.initialMessages }),
+        };
         const result = scan("generated", c.events, options);
         errors.set(result.errorCode ?? "none", (errors.get(result.errorCode ?? "none") ?? 0) + 1);
         for (const code of result.warningCodes) warnings.add(code);
@@ -258,7 +364,12 @@ describe("D-REDACT: generated streams", () => {
       { numRuns: RUNS, seed: SEED },
     );
     // The generator reaches deep into the pipeline: many error codes, many warning codes, and valid streams too.
-    expect({ seed: SEED, errorCodes: errors.size >= 10, warningCodes: warnings.size >= 10, valid: (errors.get("none") ?? 0) > RUNS / 20 }).toEqual({
+    expect({
+      seed: SEED,
+      errorCodes: errors.size >= 10,
+      warningCodes: warnings.size >= 10,
+      valid: (errors.get("none") ?? 0) > RUNS / 20,
+    }).toEqual({
       seed: SEED,
       errorCodes: true,
       warningCodes: true,
@@ -274,17 +385,37 @@ describe("D-REDACT: coverage of the scan", () => {
 
   it("D-REDACT: every warning and error code the sources name, the opt-in stages' included, was produced and scanned", () => {
     const named = new Set<string>();
-    for (const dir of ["upcast", "schema", "chunks", "discipline", "history", "pipeline", "core", "repair", "downcast", "storage"]) {
+    for (const dir of [
+      "upcast",
+      "schema",
+      "chunks",
+      "discipline",
+      "history",
+      "pipeline",
+      "core",
+      "repair",
+      "downcast",
+      "storage",
+    ]) {
       for (const file of readdirSync(join(ROOT, "src", dir)).filter((f) => f.endsWith(".ts"))) {
         const source = readFileSync(join(ROOT, "src", dir, file), "utf8");
-        for (const m of source.matchAll(/(?:code:\s*|warning\(\s*)"([A-Z][A-Z_]+)"|\b([A-Z][A-Z_]+): "\2"|\bcode = "([A-Z][A-Z_]+)"/g)) named.add((m[1] ?? m[2] ?? m[3])!);
+        for (const m of source.matchAll(
+          /(?:code:\s*|warning\(\s*)"([A-Z][A-Z_]+)"|\b([A-Z][A-Z_]+): "\2"|\bcode = "([A-Z][A-Z_]+)"/g,
+        ))
+          named.add((m[1] ?? m[2] ?? m[3])!);
       }
     }
     // Errors: the pipeline's, and DowncastError's (`readonly code = "NOT_REPRESENTABLE"`).
     const errorCodes = new Set<string>([...ERROR_CODES, "NOT_REPRESENTABLE"]);
     const warningCodes = [...named].filter((code) => !errorCodes.has(code));
     expect(warningCodes.length).toBeGreaterThanOrEqual(25);
-    expect(warningCodes).toEqual(expect.arrayContaining([...Object.keys(REPAIR_WARNING_CODES), ...Object.keys(DOWNCAST_WARNING_CODES), "VALUE_NOT_STORED"]));
+    expect(warningCodes).toEqual(
+      expect.arrayContaining([
+        ...Object.keys(REPAIR_WARNING_CODES),
+        ...Object.keys(DOWNCAST_WARNING_CODES),
+        "VALUE_NOT_STORED",
+      ]),
+    );
     expect(warningCodes.filter((code) => !seen.warnings.has(code))).toEqual([]);
     expect([...named].filter((code) => errorCodes.has(code) && !seen.errors.has(code))).toEqual([]);
     expect(named.has("NOT_REPRESENTABLE")).toBe(true);

@@ -22,7 +22,16 @@ import type { OptInStage } from "./code-streams";
 export const MARK = "\u00a7";
 
 /** Fields whose string values are content: deltas, reasoning and message text, values, titles, arguments, results. */
-export const CONTENT_KEYS: ReadonlySet<string> = new Set(["delta", "encryptedValue", "title", "content", "text", "arguments", "message", "summary"]);
+export const CONTENT_KEYS: ReadonlySet<string> = new Set([
+  "delta",
+  "encryptedValue",
+  "title",
+  "content",
+  "text",
+  "arguments",
+  "message",
+  "summary",
+]);
 
 /** Content shorter than this is not searched for: "ok" occurs in any sentence. Markers are longer. */
 const MIN_SECRET = 8;
@@ -49,13 +58,15 @@ export interface ScanResult {
 }
 
 /** The errors the package throws at a stream: a protocol violation, or a downgrade the older shapes cannot express. */
-const isPackageError = (error: unknown): error is ReasoningProtocolError | DowncastError => error instanceof ReasoningProtocolError || error instanceof DowncastError;
+const isPackageError = (error: unknown): error is ReasoningProtocolError | DowncastError =>
+  error instanceof ReasoningProtocolError || error instanceof DowncastError;
 
 /** The renderings of an error that logs and programs see. `event` is meant for programs and is excluded. */
 export function errorTexts(error: unknown): { where: string; text: string }[] {
   if (!isPackageError(error)) return [];
   const own: Record<string, unknown> = {};
-  for (const key of Object.keys(error)) if (key !== "event") own[key] = (error as unknown as Record<string, unknown>)[key];
+  for (const key of Object.keys(error))
+    if (key !== "event") own[key] = (error as unknown as Record<string, unknown>)[key];
   return [
     { where: "error.message", text: error.message },
     { where: "String(error)", text: String(error) },
@@ -106,12 +117,18 @@ function isUnreadable(value: object): boolean {
 }
 
 /** Where any of `secrets`, or the marker character, occurs in `texts`. */
-export function leaksIn(stream: string, texts: readonly { where: string; text: string }[], secrets: ReadonlySet<string>): Leak[] {
+export function leaksIn(
+  stream: string,
+  texts: readonly { where: string; text: string }[],
+  secrets: ReadonlySet<string>,
+): Leak[] {
   const leaks: Leak[] = [];
   for (const { where, text } of texts) {
-    if (text.includes(MARK)) leaks.push({ stream, where, secret: text.slice(text.indexOf(MARK), text.indexOf(MARK) + 40) });
+    if (text.includes(MARK))
+      leaks.push({ stream, where, secret: text.slice(text.indexOf(MARK), text.indexOf(MARK) + 40) });
     for (const secret of secrets) {
-      if (secret.length >= MIN_SECRET && text.includes(secret)) leaks.push({ stream, where, secret: secret.slice(0, 40) });
+      if (secret.length >= MIN_SECRET && text.includes(secret))
+        leaks.push({ stream, where, secret: secret.slice(0, 40) });
     }
   }
   return leaks;
@@ -128,7 +145,11 @@ export function scanStream(
   secrets: ReadonlySet<string> = secretsOf([...events, ...(options.initialMessages ?? [])]),
 ): ScanResult {
   const warnings: ReasoningWarning[] = [];
-  const pipeline = reasoningPipeline(from(events), { producer: "scanned", onWarning: (w) => warnings.push(w), ...options });
+  const pipeline = reasoningPipeline(from(events), {
+    producer: "scanned",
+    onWarning: (w) => warnings.push(w),
+    ...options,
+  });
   let failure: { error: unknown } | undefined;
   pipeline.events$.subscribe({ error: (error: unknown) => (failure = { error }) });
   const history = pipeline.history;
@@ -138,7 +159,13 @@ export function scanStream(
 }
 
 /** Renders and searches what one run produced. */
-function scanned(stream: string, warnings: readonly ReasoningWarning[], failure: { error: unknown } | undefined, history: ReasoningHistory, secrets: ReadonlySet<string>): ScanResult {
+function scanned(
+  stream: string,
+  warnings: readonly ReasoningWarning[],
+  failure: { error: unknown } | undefined,
+  history: ReasoningHistory,
+  secrets: ReadonlySet<string>,
+): ScanResult {
   const texts = warnings.flatMap(warningTexts);
   const error = failure?.error;
   texts.push(...errorTexts(error));
@@ -157,7 +184,12 @@ function scanned(stream: string, warnings: readonly ReasoningWarning[], failure:
  * pipeline, and scans the errors and warnings of both: `repairStream` in front of the pipeline,
  * `downcastToThinking` after it, `saveHistory` of its history into a store that cannot keep values.
  */
-export async function scanOptInStream(stream: string, stage: OptInStage, events: readonly unknown[], secrets: ReadonlySet<string> = secretsOf(events)): Promise<ScanResult> {
+export async function scanOptInStream(
+  stream: string,
+  stage: OptInStage,
+  events: readonly unknown[],
+  secrets: ReadonlySet<string> = secretsOf(events),
+): Promise<ScanResult> {
   const warnings: ReasoningWarning[] = [];
   const options = { producer: "scanned", onWarning: (w: ReasoningWarning) => warnings.push(w) };
   const source = stage === "repairStream" ? from(events).pipe(repairStream(options)) : from(events);

@@ -7,7 +7,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { problemsOf, type StreamCase } from "../property/harness";
 
-const files = readdirSync(__dirname).filter((f) => f.endsWith(".json")).sort();
+const files = readdirSync(__dirname)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 describe("regressions: saved counterexamples replay", () => {
   it("R-PROC-19: replay reaches the saved cases (there is at least the hand-written seed)", () => {

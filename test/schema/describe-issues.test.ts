@@ -41,11 +41,22 @@ describe("describeIssues — unions", () => {
       ],
     };
     const input = { messages: [{ content: [{ type: "text", text: 5 }] }] };
-    expect(describeIssues([issue], input)).toBe("the schema rejects /messages/0/content/0/text (expected string, received number)");
+    expect(describeIssues([issue], input)).toBe(
+      "the schema rejects /messages/0/content/0/text (expected string, received number)",
+    );
   });
 
   it("R-PROC-4: when no alternative gets into the value, the union itself is named", () => {
-    const issue = { code: "invalid_union", path: ["content"], errors: [[{ code: "invalid_type", path: [], expected: "string" }], [{ code: "invalid_type", path: [], expected: "array" }]] };
-    expect(describeIssues([issue], { content: 5 })).toBe("the schema rejects /content (matches none of the allowed shapes, received number)");
+    const issue = {
+      code: "invalid_union",
+      path: ["content"],
+      errors: [
+        [{ code: "invalid_type", path: [], expected: "string" }],
+        [{ code: "invalid_type", path: [], expected: "array" }],
+      ],
+    };
+    expect(describeIssues([issue], { content: 5 })).toBe(
+      "the schema rejects /content (matches none of the allowed shapes, received number)",
+    );
   });
 });

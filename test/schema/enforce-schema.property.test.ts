@@ -30,7 +30,21 @@ const CONTENT_FIELDS = new Set(["delta", "encryptedValue", "text", "content", "v
 
 const scalar = fc.oneof(
   fc.string({ maxLength: 6 }),
-  fc.constantFrom("m1", "reasoning", "assistant", "user", "message", "tool-call", "artifact", "success", "paused", "text", "1.0", "1.1", "draft"),
+  fc.constantFrom(
+    "m1",
+    "reasoning",
+    "assistant",
+    "user",
+    "message",
+    "tool-call",
+    "artifact",
+    "success",
+    "paused",
+    "text",
+    "1.0",
+    "1.1",
+    "draft",
+  ),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -41,7 +55,10 @@ const part = fc.record(
   {
     type: fc.constantFrom("text", "image", "hologram", 5),
     text: content,
-    source: fc.record({ type: fc.constantFrom("data", "url", "blob"), value: content, mimeType: fc.constant("x/y") }, { requiredKeys: [] }),
+    source: fc.record(
+      { type: fc.constantFrom("data", "url", "blob"), value: content, mimeType: fc.constant("x/y") },
+      { requiredKeys: [] },
+    ),
     metadata: fc.oneof(fc.constant(null), fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 })),
     bold: fc.boolean(),
   },
@@ -52,7 +69,11 @@ const message = fc.record(
   {
     id: fc.oneof(fc.constantFrom("u1", "a1", "r1"), fc.integer()),
     role: fc.constantFrom("user", "assistant", "reasoning", "activity", "tool", "critic", 7),
-    content: fc.oneof(content, fc.array(part, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 })),
+    content: fc.oneof(
+      content,
+      fc.array(part, { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 }),
+    ),
     activityType: fc.constant("progress"),
     toolCallId: fc.constant("tc1"),
     encryptedValue: content,
@@ -69,10 +90,23 @@ const fieldValue = (name: string): fc.Arbitrary<unknown> => {
     case "messages":
       return fc.oneof(fc.array(message, { maxLength: 4 }), scalar);
     case "outcome":
-      return fc.oneof(fc.record({ type: fc.constantFrom("success", "cancelled", "interrupt", "paused", 3) }), fc.array(scalar), scalar);
+      return fc.oneof(
+        fc.record({ type: fc.constantFrom("success", "cancelled", "interrupt", "paused", 3) }),
+        fc.array(scalar),
+        scalar,
+      );
     case "delta":
     case "patch":
-      return fc.oneof(fc.array(fc.record({ op: fc.constantFrom("add", "remove", "frob"), path: fc.constantFrom("/a", "bad"), value: scalar }, { requiredKeys: ["op"] }), { maxLength: 3 }), content);
+      return fc.oneof(
+        fc.array(
+          fc.record(
+            { op: fc.constantFrom("add", "remove", "frob"), path: fc.constantFrom("/a", "bad"), value: scalar },
+            { requiredKeys: ["op"] },
+          ),
+          { maxLength: 3 },
+        ),
+        content,
+      );
     case "metadata":
     case "rawEvent":
       return fc.oneof(fc.constant(null), fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 }), scalar);
@@ -91,9 +125,9 @@ const hostileEvent = fc
 
 /** Undescribed or mistyped extras: 0…max fields drawn from every name the schemas use, plus strangers. */
 function noise(max: number) {
-  return fc.array(fc.constantFrom(...FIELD_NAMES, "title", "futureProp", "encryptedValueType", "role"), { maxLength: max }).chain((names) =>
-    fc.tuple(...names.map((name) => fieldValue(name).map((value) => [name, value] as const))),
-  );
+  return fc
+    .array(fc.constantFrom(...FIELD_NAMES, "title", "futureProp", "encryptedValueType", "role"), { maxLength: max })
+    .chain((names) => fc.tuple(...names.map((name) => fieldValue(name).map((value) => [name, value] as const))));
 }
 
 /** A value the schema would accept for `key` on `type` — or, now and then, a stranger (unknown member). */
@@ -136,12 +170,17 @@ function plausible(type: string, key: string): fc.Arbitrary<unknown> {
 
 /** Mostly valid: every required field plausible, some optional ones, plus a little noise. */
 const plausibleEvent = fc.constantFrom(...KNOWN_TYPES).chain((type) => {
-  const shape = asNode(EventSchema)._zod.def.options?.find((o) => o._zod.def.shape?.type?._zod.def.values?.[0] === type)?._zod.def.shape ?? {};
+  const shape =
+    asNode(EventSchema)._zod.def.options?.find((o) => o._zod.def.shape?.type?._zod.def.values?.[0] === type)?._zod.def
+      .shape ?? {};
   const fields = Object.entries(shape)
     .filter(([key]) => key !== "type" && key !== "input" && key !== "usage")
     .map(([key, schema]) =>
       schema.safeParse(undefined).success
-        ? fc.option(plausible(type, key).map((v) => [key, v] as const), { freq: 2, nil: undefined })
+        ? fc.option(
+            plausible(type, key).map((v) => [key, v] as const),
+            { freq: 2, nil: undefined },
+          )
         : plausible(type, key).map((v) => [key, v] as const),
     );
   const extras = fc.oneof({ arbitrary: fc.constant([]), weight: 3 }, { arbitrary: noise(2), weight: 1 });

@@ -32,7 +32,17 @@ const anyValue = fc.oneof(
   fc.string({ maxLength: 4 }),
   fc.constantFrom("assistant", "user", "system", "developer", "tool", "reasoning", "m1", ""),
   fc.integer(),
-  fc.constantFrom(0, -0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, -Number.MAX_SAFE_INTEGER - 1, 1e21),
+  fc.constantFrom(
+    0,
+    -0,
+    1.5,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 1,
+    -Number.MAX_SAFE_INTEGER - 1,
+    1e21,
+  ),
   fc.double(),
   fc.boolean(),
   fc.constant(null),
@@ -83,7 +93,15 @@ const hotEvent = fc
   .record({
     type: fc.constantFrom(...HOT_TYPES),
     // Per field: absent, a plausible value, or anything at all.
-    fields: fc.tuple(...FIELDS.map((f) => fc.oneof({ weight: 3, arbitrary: fc.constant(absent) }, { weight: 3, arbitrary: plausible[f] }, { weight: 1, arbitrary: anyValue }))),
+    fields: fc.tuple(
+      ...FIELDS.map((f) =>
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constant(absent) },
+          { weight: 3, arbitrary: plausible[f] },
+          { weight: 1, arbitrary: anyValue },
+        ),
+      ),
+    ),
     // Only the fields this type describes, most of the time (extra keys are rarer).
     describedOnly: fc.boolean(),
   })
@@ -120,7 +138,9 @@ describe("enforcement fast path", () => {
   it("R-PROC-6: every event type that is not hot is never answered by the fast path", () => {
     const e = { type: EventType.REASONING_MESSAGE_START, messageId: "m1", role: "reasoning" };
     expect(isCleanHotEvent(e, e.type)).toBe(false);
-    expect(isCleanHotEvent({ type: "TEXT_MESSAGE_CONTENTX", messageId: "m", delta: "d" }, "TEXT_MESSAGE_CONTENTX")).toBe(false);
+    expect(
+      isCleanHotEvent({ type: "TEXT_MESSAGE_CONTENTX", messageId: "m", delta: "d" }, "TEXT_MESSAGE_CONTENTX"),
+    ).toBe(false);
   });
 
   it("R-PROC-2 R-DEP-6: a stripped key, a tolerated null and an unknown role all leave the fast path", () => {
@@ -141,6 +161,8 @@ describe("enforcement fast path", () => {
     expect(r.out).toHaveLength(1);
     expect(r.out[0]).toBe(event);
     expect(r.warnings).toHaveLength(0);
-    expect(() => stage.step(null, { ...event, timestamp: 1.5 }, { index: 4 })).toThrow(expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: 4 }));
+    expect(() => stage.step(null, { ...event, timestamp: 1.5 }, { index: 4 })).toThrow(
+      expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: 4 }),
+    );
   });
 });

@@ -11,7 +11,20 @@ describe("compareProtocolVersion", () => {
   });
 
   it("R-VER-16: anything that is not MAJOR.MINOR is uninterpretable", () => {
-    for (const v of ["draft", "banana", "", "1", "1.0.0", "v1.0", "1.x", " 1.0", "1.0 ", "-1.0", "1e3.0", "9999999999.0"]) {
+    for (const v of [
+      "draft",
+      "banana",
+      "",
+      "1",
+      "1.0.0",
+      "v1.0",
+      "1.x",
+      " 1.0",
+      "1.0 ",
+      "-1.0",
+      "1e3.0",
+      "9999999999.0",
+    ]) {
       expect(compareProtocolVersion(v)).toBe("uninterpretable");
     }
   });

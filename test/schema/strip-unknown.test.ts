@@ -15,7 +15,10 @@ const planOf = (schema: z.ZodType): Plan => {
 
 const Part = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("text"), text: z.string() }),
-  z.looseObject({ type: z.literal("media"), source: z.discriminatedUnion("kind", [z.looseObject({ kind: z.literal("url"), url: z.string() })]) }),
+  z.looseObject({
+    type: z.literal("media"),
+    source: z.discriminatedUnion("kind", [z.looseObject({ kind: z.literal("url"), url: z.string() })]),
+  }),
 ]);
 const Message = z.looseObject({
   id: z.string(),
@@ -28,7 +31,9 @@ const Envelope = z.looseObject({ messages: z.array(Message), note: z.looseObject
 
 describe("stripUnknown", () => {
   it("R-PROC-6: a clean value needs no walk: undefined, nothing allocated", () => {
-    const value = { messages: [{ id: "a", status: "open", parts: [{ type: "text", text: "x" }], meta: { any: { thing: 1 } } }] };
+    const value = {
+      messages: [{ id: "a", status: "open", parts: [{ type: "text", text: "x" }], meta: { any: { thing: 1 } } }],
+    };
     expect(stripUnknown(value, planOf(Envelope))).toBeUndefined();
   });
 
@@ -62,7 +67,9 @@ describe("stripUnknown", () => {
     const Patch = z.array(z.discriminatedUnion("op", [Op]));
     expect(stripUnknown([{ op: "remove", path: "/a", value: 1 }], planOf(Patch))).toBeUndefined();
     const Closed = z.array(z.discriminatedUnion("op", [z.looseObject({ op: z.literal("remove"), path: z.string() })]));
-    expect(stripUnknown([{ op: "remove", path: "/a", value: 1 }], planOf(Closed))?.value).toEqual([{ op: "remove", path: "/a" }]);
+    expect(stripUnknown([{ op: "remove", path: "/a", value: 1 }], planOf(Closed))?.value).toEqual([
+      { op: "remove", path: "/a" },
+    ]);
   });
 
   it("R-PROC-11: an unknown enum in an optional field removes the field", () => {
@@ -72,10 +79,17 @@ describe("stripUnknown", () => {
   });
 
   it("R-PROC-11: an unknown enum in a required field removes the containing value; notes from inside it are replaced", () => {
-    const value = { messages: [{ id: "a", status: "snoozed", extra: 1, level: "weird" }, { id: "b", status: "done" }] };
+    const value = {
+      messages: [
+        { id: "a", status: "snoozed", extra: 1, level: "weird" },
+        { id: "b", status: "done" },
+      ],
+    };
     const stripped = stripUnknown(value, planOf(Envelope));
     expect(stripped?.value).toEqual({ messages: [{ id: "b", status: "done" }] });
-    expect(stripped?.notes).toEqual([{ kind: "unknown-member", path: "/messages/0/status", removedPath: "/messages/0" }]);
+    expect(stripped?.notes).toEqual([
+      { kind: "unknown-member", path: "/messages/0/status", removedPath: "/messages/0" },
+    ]);
   });
 
   it("R-PROC-11: a removal that reaches the root removes the whole value", () => {
@@ -85,7 +99,14 @@ describe("stripUnknown", () => {
   });
 
   it("R-PROC-11: an unknown member of a required nested union removes the element holding it", () => {
-    const value = { id: "a", status: "open", parts: [{ type: "media", source: { kind: "ftp" } }, { type: "text", text: "t" }] };
+    const value = {
+      id: "a",
+      status: "open",
+      parts: [
+        { type: "media", source: { kind: "ftp" } },
+        { type: "text", text: "t" },
+      ],
+    };
     const stripped = stripUnknown(value, planOf(Message));
     expect(stripped?.value).toEqual({ id: "a", status: "open", parts: [{ type: "text", text: "t" }] });
     expect(stripped?.notes).toEqual([{ kind: "unknown-member", path: "/parts/0/source", removedPath: "/parts/0" }]);
@@ -124,7 +145,10 @@ describe("stripUnknown", () => {
 
   it("R-PROC-2: record values are walked; an element removed from a record drops its key", () => {
     const Book = z.record(z.string(), z.looseObject({ status: z.enum(["open", "done"]) }));
-    const stripped = stripUnknown({ a: { status: "open", x: 1 }, b: { status: "gone" }, c: { status: "done" } }, planOf(Book));
+    const stripped = stripUnknown(
+      { a: { status: "open", x: 1 }, b: { status: "gone" }, c: { status: "done" } },
+      planOf(Book),
+    );
     expect(stripped?.value).toEqual({ a: { status: "open" }, c: { status: "done" } });
     expect(stripped?.notes).toEqual([
       { kind: "stripped-property", path: "/a/x" },
@@ -147,7 +171,9 @@ describe("stripUnknown", () => {
 
   it("R-PROC-3: nested discriminated unions are flattened into one set of members", () => {
     const Inner = z.discriminatedUnion("type", [z.looseObject({ type: z.literal("b"), y: z.string() })]);
-    const Outer = z.array(z.discriminatedUnion("type", [z.looseObject({ type: z.literal("a"), x: z.string() }), Inner]));
+    const Outer = z.array(
+      z.discriminatedUnion("type", [z.looseObject({ type: z.literal("a"), x: z.string() }), Inner]),
+    );
     const stripped = stripUnknown([{ type: "b", y: "1", z: 2 }, { type: "c" }], planOf(Outer));
     expect(stripped?.value).toEqual([{ type: "b", y: "1" }]);
     expect(stripped?.notes.map((n) => n.kind)).toEqual(["stripped-property", "unknown-member"]);
@@ -156,7 +182,10 @@ describe("stripUnknown", () => {
   it("R-PROC-2: recursive schemas (z.lazy) compile once and are walked at any depth", () => {
     type Node = { name: string; children?: Node[] };
     const Tree: z.ZodType<Node> = z.looseObject({ name: z.string(), children: z.lazy(() => z.array(Tree)).optional() });
-    const stripped = stripUnknown({ name: "r", children: [{ name: "c", children: [{ name: "g", junk: 1 }] }] }, planOf(Tree));
+    const stripped = stripUnknown(
+      { name: "r", children: [{ name: "c", children: [{ name: "g", junk: 1 }] }] },
+      planOf(Tree),
+    );
     expect(stripped?.value).toEqual({ name: "r", children: [{ name: "c", children: [{ name: "g" }] }] });
     expect(stripped?.notes).toEqual([{ kind: "stripped-property", path: "/children/0/children/0/junk" }]);
   });

@@ -14,12 +14,28 @@ export interface OutsideReference {
 }
 
 /** Everything that runs at test, build or run time (data fixtures are not code and are not scanned). */
-export const SCANNED = ["src", "test", "marbles", "bench", "examples", "scripts", ".ci", "jest.config.ts", "package.json", "tsconfig.json", "tsdown.config.ts"];
+export const SCANNED = [
+  "src",
+  "test",
+  "marbles",
+  "bench",
+  "examples",
+  "scripts",
+  ".ci",
+  "jest.config.ts",
+  "package.json",
+  "tsconfig.json",
+  "tsdown.config.ts",
+];
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "fixtures", ".tmp"]);
 const CODE = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"]);
 
 /** Names that only exist outside a clone: a sibling `shared/` folder, the machine's work folders. */
-const OUTSIDE_NAMES: readonly RegExp[] = [/(^|[^\w.])\.\.\/shared\b/, /(^|["'`\s=])\/work\//, /(^|[^\w])\/home\/[\w-]+\//];
+const OUTSIDE_NAMES: readonly RegExp[] = [
+  /(^|[^\w.])\.\.\/shared\b/,
+  /(^|["'`\s=])\/work\//,
+  /(^|[^\w])\/home\/[\w-]+\//,
+];
 
 /** Every reference to a path outside `repoRoot` in the scanned files. */
 export function findOutsideReferences(repoRoot: string, scanned: readonly string[] = SCANNED): OutsideReference[] {
@@ -44,7 +60,8 @@ export function scanFile(repoRoot: string, file: string, text = readFileSync(fil
   const rel = relative(repoRoot, file).split("\\").join("/");
   const found: OutsideReference[] = [];
   text.split("\n").forEach((line, i) => {
-    if (OUTSIDE_NAMES.some((re) => re.test(line))) found.push({ file: rel, line: i + 1, text: line.trim().slice(0, 160) });
+    if (OUTSIDE_NAMES.some((re) => re.test(line)))
+      found.push({ file: rel, line: i + 1, text: line.trim().slice(0, 160) });
   });
   if (!CODE.has(extname(file))) return found;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -54,7 +71,8 @@ export function scanFile(repoRoot: string, file: string, text = readFileSync(fil
     return r === ".." || r.startsWith(`../`) || r.startsWith("..\\") || isAbsolute(r);
   };
   const report = (node: ts.Node, target: string) => {
-    if (outside(target) && !found.some((f) => f.line === lineOf(node))) found.push({ file: rel, line: lineOf(node), text: node.getText(source).slice(0, 160), target });
+    if (outside(target) && !found.some((f) => f.line === lineOf(node)))
+      found.push({ file: rel, line: lineOf(node), text: node.getText(source).slice(0, 160), target });
   };
   const consts = new Map<string, string>();
   const evaluate = (node: ts.Expression): string | undefined => {
@@ -64,7 +82,9 @@ export function scanFile(repoRoot: string, file: string, text = readFileSync(fil
     if (ts.isCallExpression(node)) {
       // resolve(…)/join(…) as imported from node:path, or path.resolve(…)/path.join(…).
       const callee =
-        ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === "path"
+        ts.isPropertyAccessExpression(node.expression) &&
+        ts.isIdentifier(node.expression.expression) &&
+        node.expression.expression.text === "path"
           ? node.expression.name.text
           : ts.isIdentifier(node.expression)
             ? node.expression.text
@@ -79,13 +99,23 @@ export function scanFile(repoRoot: string, file: string, text = readFileSync(fil
   const visit = (node: ts.Node): void => {
     // import/export … from "…", import("…"), require("…"), jest.mock("…"): relative to the file.
     const specifier =
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
         ? node.moduleSpecifier
-        : ts.isCallExpression(node) && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0]) && isModuleCall(node)
+        : ts.isCallExpression(node) &&
+            node.arguments[0] &&
+            ts.isStringLiteralLike(node.arguments[0]) &&
+            isModuleCall(node)
           ? node.arguments[0]
           : undefined;
     if (specifier && specifier.text.startsWith(".")) report(specifier, resolve(dirname(file), specifier.text));
-    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal) && node.argument.literal.text.startsWith(".")) {
+    if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal) &&
+      node.argument.literal.text.startsWith(".")
+    ) {
       report(node, resolve(dirname(file), node.argument.literal.text));
     }
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
@@ -107,7 +137,9 @@ function isModuleCall(node: ts.CallExpression): boolean {
   if (ts.isIdentifier(node.expression)) return node.expression.text === "require";
   if (ts.isPropertyAccessExpression(node.expression)) {
     const name = node.expression.name.text;
-    return ["mock", "requireActual", "resolve", "doMock"].includes(name) && node.expression.expression.getText() !== "path";
+    return (
+      ["mock", "requireActual", "resolve", "doMock"].includes(name) && node.expression.expression.getText() !== "path"
+    );
   }
   return false;
 }

@@ -52,7 +52,9 @@ describe("serializeHistory / parseHistory: the stored form", () => {
   });
 
   it("R-REASON-17: the stored form is tagged and versioned, and historyToJSON gives it as a JSON value parseHistory also reads", () => {
-    const history = historyOf([msg.reasoning("m1", "x", { encryptedValue: "v" })], { issuers: [{ subtype: "message", entityId: "m1", issuer: undefined }] });
+    const history = historyOf([msg.reasoning("m1", "x", { encryptedValue: "v" })], {
+      issuers: [{ subtype: "message", entityId: "m1", issuer: undefined }],
+    });
     const json = historyToJSON(history);
     expect(json).toEqual({
       format: "agui-reasoning/history",
@@ -67,20 +69,34 @@ describe("serializeHistory / parseHistory: the stored form", () => {
 
   it("R-REASON-17: a long history (more messages than are built eagerly) is stored and read back whole", () => {
     const events: unknown[] = [ev.runStarted()];
-    for (let i = 0; i < 200; i++) events.push(ev.reasoningChunk(`m${i}`, `thought ${i}`), ev.encryptedValue("message", `m${i}`, `v${i}`));
+    for (let i = 0; i < 200; i++)
+      events.push(ev.reasoningChunk(`m${i}`, `thought ${i}`), ev.encryptedValue("message", `m${i}`, `v${i}`));
     events.push(ev.runFinished());
     const { history } = runPipeline(events);
     const back = parseHistory(serializeHistory(history));
     expect(back.messages).toHaveLength(200);
     expect(back.messages[199]).toEqual(msg.reasoning("m199", "thought 199", { encryptedValue: "v199" }));
-    expect(back).toEqual({ messages: [...history.messages], incomplete: [...history.incomplete], issuers: [...history.issuers] });
+    expect(back).toEqual({
+      messages: [...history.messages],
+      incomplete: [...history.incomplete],
+      issuers: [...history.issuers],
+    });
   });
 
   it("R-RUN-10: a parsed history seeds the next session's pipeline (initialHistory), which keeps accumulating", () => {
     const stored = parseHistory(serializeHistory(richHistory()));
-    const next = runPipeline([ev.runStarted("r2"), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", " more"), ev.reasoningMessageEnd("m1"), ev.runFinished("r2")], {
-      initialHistory: stored,
-    });
+    const next = runPipeline(
+      [
+        ev.runStarted("r2"),
+        ev.reasoningMessageStart("m1"),
+        ev.reasoningMessageContent("m1", " more"),
+        ev.reasoningMessageEnd("m1"),
+        ev.runFinished("r2"),
+      ],
+      {
+        initialHistory: stored,
+      },
+    );
     expect(next.error).toBeUndefined();
     expect(next.history.messages[0]).toEqual({
       id: "m1",
@@ -94,12 +110,28 @@ describe("serializeHistory / parseHistory: the stored form", () => {
 
   const good = () => JSON.parse(serializeHistory(richHistory())) as Record<string, any>;
   const cases: [string, (doc: Record<string, any>) => unknown, string][] = [
-    ["not JSON text (cut short)", (doc) => JSON.stringify(doc).slice(0, 40), "parseHistory: / is not valid JSON text (40 characters)"],
+    [
+      "not JSON text (cut short)",
+      (doc) => JSON.stringify(doc).slice(0, 40),
+      "parseHistory: / is not valid JSON text (40 characters)",
+    ],
     ["not an object", () => [], "parseHistory: / must be an object (got array)"],
-    ["another format", (doc) => ({ ...doc, format: "agui-reasoning/pipeline-state" }), 'parseHistory: /format must be "agui-reasoning/history"'],
-    ["a newer version", (doc) => ({ ...doc, version: 3 }), "parseHistory: /version is 3, newer than this package reads (1); upgrade agui-reasoning"],
+    [
+      "another format",
+      (doc) => ({ ...doc, format: "agui-reasoning/pipeline-state" }),
+      'parseHistory: /format must be "agui-reasoning/history"',
+    ],
+    [
+      "a newer version",
+      (doc) => ({ ...doc, version: 3 }),
+      "parseHistory: /version is 3, newer than this package reads (1); upgrade agui-reasoning",
+    ],
     ["no version", (doc) => ({ ...doc, version: undefined }), "parseHistory: /version must be 1 (got undefined)"],
-    ["messages not a list", (doc) => ({ ...doc, messages: {} }), "parseHistory: /messages must be an array (got object)"],
+    [
+      "messages not a list",
+      (doc) => ({ ...doc, messages: {} }),
+      "parseHistory: /messages must be an array (got object)",
+    ],
     [
       "a message with an unknown role",
       (doc) => ({ ...doc, messages: [...doc.messages, { id: "x", role: "critic", content: "secret thought" }] }),
@@ -110,10 +142,26 @@ describe("serializeHistory / parseHistory: the stored form", () => {
       (doc) => ({ ...doc, messages: [{ ...doc.messages[0], encryptedValue: 12 }] }),
       "parseHistory: /messages/0 is not an AG-UI 1.0 message: the schema rejects /encryptedValue (expected string, received number)",
     ],
-    ["a repeated message id (R-EVT-8)", (doc) => ({ ...doc, messages: [doc.messages[0], doc.messages[0]] }), 'parseHistory: /messages/1/id repeats the id "m1": a history holds each message once (R-EVT-8)'],
-    ["an incomplete item with a bad reason", (doc) => ({ ...doc, incomplete: [{ kind: "message", id: "m2", reason: "lost" }] }), 'parseHistory: /incomplete/0/reason must be one of "open" | "abandoned" | "truncated" (got another string)'],
-    ["an issuer of no subtype", (doc) => ({ ...doc, issuers: [{ entityId: "m1", issuer: null }] }), 'parseHistory: /issuers/0/subtype must be one of "message" | "tool-call" (got undefined)'],
-    ["an issuer record without its issuer field", (doc) => ({ ...doc, issuers: [{ subtype: "message", entityId: "m1" }] }), "parseHistory: /issuers/0/issuer must be a string or null (got undefined)"],
+    [
+      "a repeated message id (R-EVT-8)",
+      (doc) => ({ ...doc, messages: [doc.messages[0], doc.messages[0]] }),
+      'parseHistory: /messages/1/id repeats the id "m1": a history holds each message once (R-EVT-8)',
+    ],
+    [
+      "an incomplete item with a bad reason",
+      (doc) => ({ ...doc, incomplete: [{ kind: "message", id: "m2", reason: "lost" }] }),
+      'parseHistory: /incomplete/0/reason must be one of "open" | "abandoned" | "truncated" (got another string)',
+    ],
+    [
+      "an issuer of no subtype",
+      (doc) => ({ ...doc, issuers: [{ entityId: "m1", issuer: null }] }),
+      'parseHistory: /issuers/0/subtype must be one of "message" | "tool-call" (got undefined)',
+    ],
+    [
+      "an issuer record without its issuer field",
+      (doc) => ({ ...doc, issuers: [{ subtype: "message", entityId: "m1" }] }),
+      "parseHistory: /issuers/0/issuer must be a string or null (got undefined)",
+    ],
     [
       "two issuer records for one value (D-ISSUER)",
       (doc) => ({ ...doc, issuers: [doc.issuers[0], { ...doc.issuers[0], issuer: "https://other" }] }),
@@ -121,15 +169,18 @@ describe("serializeHistory / parseHistory: the stored form", () => {
     ],
   ];
 
-  it.each(cases)("R-PROC-4 D-REDACT: %s is a TypeError naming the JSON pointer, never the content", (_name, corrupt, message) => {
-    const input = corrupt(good());
-    expect(() => parseHistory(input)).toThrow(TypeError);
-    expect(() => parseHistory(input)).toThrow(`agui-reasoning: ${message}`);
-    try {
-      parseHistory(input);
-    } catch (e) {
-      const text = (e as Error).message;
-      for (const secret of ["secret thought", "Let me think", "gAAAA", "Calling"]) expect(text).not.toContain(secret);
-    }
-  });
+  it.each(cases)(
+    "R-PROC-4 D-REDACT: %s is a TypeError naming the JSON pointer, never the content",
+    (_name, corrupt, message) => {
+      const input = corrupt(good());
+      expect(() => parseHistory(input)).toThrow(TypeError);
+      expect(() => parseHistory(input)).toThrow(`agui-reasoning: ${message}`);
+      try {
+        parseHistory(input);
+      } catch (e) {
+        const text = (e as Error).message;
+        for (const secret of ["secret thought", "Let me think", "gAAAA", "Calling"]) expect(text).not.toContain(secret);
+      }
+    },
+  );
 });

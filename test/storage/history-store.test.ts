@@ -14,7 +14,10 @@ function historyWithValues(): ReasoningHistory {
       msg.user("u1", "question"),
       msg.reasoning("m1", "thinking", { encryptedValue: "gAAAA-secret-one" }),
       msg.assistant("a1", "answer", {
-        toolCalls: [msg.toolCall("tc1", "search", "{}", { encryptedValue: "gAAAA-secret-two" }), msg.toolCall("tc2", "fetch", "{}")],
+        toolCalls: [
+          msg.toolCall("tc1", "search", "{}", { encryptedValue: "gAAAA-secret-two" }),
+          msg.toolCall("tc2", "fetch", "{}"),
+        ],
       }),
     ],
     {
@@ -60,7 +63,9 @@ describe("HistoryStore, saveHistory and the in-memory reference store", () => {
         [
           msg.user("u1", "question"),
           msg.reasoning("m1", "thinking"),
-          msg.assistant("a1", "answer", { toolCalls: [msg.toolCall("tc1", "search", "{}"), msg.toolCall("tc2", "fetch", "{}")] }),
+          msg.assistant("a1", "answer", {
+            toolCalls: [msg.toolCall("tc1", "search", "{}"), msg.toolCall("tc2", "fetch", "{}")],
+          }),
         ],
         { incomplete: [{ kind: "message", id: "m1", reason: "truncated" }] },
       ),
@@ -71,11 +76,16 @@ describe("HistoryStore, saveHistory and the in-memory reference store", () => {
 
   it("R-VER-7 D-WARN: the loss cannot be silenced — `quiet` still delivers it to a sink, and the default sink prints it", async () => {
     const sink = collectWarnings();
-    await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", historyWithValues(), { onWarning: sink.onWarning, quiet: true });
+    await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", historyWithValues(), {
+      onWarning: sink.onWarning,
+      quiet: true,
+    });
     expect(sink.codes()).toEqual(["VALUE_NOT_STORED"]);
     const printed = jest.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", historyWithValues(), { quiet: true });
+      await saveHistory(new InMemoryHistoryStore({ encryptedValues: false }), "t1", historyWithValues(), {
+        quiet: true,
+      });
       expect(printed).toHaveBeenCalledTimes(1);
       expect(String(printed.mock.calls[0]![0])).toBe(
         '[agui-reasoning] VALUE_NOT_STORED (R-REASON-19) ["m1", "tc1"]: 2 encrypted value(s) not stored: the history store cannot carry encrypted values, so the producer cannot restore that reasoning context in a later run (R-VER-6); use a store that keeps them',
@@ -110,7 +120,9 @@ describe("HistoryStore, saveHistory and the in-memory reference store", () => {
   it("R-REASON-19: the reference store refuses values it cannot carry instead of dropping them silently", async () => {
     const store = new InMemoryHistoryStore({ encryptedValues: false });
     await expect(store.save("t1", historyWithValues())).rejects.toThrow(TypeError);
-    await expect(store.save("t1", historyWithValues())).rejects.toThrow("save it with saveHistory(), which strips them with a VALUE_NOT_STORED warning");
+    await expect(store.save("t1", historyWithValues())).rejects.toThrow(
+      "save it with saveHistory(), which strips them with a VALUE_NOT_STORED warning",
+    );
     expect(await store.load("t1")).toBeUndefined();
   });
 
@@ -132,7 +144,9 @@ describe("HistoryStore, saveHistory and the in-memory reference store", () => {
     (history.messages[1] as { content: string }).content = "changed after save";
     const first = (await store.load("t1"))!;
     (first.messages[1] as { content: string }).content = "changed after load";
-    expect((await store.load("t1"))!.messages[1]).toEqual(msg.reasoning("m1", "thinking", { encryptedValue: "gAAAA-secret-one" }));
+    expect((await store.load("t1"))!.messages[1]).toEqual(
+      msg.reasoning("m1", "thinking", { encryptedValue: "gAAAA-secret-one" }),
+    );
   });
 
   it("D-ISSUER: stripValues keeps the identity of messages that held no value and empties the issuer records", () => {

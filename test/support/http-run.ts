@@ -1,6 +1,11 @@
 import { HttpAgent } from "@ag-ui/client";
 import type { RunAgentInput } from "@ag-ui/core";
-import { reasoningPipeline, type ReasoningHistory, type ReasoningPipelineOptions, type ReasoningWarning } from "../../src";
+import {
+  reasoningPipeline,
+  type ReasoningHistory,
+  type ReasoningPipelineOptions,
+  type ReasoningWarning,
+} from "../../src";
 import type { AguiEvent } from "../../src/core/types";
 import { agentEvents } from "../../src/integration/agent-events";
 import { sequentialIds } from "../../src/testing/builders";

@@ -13,7 +13,7 @@ export const ANSWER = ["Prices: ", "€12 ", "and ", "¥1,500 ", "✓"];
  * whitespace, a lone surrogate, an empty string and a large one. Each must come back unchanged.
  */
 export const VALUES = {
-  reasoning: "gAAAAABl+/=\u00e9\u6f22\ud83d\ude00 \"quoted\" \\ back\\slash\n\ttab {\"json\":[1,2]} \u2028\u2029 \udc00",
+  reasoning: 'gAAAAABl+/=\u00e9\u6f22\ud83d\ude00 "quoted" \\ back\\slash\n\ttab {"json":[1,2]} \u2028\u2029 \udc00',
   toolCall: `${"ZW5jcnlwdGVk".repeat(2000)}==`,
   answer: "",
 };

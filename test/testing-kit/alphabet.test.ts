@@ -1,12 +1,21 @@
 import { runStage } from "../../src/core/stage-operator";
 import { createEnforceStage } from "../../src/schema/enforce-schema";
 import { reasoningPipeline } from "../../src";
-import { alphabet, createTestScheduler, expectPipeline, extendAlphabet, historyOf, msg, sequentialIds, TEST_PRODUCER } from "../../src/testing";
+import {
+  alphabet,
+  createTestScheduler,
+  expectPipeline,
+  extendAlphabet,
+  historyOf,
+  msg,
+  sequentialIds,
+  TEST_PRODUCER,
+} from "../../src/testing";
 
 const options = () => ({ producer: TEST_PRODUCER, idFactory: sequentialIds(), onWarning: () => {} });
 
 describe("testing kit: the marble alphabet", () => {
-  it("R-STREAM-15: cold(\"R [ k--- K ]--- F |\", alphabet) reads back as R [ (<c) C (>]) F | — the span end closes the chunk stream", () => {
+  it('R-STREAM-15: cold("R [ k--- K ]--- F |", alphabet) reads back as R [ (<c) C (>]) F | — the span end closes the chunk stream', () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
       // A group of n values spans n + 2 frames, so the source leaves room with dashes.
       const p = reasoningPipeline(cold("R [ k--- K ]--- F |", alphabet), options());

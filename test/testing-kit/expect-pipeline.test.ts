@@ -60,7 +60,12 @@ describe("testing kit: expectPipeline (events$, history$ and warnings$ in one di
           2: historyOf([msg.reasoning("m1", "Let me")], { incomplete: [open("m1")] }),
           3: historyOf([msg.reasoning("m1", "Let me")]),
         },
-        protocolError("ORPHAN_CONTENT", { rule: "R-REASON-9", eventIndex: 4, eventType: "REASONING_MESSAGE_CONTENT", ids: ["m1"] }),
+        protocolError("ORPHAN_CONTENT", {
+          rule: "R-REASON-9",
+          eventIndex: 4,
+          eventType: "REASONING_MESSAGE_CONTENT",
+          ids: ["m1"],
+        }),
       );
     });
   });
@@ -105,7 +110,10 @@ describe("testing kit: expectPipeline (events$, history$ and warnings$ in one di
   });
 
   it("parseDiagram reads labelled rows, ignores blank lines, and rejects anything else", () => {
-    expect(parseDiagram("\n  events:  a b |\n\n  warnings: - - |\n")).toEqual({ events: "  a b |", warnings: " - - |" });
+    expect(parseDiagram("\n  events:  a b |\n\n  warnings: - - |\n")).toEqual({
+      events: "  a b |",
+      warnings: " - - |",
+    });
     expect(() => parseDiagram("events: a |\nevents: b |")).toThrow('row "events" appears twice');
     expect(() => parseDiagram("output: a |")).toThrow('diagram line "output: a |" is not');
   });
@@ -134,7 +142,12 @@ describe("testing kit: protocolError() and warningWith()", () => {
 
 describe("testing kit: runPipeline", () => {
   it("R-STREAM-7: collects events, every history state and the warnings of a synchronous run", () => {
-    const run = runPipeline([ev.runStarted(), ev.reasoningChunk("m1", "Let me"), { type: "REASONING_SUMMARY" }, ev.runFinished()]);
+    const run = runPipeline([
+      ev.runStarted(),
+      ev.reasoningChunk("m1", "Let me"),
+      { type: "REASONING_SUMMARY" },
+      ev.runFinished(),
+    ]);
     expect(run.error).toBeUndefined();
     expect(run.events.map((e) => e.type)).toEqual([
       "RUN_STARTED",
@@ -155,11 +168,19 @@ describe("testing kit: runPipeline", () => {
   it("D-TRUNC: a failure is returned, not thrown, with what was delivered before it", () => {
     const run = runPipeline(of(ev.runStarted(), ev.reasoningChunk("m1", "Let")));
     expect(run.error).toEqual(protocolError("RUN_TRUNCATED", { eventIndex: 2, ids: ["m1"] }));
-    expect(run.history).toEqual(historyOf([msg.reasoning("m1", "Let")], { incomplete: [{ kind: "message", id: "m1", reason: "truncated" }] }));
+    expect(run.history).toEqual(
+      historyOf([msg.reasoning("m1", "Let")], { incomplete: [{ kind: "message", id: "m1", reason: "truncated" }] }),
+    );
   });
 
   it("D-THINK-IDS: legacy ids are deterministic by default (think-1, think-2, …)", () => {
-    const run = runPipeline([ev.runStarted(), ev.thinkingTextMessageStart(), ev.thinkingTextMessageContent("hm"), ev.thinkingTextMessageEnd(), ev.runFinished()]);
+    const run = runPipeline([
+      ev.runStarted(),
+      ev.thinkingTextMessageStart(),
+      ev.thinkingTextMessageContent("hm"),
+      ev.thinkingTextMessageEnd(),
+      ev.runFinished(),
+    ]);
     expect(run.history.messages).toEqual([msg.reasoning("think-1", "hm")]);
   });
 

@@ -27,8 +27,14 @@ export function reasoningPanel(events$: Observable<unknown>, options: ReasoningP
   const pipeline = reasoningPipeline(events$, options);
   const panel$ = pipeline.history$.pipe(
     map((h) => ({
-      thinking: h.messages.filter((m) => m.role === "reasoning").map((m) => m.content).join("\n"),
-      answer: h.messages.filter((m) => m.role === "assistant").map((m) => m.content ?? "").join(""),
+      thinking: h.messages
+        .filter((m) => m.role === "reasoning")
+        .map((m) => m.content)
+        .join("\n"),
+      answer: h.messages
+        .filter((m) => m.role === "assistant")
+        .map((m) => m.content ?? "")
+        .join(""),
     })),
     distinctUntilChanged((a, b) => a.thinking === b.thinking && a.answer === b.answer),
   );
@@ -41,10 +47,25 @@ export async function ask(
   history: ReasoningHistory,
   question: string,
 ): Promise<ReasoningHistory> {
-  const asked = { ...history, messages: [...history.messages, { id: `u${history.messages.length}`, role: "user", content: question } as Message] };
+  const asked = {
+    ...history,
+    messages: [...history.messages, { id: `u${history.messages.length}`, role: "user", content: question } as Message],
+  };
   const messages = toRunInputMessages(asked, { producer: agent.url });
-  const input: RunAgentInput = { threadId: "t1", runId: `r${messages.length}`, messages, tools: [], context: [], state: {}, forwardedProps: {} };
-  const pipeline = reasoningPipeline(agent.run(input), { producer: agent.url, initialHistory: asked, onWarning: () => {} });
+  const input: RunAgentInput = {
+    threadId: "t1",
+    runId: `r${messages.length}`,
+    messages,
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
+  const pipeline = reasoningPipeline(agent.run(input), {
+    producer: agent.url,
+    initialHistory: asked,
+    onWarning: () => {},
+  });
   await lastValueFrom(pipeline.events$, { defaultValue: undefined });
   return pipeline.history;
 }
@@ -64,14 +85,26 @@ it("R-STREAM-15: the panel shows the thinking as it streams, then the answer", (
       history:  0 1--- 2 3---- ---- |
       warnings: - ---- - ----- ---- |
       `,
-      { ...alphabet, 0: panel("", ""), 1: panel("Let me", ""), 2: panel("Let me think.", ""), 3: panel("Let me think.", "Hello") },
+      {
+        ...alphabet,
+        0: panel("", ""),
+        1: panel("Let me", ""),
+        2: panel("Let me think.", ""),
+        3: panel("Let me think.", "Hello"),
+      },
     );
   });
 });
 
 it("R-REASON-17: the next turn sends the encrypted reasoning back, byte for byte", async () => {
   const agent = mockAgent([
-    [ev.runStarted("r1"), ev.reasoningChunk("m1", "Let me"), ev.encryptedValue("message", "m1", "opaque"), ev.textChunk("a1", "Hi"), ev.runFinished("r1")],
+    [
+      ev.runStarted("r1"),
+      ev.reasoningChunk("m1", "Let me"),
+      ev.encryptedValue("message", "m1", "opaque"),
+      ev.textChunk("a1", "Hi"),
+      ev.runFinished("r1"),
+    ],
     [ev.runStarted("r3"), ev.textChunk("a2", "Again"), ev.runFinished("r3")],
   ]);
   const first = await ask(agent, historyOf(), "hello");
@@ -80,8 +113,13 @@ it("R-REASON-17: the next turn sends the encrypted reasoning back, byte for byte
 });
 
 it("R-REASON-9: a broken producer fails the panel with ORPHAN_CONTENT; a legacy one is upcast with warnings", () => {
-  expect(reasoningPanel(from(loadRecording("broken-orphan-content")), options).events$).toFailWithCode("ORPHAN_CONTENT", { eventIndex: 5 });
-  expect(runPipeline(loadRecording("legacy-thinking-0.0.45"))).toWarnWith("THINKING_UPCAST", { eventType: "THINKING_START" });
+  expect(reasoningPanel(from(loadRecording("broken-orphan-content")), options).events$).toFailWithCode(
+    "ORPHAN_CONTENT",
+    { eventIndex: 5 },
+  );
+  expect(runPipeline(loadRecording("legacy-thinking-0.0.45"))).toWarnWith("THINKING_UPCAST", {
+    eventType: "THINKING_START",
+  });
 });
 
 it("docs/testing.md shows this file verbatim (with the package's import paths)", () => {
@@ -89,7 +127,7 @@ it("docs/testing.md shows this file verbatim (with the package's import paths)",
   const { readFileSync } = require("node:fs") as typeof import("node:fs");
   const self = readFileSync(__filename, "utf8");
   const example = self
-    .slice(0, self.indexOf("\n\nit(\"docs/testing.md shows this file verbatim"))
+    .slice(0, self.indexOf('\n\nit("docs/testing.md shows this file verbatim'))
     .replace('"../../src/testing"', '"agui-reasoning/testing"')
     .replaceAll('"../../src"', '"agui-reasoning"');
   const doc = readFileSync(require.resolve("../../docs/testing.md"), "utf8");

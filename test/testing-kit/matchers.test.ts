@@ -19,7 +19,12 @@ const orphan = [ev.runStarted(), ev.reasoningMessageContent("m1", "secret delta"
 describe("testing kit: toFailWithCode", () => {
   it("R-REASON-9: an array of events runs through the whole pipeline", () => {
     expect(orphan).toFailWithCode("ORPHAN_CONTENT");
-    expect(orphan).toFailWithCode("ORPHAN_CONTENT", { rule: "R-REASON-9", eventIndex: 1, eventType: "REASONING_MESSAGE_CONTENT", ids: ["m1"] });
+    expect(orphan).toFailWithCode("ORPHAN_CONTENT", {
+      rule: "R-REASON-9",
+      eventIndex: 1,
+      eventType: "REASONING_MESSAGE_CONTENT",
+      ids: ["m1"],
+    });
     expect([ev.runStarted(), ev.runFinished()]).not.toFailWithCode("ORPHAN_CONTENT");
   });
 
@@ -33,13 +38,21 @@ describe("testing kit: toFailWithCode", () => {
   });
 
   it("fails when the stream completes, fails with another code, other fields, or a non-protocol error", () => {
-    expect(failureMessage(() => expect([ev.runStarted(), ev.runFinished()]).toFailWithCode("ORPHAN_CONTENT"))).toContain(
-      "expected a ReasoningProtocolError ORPHAN_CONTENT, but the stream did not fail",
+    expect(
+      failureMessage(() => expect([ev.runStarted(), ev.runFinished()]).toFailWithCode("ORPHAN_CONTENT")),
+    ).toContain("expected a ReasoningProtocolError ORPHAN_CONTENT, but the stream did not fail");
+    expect(failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_END"))).toContain(
+      'expected a failure {"code":"ORPHAN_END"}, got {"code":"ORPHAN_CONTENT"}',
     );
-    expect(failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_END"))).toContain('expected a failure {"code":"ORPHAN_END"}, got {"code":"ORPHAN_CONTENT"}');
-    expect(failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_CONTENT", { eventIndex: 3 }))).toContain('got {"code":"ORPHAN_CONTENT","eventIndex":1}');
-    expect(failureMessage(() => expect(new TypeError("x")).toFailWithCode("ORPHAN_CONTENT"))).toContain("it failed with TypeError: x");
-    expect(failureMessage(() => expect(orphan).not.toFailWithCode("ORPHAN_CONTENT"))).toContain("expected the stream not to fail with");
+    expect(failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_CONTENT", { eventIndex: 3 }))).toContain(
+      'got {"code":"ORPHAN_CONTENT","eventIndex":1}',
+    );
+    expect(failureMessage(() => expect(new TypeError("x")).toFailWithCode("ORPHAN_CONTENT"))).toContain(
+      "it failed with TypeError: x",
+    );
+    expect(failureMessage(() => expect(orphan).not.toFailWithCode("ORPHAN_CONTENT"))).toContain(
+      "expected the stream not to fail with",
+    );
   });
 
   it("refuses an asynchronous Observable and values it cannot read, instead of passing", () => {
@@ -66,7 +79,12 @@ describe("testing kit: toWarnWith", () => {
   });
 
   it("R-PROC-6: warning arrays, collectors and run results are accepted", () => {
-    const run = runPipeline([ev.runStarted(), ev.reasoningStart("s1", { title: "x" }), ev.reasoningEnd("s1"), ev.runFinished()]);
+    const run = runPipeline([
+      ev.runStarted(),
+      ev.reasoningStart("s1", { title: "x" }),
+      ev.reasoningEnd("s1"),
+      ev.runFinished(),
+    ]);
     expect(run).toWarnWith("STRIPPED_PROPERTY", { path: "/title" });
     expect(run.warnings).toWarnWith("STRIPPED_PROPERTY");
     const collector = collectWarnings();

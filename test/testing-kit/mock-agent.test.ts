@@ -52,7 +52,9 @@ describe("testing kit: mockAgent", () => {
     const agent = mockAgent([turn1]);
     runPipeline(agent.run(input()));
     const extra = runPipeline(agent.run(input("r2")));
-    expect((extra.error as Error).message).toBe("agui-reasoning/testing: mockAgent has no turn for run #2 (the script has 1)");
+    expect((extra.error as Error).message).toBe(
+      "agui-reasoning/testing: mockAgent has no turn for run #2 (the script has 1)",
+    );
     expect(agent.runs[1]?.status).toBe("errored");
   });
 
@@ -68,7 +70,11 @@ describe("testing kit: mockAgent", () => {
     createTestScheduler().run((helpers) => {
       const scripted = mockAgent([helpers.cold("R < c > C |", alphabet)]);
       const p = reasoningPipeline(scripted.run(input()), { producer: scripted.url, onWarning: () => {} });
-      expectPipeline(helpers, p).toBe({ events: "R < c > #" }, alphabet, protocolError("ORPHAN_CONTENT", { eventIndex: 4 }));
+      expectPipeline(helpers, p).toBe(
+        { events: "R < c > #" },
+        alphabet,
+        protocolError("ORPHAN_CONTENT", { eventIndex: 4 }),
+      );
       helpers.flush();
       // The pipeline unsubscribed the source on failure; the turn had a completion still to come.
       expect(scripted.runs[0]?.status).toBe("unsubscribed");
@@ -78,13 +84,18 @@ describe("testing kit: mockAgent", () => {
   it("R-REASON-17: runAgent applies events to messages and sends every value back byte-identical next turn", async () => {
     const agent = mockAgent([turn1, turn2], { initialMessages: [msg.user("u1", "Hello")] });
     const first = await agent.runAgent();
-    expect(first.newMessages).toEqual([msg.reasoning("m1", "Let me", { encryptedValue: "opaque-1" }), msg.assistant("a1", "Hi")]);
+    expect(first.newMessages).toEqual([
+      msg.reasoning("m1", "Let me", { encryptedValue: "opaque-1" }),
+      msg.assistant("a1", "Hi"),
+    ]);
     expect(agent.messages.map((m) => m.id)).toEqual(["u1", "m1", "a1"]);
     await agent.runAgent({ runId: "r2" });
     const sent = agent.inputs[1]!;
     expect(sent.runId).toBe("r2");
     expect(sent.protocolVersion).toBe("1.0");
-    expect(sent.messages.find((m) => m.id === "m1")).toEqual(msg.reasoning("m1", "Let me", { encryptedValue: "opaque-1" }));
+    expect(sent.messages.find((m) => m.id === "m1")).toEqual(
+      msg.reasoning("m1", "Let me", { encryptedValue: "opaque-1" }),
+    );
     expect(agent.messages.map((m) => m.id)).toEqual(["u1", "m1", "a1", "a2"]);
   });
 
@@ -114,7 +125,14 @@ describe("testing kit: mockAgent", () => {
   });
 
   it("use(): a Middleware object from @ag-ui/client works on the mock (FilterToolCallsMiddleware)", async () => {
-    const turn = [ev.runStarted(), ev.toolCallStart("tc1", "rm_rf"), ev.toolCallEnd("tc1"), ev.toolCallStart("tc2", "search"), ev.toolCallEnd("tc2"), ev.runFinished()];
+    const turn = [
+      ev.runStarted(),
+      ev.toolCallStart("tc1", "rm_rf"),
+      ev.toolCallEnd("tc1"),
+      ev.toolCallStart("tc2", "search"),
+      ev.toolCallEnd("tc2"),
+      ev.runFinished(),
+    ];
     const agent = mockAgent([turn]).use(new FilterToolCallsMiddleware({ disallowedToolCalls: ["rm_rf"] }));
     await agent.runAgent();
     expect(agent.messages).toEqual([expect.objectContaining({ toolCalls: [msg.toolCall("tc2", "search")] })]);
@@ -125,8 +143,12 @@ describe("testing kit: mockAgent", () => {
     await first.runAgent();
     const second = mockAgent([turn2], { url: "https://b.test/run", initialMessages: first.messages });
     const warnings: string[] = [];
-    const history = historyOf(first.messages, { issuers: [{ subtype: "message", entityId: "m1", issuer: "https://a.test/run" }] });
-    second.use(reasoningMiddleware({ producer: second.url, initialHistory: history, onWarning: (w) => warnings.push(w.code) }));
+    const history = historyOf(first.messages, {
+      issuers: [{ subtype: "message", entityId: "m1", issuer: "https://a.test/run" }],
+    });
+    second.use(
+      reasoningMiddleware({ producer: second.url, initialHistory: history, onWarning: (w) => warnings.push(w.code) }),
+    );
     await second.runAgent();
     expect(second.lastInput?.messages.find((m) => m.id === "m1")).toEqual(msg.reasoning("m1", "Let me"));
     expect(warnings).toContain("VALUE_WITHHELD");

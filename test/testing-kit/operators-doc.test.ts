@@ -30,7 +30,11 @@ import {
  */
 
 const DOC = readFileSync(resolve(__dirname, "../../docs/operators.md"), "utf8");
-const BLOCKS = [...DOC.matchAll(/^```marble (\S+)\n([\s\S]*?)^```/gm)].map((m, i) => ({ n: i + 1, operator: m[1]!, rows: rowsOf(m[2]!) }));
+const BLOCKS = [...DOC.matchAll(/^```marble (\S+)\n([\s\S]*?)^```/gm)].map((m, i) => ({
+  n: i + 1,
+  operator: m[1]!,
+  rows: rowsOf(m[2]!),
+}));
 
 function rowsOf(text: string): Record<string, string> {
   const rows: Record<string, string> = {};
@@ -86,7 +90,10 @@ const SETUPS: Record<string, Setup> = {
     apply: (source, onWarning) => source.pipe(enforceSchema({ onWarning })),
   },
   expandChunks: { values: alphabet, apply: (source, onWarning) => source.pipe(expandChunks({ onWarning }) as never) },
-  verifyDiscipline: { values: alphabet, apply: (source, onWarning) => source.pipe(verifyDiscipline({ onWarning }) as never) },
+  verifyDiscipline: {
+    values: alphabet,
+    apply: (source, onWarning) => source.pipe(verifyDiscipline({ onWarning }) as never),
+  },
   routeEncryptedValues: {
     values: alphabet,
     warnings: { e: "UNKNOWN_ENTITY" },
@@ -130,13 +137,23 @@ describe("docs/operators.md: every marble diagram holds", () => {
 
   it.each(BLOCKS)("diagram $n ($operator)", ({ operator, rows }) => {
     const setup = SETUPS[operator]!;
-    const warningValues = Object.fromEntries(Object.entries(setup.warnings ?? {}).map(([letter, code]) => [letter, warningWith(code)]));
+    const warningValues = Object.fromEntries(
+      Object.entries(setup.warnings ?? {}).map(([letter, code]) => [letter, warningWith(code)]),
+    );
     const values = { ...setup.values, ...warningValues };
     createTestScheduler().run((helpers) => {
       const source = helpers.cold(rows["source"]!, setup.values);
       if (setup.apply === undefined) {
-        const pipeline = reasoningPipeline(source, { producer: TEST_PRODUCER, idFactory: sequentialIds(), onWarning: () => {} });
-        expectPipeline(helpers, pipeline).toBe({ events: rows["events"], history: rows["history"], warnings: rows["warnings"] }, values, errorOf(rows["error"]));
+        const pipeline = reasoningPipeline(source, {
+          producer: TEST_PRODUCER,
+          idFactory: sequentialIds(),
+          onWarning: () => {},
+        });
+        expectPipeline(helpers, pipeline).toBe(
+          { events: rows["events"], history: rows["history"], warnings: rows["warnings"] },
+          values,
+          errorOf(rows["error"]),
+        );
         return;
       }
       const warnings = new Subject<ReasoningWarning>();

@@ -1,12 +1,24 @@
 import { readdirSync } from "node:fs";
 import { toRunInputMessages } from "../../src";
-import { historyOf, loadRecording, msg, parseRecording, protocolError, RECORDINGS, recordingsDirectory, runPipeline, TEST_PRODUCER } from "../../src/testing";
+import {
+  historyOf,
+  loadRecording,
+  msg,
+  parseRecording,
+  protocolError,
+  RECORDINGS,
+  recordingsDirectory,
+  runPipeline,
+  TEST_PRODUCER,
+} from "../../src/testing";
 
 const codes = (name: keyof typeof RECORDINGS) => runPipeline(loadRecording(name)).warnings.map((w) => w.code);
 
 describe("testing kit: recorded example streams", () => {
   it("RECORDINGS names exactly the .jsonl files of examples/recorded", () => {
-    const files = readdirSync(recordingsDirectory()).filter((f) => f.endsWith(".jsonl")).map((f) => f.replace(/\.jsonl$/, ""));
+    const files = readdirSync(recordingsDirectory())
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => f.replace(/\.jsonl$/, ""));
     expect(files.sort()).toEqual(Object.keys(RECORDINGS).sort());
   });
 
@@ -39,7 +51,11 @@ describe("testing kit: recorded example streams", () => {
     expect([run.error, run.warnings]).toEqual([undefined, []]);
     expect(run.history.messages[1]).toEqual(
       msg.assistant("model-1", undefined, {
-        toolCalls: [msg.toolCall("fc-1", "list_events", '{"day":"friday"}', { encryptedValue: "CtYBAdHtim9ThoughtSignatureOfTheFunctionCall" })],
+        toolCalls: [
+          msg.toolCall("fc-1", "list_events", '{"day":"friday"}', {
+            encryptedValue: "CtYBAdHtim9ThoughtSignatureOfTheFunctionCall",
+          }),
+        ],
       }),
     );
   });
@@ -51,7 +67,9 @@ describe("testing kit: recorded example streams", () => {
       msg.reasoning("think-2", "Let me check the order status. It shipped yesterday."),
       msg.assistant("answer-1", "Your order shipped yesterday."),
     ]);
-    expect(codes("legacy-thinking-0.0.45").sort()).toEqual([...Array(6).fill("THINKING_UPCAST"), "THINKING_TITLE_MOVED"].sort());
+    expect(codes("legacy-thinking-0.0.45").sort()).toEqual(
+      [...Array(6).fill("THINKING_UPCAST"), "THINKING_TITLE_MOVED"].sort(),
+    );
   });
 
   it("R-SUB-3: parallel-subagents assembles each lane's reasoning separately", () => {
@@ -66,8 +84,17 @@ describe("testing kit: recorded example streams", () => {
   it("R-STATE-5: two-runs-with-snapshot keeps the first run's reasoning message and its value across the snapshot", () => {
     const run = runPipeline(loadRecording("two-runs-with-snapshot"));
     expect([run.error, run.warnings]).toEqual([undefined, []]);
-    expect(run.history.messages.map((m) => m.id)).toEqual(["reasoning-1", "answer-1", "user-1", "user-2", "reasoning-2", "answer-2"]);
-    expect(run.history.messages[0]).toEqual(msg.reasoning("reasoning-1", "A greeting; answer briefly.", { encryptedValue: "opaque-value-turn-1" }));
+    expect(run.history.messages.map((m) => m.id)).toEqual([
+      "reasoning-1",
+      "answer-1",
+      "user-1",
+      "user-2",
+      "reasoning-2",
+      "answer-2",
+    ]);
+    expect(run.history.messages[0]).toEqual(
+      msg.reasoning("reasoning-1", "A greeting; answer briefly.", { encryptedValue: "opaque-value-turn-1" }),
+    );
   });
 
   it("R-REASON-9: broken-orphan-content fails with ORPHAN_CONTENT at event #5", () => {
@@ -96,6 +123,8 @@ describe("testing kit: recorded example streams", () => {
   it("parseRecording reads JSON Lines and JSON arrays; a bad line is named by number, never by content", () => {
     expect(parseRecording('{"type":"A"}\n\n{"type":"B"}\n')).toEqual([{ type: "A" }, { type: "B" }]);
     expect(parseRecording('\uFEFF [{"type":"A"}]')).toEqual([{ type: "A" }]);
-    expect(() => parseRecording('{"type":"A"}\n{"delta":"secret text"')).toThrow(/^agui-reasoning\/testing: recording line 2 is not JSON$/);
+    expect(() => parseRecording('{"type":"A"}\n{"delta":"secret text"')).toThrow(
+      /^agui-reasoning\/testing: recording line 2 is not JSON$/,
+    );
   });
 });

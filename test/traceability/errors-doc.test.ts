@@ -28,7 +28,11 @@ function emittedWarningCodes(): string[] {
   for (const file of sourceFiles(join(REPO, "src"))) {
     if (file.includes(join("src", "testing"))) continue;
     const text = readFileSync(file, "utf8");
-    for (const re of [/warning\(\s*"([A-Z][A-Z0-9_]+)"/g, /code:\s*"([A-Z][A-Z0-9_]+)"/g, /\b([A-Z][A-Z0-9_]+): "\1"/g]) {
+    for (const re of [
+      /warning\(\s*"([A-Z][A-Z0-9_]+)"/g,
+      /code:\s*"([A-Z][A-Z0-9_]+)"/g,
+      /\b([A-Z][A-Z0-9_]+): "\1"/g,
+    ]) {
       for (const m of text.matchAll(re)) codes.add(m[1]!);
     }
   }

@@ -22,7 +22,9 @@ if (require.main === module) {
   }
   const target = resolve(REPO_ROOT, SPEC_IDS_PATH);
   const previous = JSON.parse(readFileSync(target, "utf8")) as SpecIndex;
-  const written = new Map([...previous.rules, ...previous.edgeCases, ...previous.decisions].map((s) => [s.id, s.summary]));
+  const written = new Map(
+    [...previous.rules, ...previous.edgeCases, ...previous.decisions].map((s) => [s.id, s.summary]),
+  );
   const parsed = parseSpecDocuments(readFileSync(digestPath, "utf8"), readFileSync(decisionsPath, "utf8"));
   const keep = (ids: SpecId[]): SpecId[] => ids.map((s) => ({ ...s, summary: written.get(s.id) ?? s.summary }));
   const next: SpecIndex = {
@@ -34,5 +36,7 @@ if (require.main === module) {
   const now = new Set([...next.rules, ...next.edgeCases, ...next.decisions].map((s) => s.id));
   for (const id of written.keys()) if (!now.has(id)) console.log(`dropped ${id} (no longer in the documents)`);
   writeFileSync(target, `${JSON.stringify(next, null, 2)}\n`);
-  console.log(`wrote ${target}: ${next.rules.length} rules, ${next.edgeCases.length} edge cases, ${next.decisions.length} decisions`);
+  console.log(
+    `wrote ${target}: ${next.rules.length} rules, ${next.edgeCases.length} edge cases, ${next.decisions.length} decisions`,
+  );
 }

@@ -22,8 +22,10 @@ describe("spec traceability: docs/spec-traceability.md cannot rot", () => {
 
   it("scope.ts lists only existing ids, none of them also pinned, and restatements point at pinned ids", () => {
     expect(matrix.problems.scope).toEqual([]);
-    for (const [id, reason] of Object.entries(OUT_OF_SCOPE)) expect({ id, reason: reason.length > 20 }).toEqual({ id, reason: true });
-    for (const [id, { by, why }] of Object.entries(RESTATED)) expect({ id, ok: by.length > 0 && why.length > 10 }).toEqual({ id, ok: true });
+    for (const [id, reason] of Object.entries(OUT_OF_SCOPE))
+      expect({ id, reason: reason.length > 20 }).toEqual({ id, reason: true });
+    for (const [id, { by, why }] of Object.entries(RESTATED))
+      expect({ id, ok: by.length > 0 && why.length > 10 }).toEqual({ id, ok: true });
   });
 
   it("the matrix names only tests that exist", () => {
@@ -51,23 +53,52 @@ describe("spec traceability: the index of rule ids (test/traceability/spec-ids.j
   it("finds the digest's rule ids, its edge cases #1…#108 and the decisions, each once", () => {
     const ids = [...spec.rules, ...spec.decisions, ...spec.edgeCases].map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(spec.rules.map((s) => s.id)).toEqual(expect.arrayContaining(["R-REASON-1", "R-REASON-27", "R-STREAM-18", "R-DEP-6", "R-CAP-3"]));
+    expect(spec.rules.map((s) => s.id)).toEqual(
+      expect.arrayContaining(["R-REASON-1", "R-REASON-27", "R-STREAM-18", "R-DEP-6", "R-CAP-3"]),
+    );
     expect(spec.edgeCases.map((s) => s.id)).toEqual(Array.from({ length: 108 }, (_, i) => `#${i + 1}`));
-    expect(spec.decisions.map((s) => s.id)).toEqual(expect.arrayContaining(["D-ISSUER", "D-SEED-001", "D-SCOPE-FAMILIES"]));
+    expect(spec.decisions.map((s) => s.id)).toEqual(
+      expect.arrayContaining(["D-ISSUER", "D-SEED-001", "D-SCOPE-FAMILIES"]),
+    );
   });
 
   it("has a one-line summary and a section for every id, and the decisions being implemented elsewhere", () => {
     for (const s of [...spec.rules, ...spec.decisions, ...spec.edgeCases]) {
-      expect({ id: s.id, ok: s.summary.length > 10 && !s.summary.includes("\n") && s.section.length > 0 }).toEqual({ id: s.id, ok: true });
+      expect({ id: s.id, ok: s.summary.length > 10 && !s.summary.includes("\n") && s.section.length > 0 }).toEqual({
+        id: s.id,
+        ok: true,
+      });
     }
-    expect(spec.decisions.map((s) => s.id)).toEqual(expect.arrayContaining(["D-LIMIT", "D-TOOL-RESULT-ID", "D-SNAPSHOT-ROLE", "D-ACTIVITY-REPLACE", "D-RUN-ID", "D-NO-ALIAS"]));
+    expect(spec.decisions.map((s) => s.id)).toEqual(
+      expect.arrayContaining([
+        "D-LIMIT",
+        "D-TOOL-RESULT-ID",
+        "D-SNAPSHOT-ROLE",
+        "D-ACTIVITY-REPLACE",
+        "D-RUN-ID",
+        "D-NO-ALIAS",
+      ]),
+    );
   });
 
   it("import-spec-ids reads ids from table rows only, with their section and summary", () => {
-    const md = ["## 3. Text messages — https://x", "", "See R-TEXT-9 in prose.", "| ID | Rule |", "| --- | --- |", "| R-TEXT-9 | CONTENT for a \\| non-open id | fatal |", "### A. Things (operator b)", "| 7 | `RMC(m1)` | FAIL |"].join("\n");
-    expect(digestRules(md)).toEqual([{ id: "R-TEXT-9", section: "§3 Text messages", summary: "CONTENT for a \\| non-open id" }]);
+    const md = [
+      "## 3. Text messages — https://x",
+      "",
+      "See R-TEXT-9 in prose.",
+      "| ID | Rule |",
+      "| --- | --- |",
+      "| R-TEXT-9 | CONTENT for a \\| non-open id | fatal |",
+      "### A. Things (operator b)",
+      "| 7 | `RMC(m1)` | FAIL |",
+    ].join("\n");
+    expect(digestRules(md)).toEqual([
+      { id: "R-TEXT-9", section: "§3 Text messages", summary: "CONTENT for a \\| non-open id" },
+    ]);
     expect(digestEdgeCases(md)).toEqual([{ id: "#7", section: "A. Things", summary: "`RMC(m1)` → FAIL" }]);
-    expect(decisionIds("| id | x |\n| D-SEED-001 | seed | y |")).toEqual([{ id: "D-SEED-001", section: "Decisions", summary: "seed" }]);
+    expect(decisionIds("| id | x |\n| D-SEED-001 | seed | y |")).toEqual([
+      { id: "D-SEED-001", section: "Decisions", summary: "seed" },
+    ]);
     expect(parseSpecDocuments(md, "| D-X | s | d |").decisions.map((d) => d.id)).toEqual(["D-X"]);
   });
 });

@@ -52,17 +52,26 @@ export function buildMatrix(repoRoot: string): Matrix {
     const restated = RESTATED[s.id];
     if (pinned.length > 0) {
       if (PENDING_IMPLEMENTATION.includes(s.id)) {
-        problems.scope.push(`${s.id} is pinned by ${pinned.length} test(s) but still listed in PENDING_IMPLEMENTATION (test/traceability/scope.ts): remove it there`);
+        problems.scope.push(
+          `${s.id} is pinned by ${pinned.length} test(s) but still listed in PENDING_IMPLEMENTATION (test/traceability/scope.ts): remove it there`,
+        );
       }
       if (reason !== undefined || restated !== undefined) {
-        problems.scope.push(`${s.id} is pinned by ${pinned.length} test(s) but also listed in test/traceability/scope.ts: remove it there`);
+        problems.scope.push(
+          `${s.id} is pinned by ${pinned.length} test(s) but also listed in test/traceability/scope.ts: remove it there`,
+        );
       }
       return { ...s, status: "pinned", tests: pinned };
     }
     if (reason !== undefined) return { ...s, status: "out of scope", tests: [], note: reason };
-    if (restated !== undefined) return { ...s, status: "restated", tests: [], note: `${restated.why} Pinned by ${restated.by.join(", ")}.` };
-    if (PENDING_IMPLEMENTATION.includes(s.id)) return { ...s, status: "pending", tests: [], note: "being implemented on another branch" };
-    if (required) problems.missing.push(`${s.id} (${s.section}) has no test whose name starts with it, and is not listed as out of scope`);
+    if (restated !== undefined)
+      return { ...s, status: "restated", tests: [], note: `${restated.why} Pinned by ${restated.by.join(", ")}.` };
+    if (PENDING_IMPLEMENTATION.includes(s.id))
+      return { ...s, status: "pending", tests: [], note: "being implemented on another branch" };
+    if (required)
+      problems.missing.push(
+        `${s.id} (${s.section}) has no test whose name starts with it, and is not listed as out of scope`,
+      );
     return { ...s, status: "missing", tests: [] };
   };
 
@@ -72,13 +81,21 @@ export function buildMatrix(repoRoot: string): Matrix {
 
   const known = new Set([...spec.rules, ...spec.decisions, ...spec.edgeCases].map((s) => s.id));
   for (const id of [...Object.keys(OUT_OF_SCOPE), ...Object.keys(RESTATED), ...PENDING_IMPLEMENTATION]) {
-    if (!known.has(id)) problems.scope.push(`test/traceability/scope.ts lists ${id}, which is not in the index of rule ids (test/traceability/spec-ids.json)`);
+    if (!known.has(id))
+      problems.scope.push(
+        `test/traceability/scope.ts lists ${id}, which is not in the index of rule ids (test/traceability/spec-ids.json)`,
+      );
   }
   for (const [id, { by }] of Object.entries(RESTATED)) {
-    for (const other of by) if (!byId.has(other)) problems.scope.push(`${id} is restated by ${other}, which no test pins`);
+    for (const other of by)
+      if (!byId.has(other)) problems.scope.push(`${id} is restated by ${other}, which no test pins`);
   }
   for (const t of tests) {
-    for (const id of t.ids) if (!known.has(id)) problems.unknownInTests.push(`test "${t.name}" (${t.file}) names ${id}, which is not in the index of rule ids (test/traceability/spec-ids.json)`);
+    for (const id of t.ids)
+      if (!known.has(id))
+        problems.unknownInTests.push(
+          `test "${t.name}" (${t.file}) names ${id}, which is not in the index of rule ids (test/traceability/spec-ids.json)`,
+        );
   }
   return { rules, decisions, edgeCases, problems, testCount: tests.length };
 }
@@ -91,7 +108,7 @@ export function renderMatrix(m: Matrix): string {
     "",
     "Every rule of the AG-UI 1.0 digest (`R-…`) and every product decision (`D-…`), as listed in the project's",
     "index of rule ids `test/traceability/spec-ids.json`, → the tests that pin it. A test pins an id when its name (or an",
-    "enclosing `describe`'s) **starts with** the id, e.g. `it(\"R-REASON-14: a fragment naming a span id fails the run\", …)`;",
+    'enclosing `describe`\'s) **starts with** the id, e.g. `it("R-REASON-14: a fragment naming a span id fails the run", …)`;',
     "`R-STREAM-7/12/15c` names R-STREAM-7, R-STREAM-12 and R-STREAM-15.",
     "",
     "**Generated** by `npx tsx test/traceability/generate.ts` from the test names in `marbles/` and `test/`;",
@@ -113,7 +130,12 @@ export function renderMatrix(m: Matrix): string {
   ];
   lines.push(...section("Decisions", m.decisions));
   for (const [title, rows] of groups(m.rules)) lines.push(...section(`Digest ${title}`, rows));
-  lines.push("## Edge cases (informative)", "", "The digest's edge-case table; not every case needs its own test (many are pinned under their rule id).", "");
+  lines.push(
+    "## Edge cases (informative)",
+    "",
+    "The digest's edge-case table; not every case needs its own test (many are pinned under their rule id).",
+    "",
+  );
   for (const [title, rows] of groups(m.edgeCases)) lines.push(...section(title, rows, "###"));
   return `${lines.join("\n").trimEnd()}\n`;
 }
@@ -153,7 +175,11 @@ export function parseTestRefs(markdown: string): Array<{ file: string; name: str
   const refs: Array<{ file: string; name: string }> = [];
   for (const line of markdown.split("\n")) {
     if (!line.startsWith("| ")) continue;
-    const last = line.slice(0, -2).split(/(?<!\\)\| /).pop() ?? "";
+    const last =
+      line
+        .slice(0, -2)
+        .split(/(?<!\\)\| /)
+        .pop() ?? "";
     for (const entry of last.split("<br>")) {
       const match = /^`([^`]+)` › (.*)$/.exec(entry.trim());
       if (match) refs.push({ file: match[1]!, name: unescape(match[2]!) });

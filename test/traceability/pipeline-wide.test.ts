@@ -20,9 +20,15 @@ describe("pipeline-wide rules", () => {
     ];
     const decorated = [
       ev.runStarted("r1", raw({ type: "RUN_FINISHED" })),
-      ev.reasoningMessageStart("m1", raw({ type: "THINKING_TEXT_MESSAGE_START", role: "assistant", messageId: "other" })),
+      ev.reasoningMessageStart(
+        "m1",
+        raw({ type: "THINKING_TEXT_MESSAGE_START", role: "assistant", messageId: "other" }),
+      ),
       ev.reasoningMessageContent("m1", "a", raw({ type: "REASONING_MESSAGE_END", messageId: "m1" })),
-      ev.reasoningMessageEnd("m1", raw({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "m1", encryptedValue: "v" })),
+      ev.reasoningMessageEnd(
+        "m1",
+        raw({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "m1", encryptedValue: "v" }),
+      ),
       ev.textChunk("a1", "Hi", raw({ messageId: "a2", delta: "other", thinking: true })),
       ev.runFinished("r1", raw({ outcome: { type: "interrupt" } })),
     ];
@@ -55,7 +61,11 @@ describe("pipeline-wide rules", () => {
   });
 
   it("R-PASS-3: a CUSTOM event of any name passes every stage unchanged, silently, and touches no history", () => {
-    const customs = [ev.custom("x-vendor.unknown", { a: [1, null] }), ev.custom("PredictState", [{ state_key: "k" }]), ev.custom("Exit", null)];
+    const customs = [
+      ev.custom("x-vendor.unknown", { a: [1, null] }),
+      ev.custom("PredictState", [{ state_key: "k" }]),
+      ev.custom("Exit", null),
+    ];
     const run = runPipeline([ev.runStarted(), ...customs, ev.runFinished()]);
     expect(run.error).toBeUndefined();
     expect(run.warnings).toEqual([]);

@@ -18,7 +18,10 @@ export function digestRules(markdown: string): SpecId[] {
 
 /** Every `#n` edge case of the digest (rows numbered `| 1 | … |`), in document order. */
 export function digestEdgeCases(markdown: string): SpecId[] {
-  return tableRows(markdown, /^\d+$/, (cells) => `${cells[1] ?? ""} → ${cells[2] ?? ""}`).map((e) => ({ ...e, id: `#${e.id}` }));
+  return tableRows(markdown, /^\d+$/, (cells) => `${cells[1] ?? ""} → ${cells[2] ?? ""}`).map((e) => ({
+    ...e,
+    id: `#${e.id}`,
+  }));
 }
 
 /** Every D- id of decisions.md, in document order. */
@@ -44,12 +47,20 @@ export function readSpec(repoRoot: string): { rules: SpecId[]; edgeCases: SpecId
 }
 
 /** The ids of the spec documents' markdown (the digest and decisions.md), as `import-spec-ids.ts` reads them. */
-export function parseSpecDocuments(digest: string, decisions: string): { rules: SpecId[]; edgeCases: SpecId[]; decisions: SpecId[] } {
+export function parseSpecDocuments(
+  digest: string,
+  decisions: string,
+): { rules: SpecId[]; edgeCases: SpecId[]; decisions: SpecId[] } {
   return { rules: digestRules(digest), edgeCases: digestEdgeCases(digest), decisions: decisionIds(decisions) };
 }
 
 /** Rows of markdown tables whose first cell matches `idPattern`, under the nearest `##`/`###` heading. */
-function tableRows(markdown: string, idPattern: RegExp, summaryOf: (cells: string[]) => string, fixedSection?: string): SpecId[] {
+function tableRows(
+  markdown: string,
+  idPattern: RegExp,
+  summaryOf: (cells: string[]) => string,
+  fixedSection?: string,
+): SpecId[] {
   const ids: SpecId[] = [];
   const seen = new Set<string>();
   let section = fixedSection ?? "";
@@ -68,14 +79,20 @@ function tableRows(markdown: string, idPattern: RegExp, summaryOf: (cells: strin
 
 /** `1. Reasoning — https://…` → `§1 Reasoning`; `A. Span/message discipline (operator b)` → `A. Span/message discipline`. */
 function sectionName(heading: string): string {
-  const title = heading.split(" — ")[0]!.replace(/\s*\(.*\)\s*$/, "").trim();
+  const title = heading
+    .split(" — ")[0]!
+    .replace(/\s*\(.*\)\s*$/, "")
+    .trim();
   const numbered = /^(\d+(?:\.\d+)?)\.? (.*)$/.exec(title);
   return numbered ? `§${numbered[1]} ${numbered[2]}` : title;
 }
 
 /** The cells of a table row; `\|` inside a cell is not a separator. */
 function splitRow(line: string): string[] {
-  const cells = line.replace(/^\|/, "").replace(/\|\s*$/, "").split(/(?<!\\)\|/);
+  const cells = line
+    .replace(/^\|/, "")
+    .replace(/\|\s*$/, "")
+    .split(/(?<!\\)\|/);
   return cells.map((c) => c.trim());
 }
 

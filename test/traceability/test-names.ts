@@ -21,7 +21,13 @@ export function scanTests(repoRoot: string): TestCase[] {
   for (const root of TEST_ROOTS) {
     for (const path of testFiles(join(repoRoot, root))) {
       const file = relative(repoRoot, path).split("\\").join("/");
-      const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+      const source = ts.createSourceFile(
+        path,
+        readFileSync(path, "utf8"),
+        ts.ScriptTarget.Latest,
+        false,
+        ts.ScriptKind.TS,
+      );
       collect(source, [], file, cases);
     }
   }
@@ -93,7 +99,8 @@ function kindOf(callee: ts.Expression): Kind | undefined {
 function titleOf(arg: ts.Expression | undefined): string | undefined {
   if (!arg) return undefined;
   if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) return arg.text;
-  if (ts.isTemplateExpression(arg)) return arg.head.text + arg.templateSpans.map((s) => "${…}" + s.literal.text).join("");
+  if (ts.isTemplateExpression(arg))
+    return arg.head.text + arg.templateSpans.map((s) => "${…}" + s.literal.text).join("");
   return undefined;
 }
 

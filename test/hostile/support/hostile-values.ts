@@ -34,7 +34,13 @@ export const nestedScalar: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ maxLength: 4 }),
   fc.constant([]),
   fc.constant({}),
-  ...(NESTED_NON_JSON_VALUES ? [fc.constantFrom(undefined, NaN, Infinity), fc.bigInt({ min: -5n, max: 5n }), fc.constant(null).map(() => Symbol("fuzz"))] : []),
+  ...(NESTED_NON_JSON_VALUES
+    ? [
+        fc.constantFrom(undefined, NaN, Infinity),
+        fc.bigInt({ min: -5n, max: 5n }),
+        fc.constant(null).map(() => Symbol("fuzz")),
+      ]
+    : []),
 );
 
 const THROWN = "fuzz-getter-throws";
@@ -87,14 +93,24 @@ export interface HostilePlan {
 export function hostileObjects(base: Record<string, unknown>): fc.Arbitrary<HostilePlan> {
   const keys = Object.keys(base);
   return fc.oneof(
-    fc.constantFrom("frozen" as const, "null-prototype" as const, "symbol-key" as const, "cycle" as const).map((hostile) => ({ hostile, base })),
-    fc.constantFrom(...(keys.length === 0 ? ["type"] : keys)).map((key) => ({ hostile: "throwing-getter" as const, base, key })),
+    fc
+      .constantFrom("frozen" as const, "null-prototype" as const, "symbol-key" as const, "cycle" as const)
+      .map((hostile) => ({ hostile, base })),
+    fc
+      .constantFrom(...(keys.length === 0 ? ["type"] : keys))
+      .map((key) => ({ hostile: "throwing-getter" as const, base, key })),
     fc.nat({ max: 5 }).map((variant) => ({ hostile: "proxy" as const, base, variant })),
   );
 }
 
 function isPlan(value: unknown): value is HostilePlan {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { hostile?: unknown }).hostile === "string" && "base" in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { hostile?: unknown }).hostile === "string" &&
+    "base" in value
+  );
 }
 
 /** `value` with every hostile plan in it (itself, a field, or an array element of a field) made into its object. */
@@ -126,7 +142,24 @@ export function build(value: unknown): unknown {
 
 /** Scalars and plain containers of every type, for any field. */
 export const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, undefined, true, 0, -0, NaN, Infinity, -1, 1.5, 2 ** 53, "", " ", "\ud800", "a\udc00b", "🧠", "__proto__"),
+  fc.constantFrom(
+    null,
+    undefined,
+    true,
+    0,
+    -0,
+    NaN,
+    Infinity,
+    -1,
+    1.5,
+    2 ** 53,
+    "",
+    " ",
+    "\ud800",
+    "a\udc00b",
+    "🧠",
+    "__proto__",
+  ),
   fc.bigInt({ min: -5n, max: 5n }),
   fc.constant(null).map(() => Symbol("fuzz")),
   fc.constant("x".repeat(4096)),
@@ -135,5 +168,9 @@ export const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant([]),
   fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer(), fc.constant(null)), { maxLength: 3 }),
   fc.constant({}),
-  fc.dictionary(fc.constantFrom("k", "__proto__", "constructor", "id", "role"), fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), { maxKeys: 2 }),
+  fc.dictionary(
+    fc.constantFrom("k", "__proto__", "constructor", "id", "role"),
+    fc.oneof(fc.string({ maxLength: 2 }), fc.integer()),
+    { maxKeys: 2 },
+  ),
 );

@@ -13,7 +13,9 @@ const [name, runsArg, ...checkpointArgs] = process.argv.slice(2);
 const scenario: MemoryScenario | undefined = MEMORY_SCENARIOS[name ?? ""];
 const gc = (globalThis as { gc?: () => void }).gc;
 if (scenario === undefined || gc === undefined) {
-  process.stderr.write(`usage: node --expose-gc --import tsx memory-probe.ts <${Object.keys(MEMORY_SCENARIOS).join("|")}> <runs> <checkpoint>…\n`);
+  process.stderr.write(
+    `usage: node --expose-gc --import tsx memory-probe.ts <${Object.keys(MEMORY_SCENARIOS).join("|")}> <runs> <checkpoint>…\n`,
+  );
   process.exit(2);
 }
 const runs = Number(runsArg);
@@ -30,7 +32,8 @@ const pipeline = reasoningPipeline(from(stream()), { producer: "probe", onWarnin
 let failure: unknown;
 pipeline.events$.subscribe({
   next(event) {
-    if ((event as { type?: unknown }).type !== "RUN_FINISHED" && (event as { type?: unknown }).type !== "RUN_ERROR") return;
+    if ((event as { type?: unknown }).type !== "RUN_FINISHED" && (event as { type?: unknown }).type !== "RUN_ERROR")
+      return;
     finished++;
     if (!checkpoints.has(finished)) return;
     gc();

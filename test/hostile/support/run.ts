@@ -17,7 +17,10 @@ export interface Outcome {
 }
 
 /** Runs the facade over a synchronous source (an array, a generator, or an Observable that ends at once). */
-export function runFacade(source: Iterable<unknown> | Observable<unknown>, options: ReasoningPipelineOptions = {}): Outcome {
+export function runFacade(
+  source: Iterable<unknown> | Observable<unknown>,
+  options: ReasoningPipelineOptions = {},
+): Outcome {
   const warnings: ReasoningWarning[] = [];
   const pipeline = reasoningPipeline(isObservable(source) ? source : from(source), {
     producer: "hostile-test",
@@ -122,7 +125,11 @@ export function prototypeFingerprint(): string[] {
 /** Asserts nothing reached the shared prototypes. */
 export function expectNoPollution(before: readonly string[]): void {
   const probe = {} as Record<string, unknown>;
-  expect({ polluted: probe.polluted, isAdmin: probe.isAdmin, proto: Object.getPrototypeOf(probe) === Object.prototype }).toEqual({
+  expect({
+    polluted: probe.polluted,
+    isAdmin: probe.isAdmin,
+    proto: Object.getPrototypeOf(probe) === Object.prototype,
+  }).toEqual({
     polluted: undefined,
     isAdmin: undefined,
     proto: true,

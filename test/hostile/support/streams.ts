@@ -82,34 +82,46 @@ export function violationsWithId(id: string): { readonly code: string; readonly 
     { code: "DUPLICATE_OPEN", events: [ev.runStarted(), ev.reasoningStart(id), ev.reasoningStart(id)] },
     { code: "ORPHAN_CONTENT", events: [ev.runStarted(), ev.reasoningMessageContent(id, SECRETS.thought)] },
     { code: "ORPHAN_END", events: [ev.runStarted(), ev.toolCallEnd(id)] },
-    { code: "ID_ROLE_CONFLICT", events: [ev.runStarted(), ev.textStart(id), ev.textEnd(id), ev.reasoningMessageStart(id)] },
+    {
+      code: "ID_ROLE_CONFLICT",
+      events: [ev.runStarted(), ev.textStart(id), ev.textEnd(id), ev.reasoningMessageStart(id)],
+    },
     {
       code: "ATTRIBUTION_MISMATCH",
-      events: [ev.runStarted(), ev.reasoningStart(id, { subagentRunId: "sub" }), ev.reasoningEnd(id, { subagentRunId: `${id}x` })],
+      events: [
+        ev.runStarted(),
+        ev.reasoningStart(id, { subagentRunId: "sub" }),
+        ev.reasoningEnd(id, { subagentRunId: `${id}x` }),
+      ],
     },
     { code: "OPEN_AT_RUN_FINISHED", events: [ev.runStarted(id), ev.stepStarted(id), ev.runFinished(id)] },
   ];
 }
 
 /** Non-object events: every one fails enforcement with MALFORMED_EVENT (R-PROC-4). */
-export const NON_OBJECTS: readonly { readonly label: string; readonly value: () => unknown; readonly type: string }[] = [
-  { label: "null", value: () => null, type: "<non-object: null>" },
-  { label: "undefined", value: () => undefined, type: "<non-object: undefined>" },
-  { label: "0", value: () => 0, type: "<non-object: number>" },
-  { label: "NaN", value: () => NaN, type: "<non-object: number>" },
-  { label: "a string", value: () => SECRETS.thought, type: "<non-object: string>" },
-  { label: "a JSON string of an event", value: () => JSON.stringify(ev.runStarted()), type: "<non-object: string>" },
-  { label: "true", value: () => true, type: "<non-object: boolean>" },
-  { label: "an empty array", value: () => [], type: "<non-object: array>" },
-  { label: "an array holding an event", value: () => [ev.runStarted()], type: "<non-object: array>" },
-  { label: "a symbol", value: () => Symbol("event"), type: "<non-object: symbol>" },
-  { label: "a function", value: () => () => ev.runStarted(), type: "<non-object: function>" },
-  { label: "a bigint", value: () => 10n, type: "<non-object: bigint>" },
-  { label: "an object without type", value: () => ({ messageId: "m1", delta: SECRETS.thought }), type: "<no type>" },
-  { label: "an object with a numeric type", value: () => ({ type: 7, delta: SECRETS.thought }), type: "<no type>" },
-  { label: "an object with a null type", value: () => ({ type: null }), type: "<no type>" },
-  { label: "an object whose type is an object", value: () => ({ type: { toString: () => "RUN_STARTED" } }), type: "<no type>" },
-];
+export const NON_OBJECTS: readonly { readonly label: string; readonly value: () => unknown; readonly type: string }[] =
+  [
+    { label: "null", value: () => null, type: "<non-object: null>" },
+    { label: "undefined", value: () => undefined, type: "<non-object: undefined>" },
+    { label: "0", value: () => 0, type: "<non-object: number>" },
+    { label: "NaN", value: () => NaN, type: "<non-object: number>" },
+    { label: "a string", value: () => SECRETS.thought, type: "<non-object: string>" },
+    { label: "a JSON string of an event", value: () => JSON.stringify(ev.runStarted()), type: "<non-object: string>" },
+    { label: "true", value: () => true, type: "<non-object: boolean>" },
+    { label: "an empty array", value: () => [], type: "<non-object: array>" },
+    { label: "an array holding an event", value: () => [ev.runStarted()], type: "<non-object: array>" },
+    { label: "a symbol", value: () => Symbol("event"), type: "<non-object: symbol>" },
+    { label: "a function", value: () => () => ev.runStarted(), type: "<non-object: function>" },
+    { label: "a bigint", value: () => 10n, type: "<non-object: bigint>" },
+    { label: "an object without type", value: () => ({ messageId: "m1", delta: SECRETS.thought }), type: "<no type>" },
+    { label: "an object with a numeric type", value: () => ({ type: 7, delta: SECRETS.thought }), type: "<no type>" },
+    { label: "an object with a null type", value: () => ({ type: null }), type: "<no type>" },
+    {
+      label: "an object whose type is an object",
+      value: () => ({ type: { toString: () => "RUN_STARTED" } }),
+      type: "<no type>",
+    },
+  ];
 
 /** An object whose `field` getter throws on every read. */
 export function throwingGetter(event: Record<string, unknown>, field: string): Record<string, unknown> {
@@ -129,7 +141,10 @@ export function throwingProxy(): object {
   const refuse = (): never => {
     throw new TypeError("proxy refuses");
   };
-  return new Proxy({}, { get: refuse, has: refuse, ownKeys: refuse, getOwnPropertyDescriptor: refuse, getPrototypeOf: refuse });
+  return new Proxy(
+    {},
+    { get: refuse, has: refuse, ownKeys: refuse, getOwnPropertyDescriptor: refuse, getPrototypeOf: refuse },
+  );
 }
 
 /** A revoked proxy: every operation on it throws a TypeError, `Array.isArray` included. */
@@ -142,12 +157,30 @@ export function revokedProxy(target: object = ev.runStarted()): object {
 /** Unreadable events (throwing getters, proxies), each after RUN_STARTED: MALFORMED_EVENT at index 1. */
 export const UNREADABLE: readonly { readonly label: string; readonly value: () => unknown }[] = [
   { label: "a getter on type that throws", value: () => throwingGetter({ type: "RUN_STARTED" }, "type") },
-  { label: "a getter on messageId that throws", value: () => throwingGetter(ev.reasoningMessageContent("m1", SECRETS.thought), "messageId") },
-  { label: "a getter on delta that throws", value: () => throwingGetter(ev.reasoningMessageContent("m1", SECRETS.thought), "delta") },
-  { label: "a getter on metadata that throws", value: () => throwingGetter(ev.reasoningStart("s1", { metadata: {} }), "metadata") },
-  { label: "a getter on encryptedValue that throws", value: () => throwingGetter(ev.encryptedValue("message", "m1", SECRETS.value), "encryptedValue") },
-  { label: "a legacy THINKING_START whose title getter throws", value: () => throwingGetter(ev.thinkingStart({ title: SECRETS.title }), "title") },
-  { label: "a legacy THINKING_TEXT_MESSAGE_CONTENT whose delta getter throws", value: () => throwingGetter(ev.thinkingTextMessageContent(SECRETS.thought), "delta") },
+  {
+    label: "a getter on messageId that throws",
+    value: () => throwingGetter(ev.reasoningMessageContent("m1", SECRETS.thought), "messageId"),
+  },
+  {
+    label: "a getter on delta that throws",
+    value: () => throwingGetter(ev.reasoningMessageContent("m1", SECRETS.thought), "delta"),
+  },
+  {
+    label: "a getter on metadata that throws",
+    value: () => throwingGetter(ev.reasoningStart("s1", { metadata: {} }), "metadata"),
+  },
+  {
+    label: "a getter on encryptedValue that throws",
+    value: () => throwingGetter(ev.encryptedValue("message", "m1", SECRETS.value), "encryptedValue"),
+  },
+  {
+    label: "a legacy THINKING_START whose title getter throws",
+    value: () => throwingGetter(ev.thinkingStart({ title: SECRETS.title }), "title"),
+  },
+  {
+    label: "a legacy THINKING_TEXT_MESSAGE_CONTENT whose delta getter throws",
+    value: () => throwingGetter(ev.thinkingTextMessageContent(SECRETS.thought), "delta"),
+  },
   { label: "a proxy whose every trap throws", value: throwingProxy },
   { label: "a revoked proxy", value: () => revokedProxy() },
   { label: "a revoked proxy of a THINKING_START", value: () => revokedProxy(ev.thinkingStart()) },
@@ -157,7 +190,17 @@ export const UNREADABLE: readonly { readonly label: string; readonly value: () =
 export function deepStream(depth: number): unknown[] {
   const meta = (): Record<string, unknown> => ({ deep: deepObject(depth, SECRETS.thought) });
   return [
-    ev.runStarted("r1", { input: { threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: deepObject(depth), forwardedProps: deepObject(depth) } }),
+    ev.runStarted("r1", {
+      input: {
+        threadId: "t1",
+        runId: "r1",
+        messages: [],
+        tools: [],
+        context: [],
+        state: deepObject(depth),
+        forwardedProps: deepObject(depth),
+      },
+    }),
     ev.reasoningStart("s1", { metadata: meta(), rawEvent: deepObject(depth, SECRETS.thought) }),
     ev.reasoningMessageStart("m1", { metadata: meta() }),
     ev.reasoningMessageContent("m1", SECRETS.thought, { metadata: meta(), rawEvent: deepArray(depth) }),
