@@ -136,19 +136,10 @@ export function appendContent(
   if (delta === "") {
     // An empty delta (keep-alive) appends nothing (R-SCHEMA-3); only its metadata, if any, lands.
     if (metadata === undefined) return result(conversation, [event]);
-    if (position < 0) return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
+    if (position < 0) return notApplied(conversation, event, ctx, id, 0, true, REMOVED);
     return result(conversation.replaceAt(position, withMetadata(conversation.at(position)!, metadata)), [event]);
   }
-  if (position < 0)
-    return notApplied(
-      conversation,
-      event,
-      ctx,
-      id,
-      byteLength(delta),
-      metadata !== undefined,
-      "was removed by a MESSAGES_SNAPSHOT",
-    );
+  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, REMOVED);
   const held = conversation.at(position)! as Message & { readonly content?: unknown };
   const content = held.content;
   if (content !== undefined && typeof content !== "string") {
@@ -255,15 +246,7 @@ export function endMessage(
     // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is left as it is.
     index.removedMessages.delete(id);
     if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(
-      conversation,
-      event,
-      ctx,
-      id,
-      0,
-      true,
-      position === REPLACED ? RESTATED : "was removed by a MESSAGES_SNAPSHOT",
-    );
+    return notApplied(conversation, event, ctx, id, 0, true, position === REPLACED ? RESTATED : REMOVED);
   }
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
@@ -294,6 +277,8 @@ function attributed(
 
 /** `openPosition` when a MESSAGES_SNAPSHOT restated the open message with a role of the other family (D-SNAPSHOT-ROLE). */
 const REPLACED = -2;
+/** Why a fragment is not applied (`notApplied`): a snapshot took its item away (D-SNAPSHOT-OPEN), or restated it with another role (D-SNAPSHOT-ROLE). */
+export const REMOVED = "was removed by a MESSAGES_SNAPSHOT";
 const RESTATED = "was restated with another role by a MESSAGES_SNAPSHOT";
 
 /**

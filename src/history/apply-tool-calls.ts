@@ -4,7 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import { toolCallsOf, type Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { listOpen, unlist } from "./incomplete";
-import { notApplied, withMetadata } from "./apply-messages";
+import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
 import {
   byteLength,
@@ -124,16 +124,7 @@ export function appendArguments(
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_CONTENT");
   if (delta === "" && metadata === undefined) return result(conversation, [event]);
-  if (position < 0)
-    return notApplied(
-      conversation,
-      event,
-      ctx,
-      id,
-      byteLength(delta),
-      metadata !== undefined,
-      "was removed by a MESSAGES_SNAPSHOT",
-    );
+  if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, REMOVED);
   const holder = conversation.at(position) as AssistantMessage;
   const calls = holder.toolCalls!;
   const slot = slotOf(calls, id);
@@ -205,7 +196,7 @@ export function endToolCall(
   if (position < 0) {
     index.removedToolCalls.delete(id);
     if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, "was removed by a MESSAGES_SNAPSHOT");
+    return notApplied(conversation, event, ctx, id, 0, true, REMOVED);
   }
   index.openToolCalls.delete(id);
   const next =
