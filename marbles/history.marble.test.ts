@@ -67,6 +67,8 @@ const toolCall = (id: string, parent: string, args = "{}"): AguiEvent[] => [
   ev.toolCallArgs(id, args),
   ev.toolCallEnd(id),
 ];
+/** A tool message, as TOOL_CALL_RESULT makes it. */
+const result = (id: string, callId: string, content: string) => ({ id, role: "tool", toolCallId: callId, content });
 const snapshot = (messages: readonly unknown[]) => ev.messagesSnapshot(messages as Message[]);
 const activityDelta = (messageId: string, activityType: string, patch: unknown[]): AguiEvent => ({
   type: "ACTIVITY_DELTA",
@@ -1496,8 +1498,6 @@ describe("D-SNAPSHOT-ROLE: a snapshot restating an open message with a role of t
 });
 
 describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of another role", () => {
-  const result = (id: string, callId: string, content: string) => ({ id, role: "tool", toolCallId: callId, content });
-
   it("D-TOOL-RESULT-ID: LangGraph's shape (the call's parent id reused by its result) completes with a non-lossy DUPLICATE_MESSAGE_ID naming both roles", () => {
     const r = run([ev.runStarted(), ...toolCall("tc1", "X"), ev.toolCallResult("X", "tc1", "42"), ev.runFinished()]);
     expect(r.error).toBeUndefined();
@@ -1605,8 +1605,6 @@ describe("D-TOOL-RESULT-ID: a tool result whose messageId names a message of ano
 });
 
 describe("D-TOOL-RESULT-ID the other way round: the tool message holds the id first", () => {
-  const result = (id: string, callId: string, content: string) => ({ id, role: "tool", toolCallId: callId, content });
-
   it("D-TOOL-RESULT-ID: a TEXT_MESSAGE_START reusing a tool message's id is a message of its own (non-lossy DUPLICATE_MESSAGE_ID); lookups by id resolve to it", () => {
     const r = run([
       ev.runStarted(),
