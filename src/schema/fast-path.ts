@@ -2,7 +2,9 @@ import { EventType } from "@ag-ui/core";
 
 /**
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
- * (`REASONING_MESSAGE_CONTENT`, `TEXT_MESSAGE_CONTENT`, `TOOL_CALL_ARGS`) and the three `*_CHUNK`s.
+ * (`REASONING_MESSAGE_CONTENT`, `TEXT_MESSAGE_CONTENT`, `TOOL_CALL_ARGS`) and the three `*_CHUNK`s,
+ * plus the simple openers and closers every run has (the `*_START`/`*_END` of messages, spans and
+ * tool calls, `STEP_STARTED`/`STEP_FINISHED`).
  *
  * Why it exists: running the strip pre-check and zod's `safeParse` on every delta was about an
  * eighth of the whole pipeline's time. zod stays the authority: `isCleanHotEvent` answers `true`
@@ -20,7 +22,9 @@ const REQUIRED_STRING = 0;
 const OPTIONAL_STRING = 1;
 /** Absent, or one of the text roles (another string is an unrecognised member, which is stripped). */
 const OPTIONAL_TEXT_ROLE = 2;
-type Kind = typeof REQUIRED_STRING | typeof OPTIONAL_STRING | typeof OPTIONAL_TEXT_ROLE;
+/** Exactly `"reasoning"` (REASONING_MESSAGE_START's literal role). */
+const REASONING_ROLE = 3;
+type Kind = typeof REQUIRED_STRING | typeof OPTIONAL_STRING | typeof OPTIONAL_TEXT_ROLE | typeof REASONING_ROLE;
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);
@@ -64,6 +68,25 @@ const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
       ["delta", OPTIONAL_STRING],
     ),
   ],
+  // The openers and closers of a conversation's items and steps: few per run, but each took the
+  // strip pre-check and zod (≈ a third of a non-delta event's cost in the mixed conversation, issue 13).
+  [
+    EventType.TEXT_MESSAGE_START,
+    shape(["messageId", REQUIRED_STRING], ["role", OPTIONAL_TEXT_ROLE], ["name", OPTIONAL_STRING]),
+  ],
+  [EventType.TEXT_MESSAGE_END, shape(["messageId", REQUIRED_STRING])],
+  [EventType.REASONING_START, shape(["messageId", REQUIRED_STRING])],
+  [EventType.REASONING_END, shape(["messageId", REQUIRED_STRING])],
+  [EventType.REASONING_MESSAGE_START, shape(["messageId", REQUIRED_STRING], ["role", REASONING_ROLE])],
+  [EventType.REASONING_MESSAGE_END, shape(["messageId", REQUIRED_STRING])],
+  [
+    EventType.TOOL_CALL_START,
+    // `parentMessageId: null` is registry-tolerated (R-DEP-6): not clean, as for TOOL_CALL_CHUNK.
+    shape(["toolCallId", REQUIRED_STRING], ["toolCallName", REQUIRED_STRING], ["parentMessageId", OPTIONAL_STRING]),
+  ],
+  [EventType.TOOL_CALL_END, shape(["toolCallId", REQUIRED_STRING])],
+  [EventType.STEP_STARTED, shape(["stepName", REQUIRED_STRING])],
+  [EventType.STEP_FINISHED, shape(["stepName", REQUIRED_STRING])],
 ]);
 
 /**
@@ -82,6 +105,10 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
   for (let i = 0; i < names.length; i++) {
     const value = event[names[i]!];
     const kind = kinds[i];
+    if (kind === REASONING_ROLE) {
+      if (value !== "reasoning") return false;
+      continue;
+    }
     if (kind === REQUIRED_STRING ? typeof value !== "string" : value !== undefined && typeof value !== "string")
       return false;
     if (kind === OPTIONAL_TEXT_ROLE && value !== undefined && !TEXT_ROLES.has(value as string)) return false;

@@ -20,6 +20,16 @@ const HOT_TYPES = [
   EventType.REASONING_MESSAGE_CHUNK,
   EventType.TEXT_MESSAGE_CHUNK,
   EventType.TOOL_CALL_CHUNK,
+  EventType.TEXT_MESSAGE_START,
+  EventType.TEXT_MESSAGE_END,
+  EventType.REASONING_START,
+  EventType.REASONING_END,
+  EventType.REASONING_MESSAGE_START,
+  EventType.REASONING_MESSAGE_END,
+  EventType.TOOL_CALL_START,
+  EventType.TOOL_CALL_END,
+  EventType.STEP_STARTED,
+  EventType.STEP_FINISHED,
 ] as const;
 
 /** What the full path says: forwarded unchanged and quietly. */
@@ -65,6 +75,7 @@ const FIELDS = [
   "name",
   "toolCallName",
   "parentMessageId",
+  "stepName",
   "extra",
   "content",
 ] as const;
@@ -78,10 +89,11 @@ const plausible: Record<(typeof FIELDS)[number], fc.Arbitrary<unknown>> = {
   messageId: fc.string({ maxLength: 3 }),
   toolCallId: fc.string({ maxLength: 3 }),
   delta: fc.string({ maxLength: 5 }),
-  role: fc.constantFrom("assistant", "user", "system", "developer", "tool", "critic"),
+  role: fc.constantFrom("assistant", "user", "system", "developer", "tool", "reasoning", "critic"),
   name: fc.string({ maxLength: 3 }),
   toolCallName: fc.string({ maxLength: 3 }),
   parentMessageId: fc.string({ maxLength: 3 }),
+  stepName: fc.string({ maxLength: 3 }),
   extra: fc.string({ maxLength: 3 }),
   content: fc.string({ maxLength: 3 }),
 };
@@ -136,7 +148,7 @@ describe("enforcement fast path", () => {
   });
 
   it("R-PROC-6: every event type that is not hot is never answered by the fast path", () => {
-    const e = { type: EventType.REASONING_MESSAGE_START, messageId: "m1", role: "reasoning" };
+    const e = { type: EventType.RUN_STARTED, threadId: "t1", runId: "r1" };
     expect(isCleanHotEvent(e, e.type)).toBe(false);
     expect(
       isCleanHotEvent({ type: "TEXT_MESSAGE_CONTENTX", messageId: "m", delta: "d" }, "TEXT_MESSAGE_CONTENTX"),
