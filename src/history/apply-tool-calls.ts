@@ -295,7 +295,8 @@ export function slotOf(calls: readonly ToolCall[], id: string): number {
 export function withCall(holder: AssistantMessage, slot: number, call: ToolCall): Message {
   const calls = holder.toolCalls!.slice();
   calls[slot] = call;
-  const copy = copyOf(holder);
+  // `holder` has `toolCalls` already: a plain spread keeps the fast path here (and beats `copyOf`).
+  const copy: AssistantMessage = { ...holder };
   copy.toolCalls = calls;
   return copy;
 }

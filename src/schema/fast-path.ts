@@ -4,7 +4,7 @@ import { EventType } from "@ag-ui/core";
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
  * (`REASONING_MESSAGE_CONTENT`, `TEXT_MESSAGE_CONTENT`, `TOOL_CALL_ARGS`) and the three `*_CHUNK`s,
  * plus the simple openers and closers every run has (the `*_START`/`*_END` of messages, spans and
- * tool calls, `STEP_STARTED`/`STEP_FINISHED`).
+ * tool calls, `STEP_STARTED`/`STEP_FINISHED`), the encrypted values and a tool call's result.
  *
  * Why it exists: running the strip pre-check and zod's `safeParse` on every delta was about an
  * eighth of the whole pipeline's time. zod stays the authority: `isCleanHotEvent` answers `true`
@@ -13,6 +13,8 @@ import { EventType } from "@ag-ui/core";
  * warnings, errors), which decides. test/schema/fast-path.property.test.ts proves with fast-check
  * that the answer equals `stripUnknown(e) === undefined && schema.safeParse(e).success` for
  * generated events of these types (right and wrong value types, `null`s, missing and extra keys).
+ * One exception, on the safe side: a TOOL_CALL_RESULT whose `content` is an array of parts is never
+ * called clean here (the full path decides it).
  */
 
 // How a hot event type's own fields are checked.
@@ -24,7 +26,17 @@ const OPTIONAL_STRING = 1;
 const OPTIONAL_TEXT_ROLE = 2;
 /** Exactly `"reasoning"` (REASONING_MESSAGE_START's literal role). */
 const REASONING_ROLE = 3;
-type Kind = typeof REQUIRED_STRING | typeof OPTIONAL_STRING | typeof OPTIONAL_TEXT_ROLE | typeof REASONING_ROLE;
+/** `"message"` or `"tool-call"` (REASONING_ENCRYPTED_VALUE's subtype; another string is removed with UNKNOWN_SUBTYPE). */
+const VALUE_SUBTYPE = 4;
+/** Absent, or exactly `"tool"` (TOOL_CALL_RESULT's literal role). */
+const OPTIONAL_TOOL_ROLE = 5;
+type Kind =
+  | typeof REQUIRED_STRING
+  | typeof OPTIONAL_STRING
+  | typeof OPTIONAL_TEXT_ROLE
+  | typeof REASONING_ROLE
+  | typeof VALUE_SUBTYPE
+  | typeof OPTIONAL_TOOL_ROLE;
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);
@@ -87,6 +99,21 @@ const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   [EventType.TOOL_CALL_END, shape(["toolCallId", REQUIRED_STRING])],
   [EventType.STEP_STARTED, shape(["stepName", REQUIRED_STRING])],
   [EventType.STEP_FINISHED, shape(["stepName", REQUIRED_STRING])],
+  [
+    EventType.REASONING_ENCRYPTED_VALUE,
+    shape(["subtype", VALUE_SUBTYPE], ["entityId", REQUIRED_STRING], ["encryptedValue", REQUIRED_STRING]),
+  ],
+  [
+    EventType.TOOL_CALL_RESULT,
+    // `content` may also be an array of content parts: the one case where this check is not exact,
+    // on the safe side (such an event takes the full path, which decides; see the property test).
+    shape(
+      ["messageId", REQUIRED_STRING],
+      ["toolCallId", REQUIRED_STRING],
+      ["content", REQUIRED_STRING],
+      ["role", OPTIONAL_TOOL_ROLE],
+    ),
+  ],
 ]);
 
 /**
@@ -104,14 +131,26 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
   const { names, kinds } = shape;
   for (let i = 0; i < names.length; i++) {
     const value = event[names[i]!];
-    const kind = kinds[i];
-    if (kind === REASONING_ROLE) {
-      if (value !== "reasoning") return false;
-      continue;
+    switch (kinds[i]!) {
+      case REQUIRED_STRING:
+        if (typeof value !== "string") return false;
+        break;
+      case OPTIONAL_STRING:
+        if (value !== undefined && typeof value !== "string") return false;
+        break;
+      case OPTIONAL_TEXT_ROLE:
+        if (value !== undefined && !(typeof value === "string" && TEXT_ROLES.has(value))) return false;
+        break;
+      case REASONING_ROLE:
+        if (value !== "reasoning") return false;
+        break;
+      case VALUE_SUBTYPE:
+        if (value !== "message" && value !== "tool-call") return false;
+        break;
+      case OPTIONAL_TOOL_ROLE:
+        if (value !== undefined && value !== "tool") return false;
+        break;
     }
-    if (kind === REQUIRED_STRING ? typeof value !== "string" : value !== undefined && typeof value !== "string")
-      return false;
-    if (kind === OPTIONAL_TEXT_ROLE && value !== undefined && !TEXT_ROLES.has(value as string)) return false;
   }
   return true;
 }
