@@ -13,8 +13,9 @@ import { EventType } from "@ag-ui/core";
  * warnings, errors), which decides. test/schema/fast-path.property.test.ts proves with fast-check
  * that the answer equals `stripUnknown(e) === undefined && schema.safeParse(e).success` for
  * generated events of these types (right and wrong value types, `null`s, missing and extra keys).
- * One exception, on the safe side: a TOOL_CALL_RESULT whose `content` is an array of parts is never
- * called clean here (the full path decides it).
+ * Exceptions, on the safe side: a TOOL_CALL_RESULT whose `content` is an array of parts, and a
+ * RUN_STARTED / RUN_FINISHED with any of the fields marked `ABSENT`, are never called clean here
+ * (the full path decides them).
  */
 
 // How a hot event type's own fields are checked.
@@ -30,13 +31,16 @@ const REASONING_ROLE = 3;
 const VALUE_SUBTYPE = 4;
 /** Absent, or exactly `"tool"` (TOOL_CALL_RESULT's literal role). */
 const OPTIONAL_TOOL_ROLE = 5;
+/** Absent (`undefined`): a field whose check is left to the full path (a run's input, result, outcome…). */
+const ABSENT = 6;
 type Kind =
   | typeof REQUIRED_STRING
   | typeof OPTIONAL_STRING
   | typeof OPTIONAL_TEXT_ROLE
   | typeof REASONING_ROLE
   | typeof VALUE_SUBTYPE
-  | typeof OPTIONAL_TOOL_ROLE;
+  | typeof OPTIONAL_TOOL_ROLE
+  | typeof ABSENT;
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);
@@ -50,8 +54,17 @@ interface Shape {
 }
 
 function shape(...fields: ReadonlyArray<readonly [string, Kind]>): Shape {
+  return shapeOver(BASE_FIELDS, fields);
+}
+
+/** The run events' schemas describe no `subagentRunId` (a run is the parent's): it is stripped there. */
+function runShape(...fields: ReadonlyArray<readonly [string, Kind]>): Shape {
+  return shapeOver(new Set([...BASE_FIELDS].filter((field) => field !== "subagentRunId")), fields);
+}
+
+function shapeOver(base: ReadonlySet<string>, fields: ReadonlyArray<readonly [string, Kind]>): Shape {
   const names = fields.map(([name]) => name);
-  return { described: new Set([...BASE_FIELDS, ...names]), names, kinds: fields.map(([, kind]) => kind) };
+  return { described: new Set([...base, ...names]), names, kinds: fields.map(([, kind]) => kind) };
 }
 
 const TEXT_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
@@ -99,6 +112,28 @@ const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   [EventType.TOOL_CALL_END, shape(["toolCallId", REQUIRED_STRING])],
   [EventType.STEP_STARTED, shape(["stepName", REQUIRED_STRING])],
   [EventType.STEP_FINISHED, shape(["stepName", REQUIRED_STRING])],
+  // A run's start and end without the fields whose checks are the full path's (an input, a
+  // protocol version to compare, a result, an outcome, usage): one-sided, as a tool result's array content.
+  [
+    EventType.RUN_STARTED,
+    runShape(
+      ["threadId", REQUIRED_STRING],
+      ["runId", REQUIRED_STRING],
+      ["parentRunId", OPTIONAL_STRING],
+      ["protocolVersion", ABSENT],
+      ["input", ABSENT],
+    ),
+  ],
+  [
+    EventType.RUN_FINISHED,
+    runShape(
+      ["threadId", REQUIRED_STRING],
+      ["runId", REQUIRED_STRING],
+      ["result", ABSENT],
+      ["outcome", ABSENT],
+      ["usage", ABSENT],
+    ),
+  ],
   [
     EventType.REASONING_ENCRYPTED_VALUE,
     shape(["subtype", VALUE_SUBTYPE], ["entityId", REQUIRED_STRING], ["encryptedValue", REQUIRED_STRING]),
@@ -149,6 +184,9 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
         break;
       case OPTIONAL_TOOL_ROLE:
         if (value !== undefined && value !== "tool") return false;
+        break;
+      case ABSENT:
+        if (value !== undefined) return false;
         break;
     }
   }
