@@ -8,6 +8,7 @@ import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
 import {
   byteLength,
+  copyOf,
   jsonType,
   malformed,
   mergeMetadata,
@@ -110,7 +111,10 @@ function placeCall(
     );
   }
   index.toolCallHolder.set(call.id, holderId);
-  return conversation.replaceAt(holderAt, { ...held, toolCalls: [...(toolCallsOf(held) ?? []), call] });
+  // `copyOf`, then assign (as `{ ...held, toolCalls }`): the spread with an overriding key took V8's slow path.
+  const holder = copyOf(held);
+  holder.toolCalls = [...(toolCallsOf(held) ?? []), call];
+  return conversation.replaceAt(holderAt, holder);
 }
 
 export function appendArguments(
@@ -291,6 +295,7 @@ export function slotOf(calls: readonly ToolCall[], id: string): number {
 export function withCall(holder: AssistantMessage, slot: number, call: ToolCall): Message {
   const calls = holder.toolCalls!.slice();
   calls[slot] = call;
+  // `holder` has `toolCalls` already: a plain spread keeps the fast path here (and beats `copyOf`).
   const copy: AssistantMessage = { ...holder };
   copy.toolCalls = calls;
   return copy;

@@ -40,7 +40,15 @@ export class IncompleteList {
   toArray(): readonly IncompleteItem[] {
     let array = this.array;
     if (array === undefined) {
-      array = this.slots.toArray().filter((item): item is IncompleteItem => item !== undefined);
+      // One fresh array, its empty slots squeezed out in place (no second array per version).
+      const items = this.slots.toArray();
+      let kept = 0;
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (item !== undefined) items[kept++] = item;
+      }
+      items.length = kept;
+      array = items as readonly IncompleteItem[];
       this.array = array;
     }
     return array;
@@ -62,12 +70,20 @@ export class IncompleteList {
     return new IncompleteList(this.slots.set(slot, undefined), this.size - 1, undefined);
   }
 
-  /** Whether empty slots outnumber items (then `compacted` pays for itself). */
+  /**
+   * Whether empty slots outnumber items and a few (then compacting pays for itself: it costs
+   * O(slots) after more than `size` and `COMPACT_AFTER` unlists). Compacting early keeps the slots
+   * within twice the items: every version a START or END makes is published with its array, built
+   * from the slots (issue 13: a conversation's two or three open items were spread over ~200 slots).
+   */
   get sparse(): boolean {
     const empty = this.slots.size - this.size;
-    return empty > EAGER_ITEMS && empty > this.size;
+    return empty > COMPACT_AFTER && empty > this.size;
   }
 }
+
+/** Compaction waits for more empty slots than this (and than items). */
+const COMPACT_AFTER = 16;
 
 /** Up to this many items a published history gets its `incomplete` array at once; above, when read. */
 export const EAGER_ITEMS = 128;

@@ -207,3 +207,14 @@ export function byteLength(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * `{ ...source }`, written as a literal with an explicit prototype. The result is the same (own
+ * enumerable properties defined as data properties, an own `"__proto__"` key included, prototype
+ * `Object.prototype`), but V8 builds it without cloning the source's hidden class, so adding a
+ * property the source lacked stays on the fast path: after a plain spread it took ≈ 0.4 µs (a
+ * value stored on a message, a first tool call on an assistant message; issue 13).
+ */
+export function copyOf<T extends object>(source: T): T {
+  return { __proto__: Object.prototype, ...source };
+}

@@ -169,6 +169,11 @@ export class DeltaLane {
     }
   }
 
+  /** Whether `other` streams the same item (message, or tool call of a holder) as this lane. */
+  sameItem(other: DeltaLane): boolean {
+    return this.position === other.position && this.slot === other.slot;
+  }
+
   /** Whether `delta` keeps the item's text within `maxContentLength` (D-LIMIT). */
   fits(delta: string): boolean {
     return fitsContentLength(this.text.length, delta.length, this.maxContentLength);

@@ -137,6 +137,9 @@ export function reasoningPipeline(
   });
   // The delta lane armed by the last event the steps handled (delta-lane.ts), if any.
   let lane: DeltaLane | undefined;
+  // The lane taken before `lane`, while only lanes were taken since (two items streaming in turns,
+  // issue 13): a lane-taken delta changes nothing but its own item's text, so it stays valid.
+  let spare: DeltaLane | undefined;
   // Source events being handled right now (more than one when a subscriber feeds the source
   // re-entrantly). The lane is taken and armed only at depth 0, where the states are whole.
   let depth = 0;
@@ -180,14 +183,29 @@ export function reasoningPipeline(
     subscribeWithin(linked, source, {
       next(value) {
         if (phase !== "running") return;
-        if (lane !== undefined && depth === 0) {
-          const delta = lane.deltaOf(value);
+        if (depth === 0) {
+          if (lane !== undefined) {
+            const delta = lane.deltaOf(value);
+            if (delta !== undefined) {
+              takeLane(lane, value as AguiEvent, delta);
+              return;
+            }
+          }
+          // While a lane is armed, another item's delta: its lane, kept or judged now on the states as
+          // they are (`arm` judges the states, whichever event led to them). Both lanes are set before
+          // the delta is taken: a re-entrant event taking the steps during its emission clears them.
+          const other = spare ?? (lane !== undefined ? DeltaLane.arm(states(), value, maxContentLength) : undefined);
+          const delta = other?.deltaOf(value);
           if (delta !== undefined) {
-            takeLane(lane, value as AguiEvent, delta);
+            // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
+            spare = lane !== undefined && !lane.sameItem(other!) ? lane : undefined;
+            lane = other;
+            takeLane(other!, value as AguiEvent, delta);
             return;
           }
         }
         lane = undefined;
+        spare = undefined;
         busy = true;
         depth++;
         try {

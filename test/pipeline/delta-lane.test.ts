@@ -904,6 +904,146 @@ describe("delta lane: when it is taken", () => {
   });
 });
 
+describe("delta lane: two items streaming in turns (issue 13)", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  const run = (body: unknown[]): unknown[] => [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    ...body,
+    { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+  ];
+  const content = (type: string, messageId: string, i: number, extra: Obj = {}): Obj => ({
+    type,
+    messageId,
+    delta: `${messageId}${i},`,
+    ...extra,
+  });
+  const args = (toolCallId: string, i: number): Obj => ({
+    type: "TOOL_CALL_ARGS",
+    toolCallId,
+    delta: `${toolCallId}${i},`,
+  });
+
+  it("R-STREAM-4: a reasoning message and an answer in turns take the lane after their first deltas, each keeping its own text", () => {
+    const events = run([
+      { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
+      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+      ...Array.from({ length: 30 }, (_, i) => [
+        content("REASONING_MESSAGE_CONTENT", "r", i),
+        content("TEXT_MESSAGE_CONTENT", "a", i),
+      ]).flat(),
+      { type: "REASONING_MESSAGE_END", messageId: "r" },
+      { type: "TEXT_MESSAGE_END", messageId: "a" },
+    ]);
+    const append = jest.spyOn(DeltaLane.prototype, "append");
+    const out = viaFacade({ events });
+    // The first delta of each takes the steps (the first arms the lane, the second a lane for itself).
+    expect(append).toHaveBeenCalledTimes(59);
+    append.mockRestore();
+    const [r, a] = out.histories.at(-1)!.messages as readonly { content: string }[];
+    expect(r!.content).toBe(Array.from({ length: 30 }, (_, i) => `r${i},`).join(""));
+    expect(a!.content).toBe(Array.from({ length: 30 }, (_, i) => `a${i},`).join(""));
+    expectSame({ events });
+  });
+
+  it("R-TOOL-2: two tool calls' arguments in turns, and a third item, or any other event, between them", () => {
+    const calls = [
+      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: "x" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search", parentMessageId: "a" },
+      { type: "TOOL_CALL_START", toolCallId: "c2", toolCallName: "lookup", parentMessageId: "a" },
+    ];
+    const turns = Array.from({ length: 12 }, (_, i) => [args("c1", i), args("c2", i)]).flat();
+    const ends = [
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "TOOL_CALL_END", toolCallId: "c2" },
+      { type: "TEXT_MESSAGE_END", messageId: "a" },
+    ];
+    expectSame({ events: run([...calls, ...turns, ...ends]) });
+    // A third item in the rotation, and a step or an empty delta cutting into it.
+    const three = Array.from({ length: 12 }, (_, i) => [
+      args("c1", i),
+      content("TEXT_MESSAGE_CONTENT", "a", i),
+      args("c2", i),
+      ...(i % 4 === 1
+        ? [
+            { type: "STEP_STARTED", stepName: "s" },
+            { type: "STEP_FINISHED", stepName: "s" },
+          ]
+        : []),
+      ...(i % 5 === 2 ? [{ type: "TOOL_CALL_ARGS", toolCallId: "c2", delta: "" }] : []),
+    ]).flat();
+    expectSame({ events: run([...calls, ...three, ...ends]) });
+  });
+
+  it("R-SUB-2: one item's tagged and untagged deltas in turns never leave two lanes of it (each keeps its own copy of the text)", () => {
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "helper" },
+      { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant", subagentRunId: "sub" },
+      { type: "TEXT_MESSAGE_START", messageId: "o", role: "assistant" },
+      // m's tagged and untagged deltas in turns, then with o's as a third.
+      ...Array.from({ length: 12 }, (_, i) => [
+        content("TEXT_MESSAGE_CONTENT", "m", i, { subagentRunId: "sub" }),
+        content("TEXT_MESSAGE_CONTENT", "m", i + 100),
+      ]).flat(),
+      ...Array.from({ length: 12 }, (_, i) => [
+        content("TEXT_MESSAGE_CONTENT", "m", i + 12, { subagentRunId: "sub" }),
+        content("TEXT_MESSAGE_CONTENT", "m", i + 112),
+        content("TEXT_MESSAGE_CONTENT", "o", i),
+      ]).flat(),
+      { type: "TEXT_MESSAGE_END", messageId: "m", subagentRunId: "sub" },
+      { type: "TEXT_MESSAGE_END", messageId: "o" },
+      { type: "SUBAGENT_FINISHED", subagentRunId: "sub" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const out = viaFacade({ events });
+    expect(out.error).toBeUndefined();
+    const m = out.histories.at(-1)!.messages[0] as { content: string };
+    expect(m.content).toBe(Array.from({ length: 24 }, (_, i) => `m${i},m${i + 100},`).join(""));
+    expectSame({ events });
+  });
+
+  it("R-STREAM-4: a subscriber feeding the source re-entrantly while two lanes are kept sees what the steps give", () => {
+    const events = run([
+      { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
+      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+      ...Array.from({ length: 10 }, (_, i) => [
+        content("REASONING_MESSAGE_CONTENT", "r", i),
+        content("TEXT_MESSAGE_CONTENT", "a", i),
+      ]).flat(),
+      { type: "REASONING_MESSAGE_END", messageId: "r" },
+      { type: "TEXT_MESSAGE_END", messageId: "a" },
+    ]);
+    // Events 6 and 7 arrive from inside the emission of the sixth event out (a delta of "a" the
+    // lane took, "r"'s lane kept beside it), then the rest.
+    const source = new Subject<unknown>();
+    const out: unknown[] = [];
+    const pipeline = reasoningPipeline(source, { idFactory: mintingIds(), onWarning: () => {} });
+    let fed = false;
+    let last: ReasoningHistory | undefined;
+    pipeline.history$.subscribe((h) => (last = h));
+    pipeline.events$.subscribe((e) => {
+      out.push(e);
+      if (!fed && out.length === 6) {
+        fed = true;
+        source.next(events[6]);
+        source.next(events[7]);
+      }
+    });
+    events.forEach((e, i) => {
+      if (i !== 6 && i !== 7) source.next(e);
+    });
+    source.complete();
+    // The same order of arrival, stepped without the lane.
+    const order = [...events.slice(0, 6), events[6], events[7], ...events.slice(8)];
+    const steps = viaSteps({ events: order });
+    expect(steps.error).toBeUndefined();
+    expect(out).toEqual(steps.events);
+    expect(last).toEqual(steps.histories.at(-1));
+  });
+});
+
 describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => {
   const runStarted = { type: "RUN_STARTED", threadId: "t", runId: "r" };
   const content = { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a" };
