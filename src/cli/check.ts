@@ -11,7 +11,7 @@ import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
 import { explain } from "./explain";
-import { countHistory, runCount, type CheckFailure, type CheckOutcome } from "./outcome";
+import { count, countHistory, runCount, type CheckFailure, type CheckOutcome } from "./outcome";
 import { renderReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
@@ -264,7 +264,7 @@ function noRun(outcome: CheckOutcome): CheckFailure {
     eventType: null,
     synthesizedType: null,
     ids: [],
-    message: `${code} (${rule}): the stream holds ${outcome.totalEvents === 1 ? "1 event" : `${outcome.totalEvents.toLocaleString("en-US")} events`} and no run`,
+    message: `${code} (${rule}): the stream holds ${count(outcome.totalEvents, "event")} and no run`,
     explanation: explain({ code, rule, eventType: undefined, sourceType: undefined, ids: [], chunked: () => false }),
   };
 }

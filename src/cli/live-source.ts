@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
+import { plural } from "../core/plural";
 import { agentEvents } from "../integration/agent-events";
 import { InputError } from "./read-recording";
 
@@ -74,10 +75,7 @@ async function bodyShape(response: Response): Promise<string> {
     return "a body that could not be read";
   }
   if (bytes.length === 0) return "an empty body";
-  const size =
-    bytes.length >= PEEK_BYTES
-      ? `more than ${PEEK_BYTES} bytes`
-      : `${bytes.length} byte${bytes.length === 1 ? "" : "s"}`;
+  const size = bytes.length >= PEEK_BYTES ? `more than ${PEEK_BYTES} bytes` : plural(bytes.length, "byte");
   const start = Buffer.from(bytes)
     .toString("utf8")
     .replace(/^\uFEFF/, "")

@@ -3,6 +3,7 @@ import type { ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import type { Explanation } from "./explain";
 import type { RunReport } from "./run-report";
+import { plural } from "../core/plural";
 
 /** Why the check failed: a protocol violation the pipeline found, or a check of its own (`NO_RUN`). */
 export interface CheckFailure {
@@ -86,7 +87,7 @@ export function countHistory(history: ReasoningHistory): HistoryCounts {
 
 /** `1 event`, `2 events`, `1,000 events`. */
 export function count(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+  return plural(n, noun, n.toLocaleString("en-US"));
 }
 
 /** Runs the stream contained (the pre-run bucket is not a run). */

@@ -6,16 +6,17 @@
  * delta, a reasoning message's content) and by occurrence: a string the stream declared encrypted or
  * sent as reasoning is replaced wherever it appears — a `rawEvent` copy, metadata, another field.
  */
+import { plural } from "../core/plural";
 import { codePoints } from "./run-report";
 
 export function redactedValue(value: string): string {
   const bytes = Buffer.byteLength(value, "utf8");
-  return `[redacted: ${bytes} byte${bytes === 1 ? "" : "s"}]`;
+  return `[redacted: ${plural(bytes, "byte")}]`;
 }
 
 export function redactedReasoning(text: string): string {
   const chars = codePoints(text);
-  return `[reasoning: ${chars} character${chars === 1 ? "" : "s"}]`;
+  return `[reasoning: ${plural(chars, "character")}]`;
 }
 
 /** Event types whose `delta` is reasoning text (source spellings included: they are collected raw). */

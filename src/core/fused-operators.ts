@@ -5,7 +5,7 @@ import { warningSink } from "./warnings";
 
 // Stages of different state/input/output types run in one chain; the chain itself is untyped.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyStage = Stage<any, any, any>;
+export type AnyStage = Stage<any, any, any>;
 
 /**
  * What each package operator is, for a lane planner that recognizes a chain of them (the facade's

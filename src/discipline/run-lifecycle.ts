@@ -1,4 +1,5 @@
 import { ReasoningProtocolError } from "../core/errors";
+import { plural } from "../core/plural";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import type { Family } from "./families";
 import { recordMessages } from "./known-roles";
@@ -141,5 +142,5 @@ export function truncatedRun(state: VerifyState, ctx: StepContext): ReasoningPro
 
 function countText(total: number): string {
   const listed = Math.min(total, MAX_LISTED_IDS);
-  return `${total} open item${total === 1 ? "" : "s"}${listed < total ? `, the first ${listed} listed` : ""}`;
+  return `${plural(total, "open item")}${listed < total ? `, the first ${listed} listed` : ""}`;
 }

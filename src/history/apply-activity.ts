@@ -81,12 +81,11 @@ export function patchActivity(
   if (held.role !== "activity")
     return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
   const outcome = applyJsonPatch(held.content, patch);
-  const failure = !outcome.ok
-    ? `has a patch that does not apply: ${outcome.reason}`
-    : !isPlainObject(outcome.value)
+  const content = outcome.ok && isPlainObject(outcome.value) ? outcome.value : undefined;
+  if (content === undefined) {
+    const failure = outcome.ok
       ? "has a patch whose result is not an object"
-      : undefined;
-  if (failure !== undefined) {
+      : `has a patch that does not apply: ${outcome.reason}`;
     // R-META-4: the metadata still lands; only the content stays as it was.
     const kept =
       metadata === undefined
@@ -94,11 +93,7 @@ export function patchActivity(
         : conversation.replaceAt(position, { ...held, metadata: mergeMetadata(held.metadata, metadata) });
     return skipped(kept, event, ctx, id, failure, "R-ACT-5", metadata !== undefined);
   }
-  const message: ActivityMessage = {
-    ...held,
-    activityType,
-    content: (outcome as { readonly value: Record<string, unknown> }).value,
-  };
+  const message: ActivityMessage = { ...held, activityType, content };
   if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);
   return result(conversation.replaceAt(position, message), [event]);
 }

@@ -285,6 +285,9 @@ function lazyMessages(this: LazyHistory): readonly Message[] {
 function lazyIssuers(this: LazyHistory): readonly ValueIssuer[] {
   return this.issuersNow();
 }
+function lazyIncomplete(this: LazyHistory): readonly IncompleteItem[] {
+  return this.incompleteNow();
+}
 
 /**
  * Gives `target` the own, enumerable, configurable accessor `name` with `getter` (configurable only
@@ -301,13 +304,6 @@ const defineLazy: (target: object, name: string, getter: () => unknown) => void 
         (target as { __defineGetter__(name: string, getter: () => unknown): void }).__defineGetter__(name, getter)
     : (target, name, getter) =>
         Object.defineProperty(target, name, { get: getter, enumerable: true, configurable: true });
-
-/** The getter of a `LazyHistory`'s `incomplete` when its array is not built yet (a long incomplete list). */
-function lazyIncomplete(this: LazyHistory): readonly IncompleteItem[] {
-  return this.incompleteNow();
-}
-
-const INCOMPLETE_ACCESSOR: PropertyDescriptor = { get: lazyIncomplete, enumerable: true, configurable: true };
 
 /**
  * A published history of a long conversation whose `messages` array is built on first read.
@@ -335,7 +331,7 @@ class LazyHistory implements ReasoningHistory {
     // A long incomplete list is built when read too (a hostile stream opens thousands of items).
     const incomplete = version.incomplete;
     if (incomplete.ready) (this as { incomplete: readonly IncompleteItem[] }).incomplete = incomplete.toArray();
-    else Object.defineProperty(this, "incomplete", INCOMPLETE_ACCESSOR);
+    else defineLazy(this, "incomplete", lazyIncomplete);
     if (version.records.built) (this as { issuers: readonly ValueIssuer[] }).issuers = version.records.toArray();
     else defineLazy(this, "issuers", lazyIssuers);
     this.#version = version;

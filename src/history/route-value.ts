@@ -1,4 +1,5 @@
 import type { AssistantMessage } from "@ag-ui/core";
+import { plural } from "../core/plural";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
@@ -95,13 +96,8 @@ function unknownEntity(
     event,
     ctx,
     [entityId],
-    `REASONING_ENCRYPTED_VALUE ${why} (unknown, not streamed yet, or removed by a snapshot); the event was dropped and its value (${bytes(byteLength(value))}) not stored`,
+    `REASONING_ENCRYPTED_VALUE ${why} (unknown, not streamed yet, or removed by a snapshot); the event was dropped and its value (${plural(byteLength(value), "byte")}) not stored`,
     true,
   );
   return result(conversation, NONE, [w]);
-}
-
-/** `1 byte`, `2 bytes`. */
-function bytes(n: number): string {
-  return `${n} byte${n === 1 ? "" : "s"}`;
 }

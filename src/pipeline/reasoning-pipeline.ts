@@ -92,8 +92,9 @@ export function reasoningPipeline(
   const sink = warningSink(options);
 
   const resume = resumePointOf(options);
-  const historyStage = createHistoryStage(options);
+  // Validated here first, so that a bad bound names the facade; the history stage holds the same one.
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
+  const historyStage = createHistoryStage(options);
   const stages: FacadeStages = [
     createUpcastStage(options),
     createEnforceStage(options),

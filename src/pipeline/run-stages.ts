@@ -1,8 +1,5 @@
-import type { ReasoningWarning, Stage } from "../core/types";
-
-// Stages of different state/input/output types run in one chain; the chain itself is untyped.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyStage = Stage<any, any, any>;
+import type { AnyStage } from "../core/fused-operators";
+import type { ReasoningWarning } from "../core/types";
 
 /** Receives what a chain of stages produces: final outputs, warnings, and each stage's new state. */
 export interface ChainSink {
