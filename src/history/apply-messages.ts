@@ -3,6 +3,7 @@ import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
+import { flatten } from "./content-builder";
 import { listOpen, unlist } from "./incomplete";
 import {
   byteLength,
@@ -250,6 +251,8 @@ export function endMessage(
   }
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
+  // Final now: one flat string instead of a cell per delta, for the rest of the conversation.
+  flatten(held.content);
   const next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
   return result(unlist(next, "message", id), [event]);
 }

@@ -3,6 +3,7 @@ import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import { toolCallsOf, type Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
+import { flatten } from "./content-builder";
 import { listOpen, unlist } from "./incomplete";
 import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
@@ -203,6 +204,9 @@ export function endToolCall(
     return notApplied(conversation, event, ctx, id, 0, true, REMOVED);
   }
   index.openToolCalls.delete(id);
+  // Final now: one flat string instead of a cell per delta, for the rest of the conversation.
+  const calls = (conversation.at(position) as AssistantMessage).toolCalls;
+  if (calls !== undefined) flatten(calls[slotOf(calls, id)]?.function.arguments);
   const next =
     metadata === undefined
       ? conversation

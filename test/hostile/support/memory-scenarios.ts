@@ -43,6 +43,28 @@ export const MEMORY_SCENARIOS: Readonly<Record<string, MemoryScenario>> = {
     ev.encryptedValue("message", "r1", `value-${run % 7}`),
     ev.runFinished(`run-${run}`),
   ],
+  /**
+   * One reasoning message, one answer and one tool call per run, each streamed in 32 deltas of 16
+   * characters made for this run (nothing but the history may keep them). History keeps 3 × 512
+   * characters per run: flat strings once each item ended, not a cell and a delta string per delta.
+   */
+  streamed: (run) => {
+    const piece = (i: number): string => `${run}:${i}:`.padEnd(16, "~");
+    const deltas = Array.from({ length: 32 }, (_, i) => i);
+    return [
+      ev.runStarted(`run-${run}`),
+      ev.reasoningMessageStart(`r-${run}`),
+      ...deltas.map((i) => ev.reasoningMessageContent(`r-${run}`, piece(i))),
+      ev.reasoningMessageEnd(`r-${run}`),
+      ev.textStart(`a-${run}`),
+      ...deltas.map((i) => ev.textContent(`a-${run}`, piece(i))),
+      ev.textEnd(`a-${run}`),
+      ev.toolCallStart(`c-${run}`, "lookup", { parentMessageId: `a-${run}` }),
+      ...deltas.map((i) => ev.toolCallArgs(`c-${run}`, piece(i))),
+      ev.toolCallEnd(`c-${run}`),
+      ev.runFinished(`run-${run}`),
+    ];
+  },
   /** Control: one new 1 KB reasoning message per run. */
   growing: (run) => [
     ev.runStarted(`run-${run}`),
