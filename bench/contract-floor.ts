@@ -1,0 +1,123 @@
+import { performance } from "node:perf_hooks";
+import { from, map, type Observable } from "rxjs";
+import type { Message } from "@ag-ui/core";
+import { Conversation } from "../src/history/conversation";
+import { PersistentList } from "../src/history/persistent-list";
+import { reasoningPipeline } from "../src";
+import { buildStream } from "./streams";
+
+/**
+ * What the `history$` contract alone costs per event, beside the floor, in one process (issue 13, M1).
+ *
+ * The facade publishes a new immutable history after every event that changes it (every delta
+ * does), and a history's `messages` (and, while the issuer records changed since they were last
+ * read, `issuers`) is an own, enumerable accessor that builds the array on first read: a plain
+ * array per event would copy the whole conversation per event. Each such accessor is one call
+ * into the engine's runtime per published history (docs/performance.md, "T5"). This script
+ * measures that price alone: the floor's source and five `map(identity)`, plus one map that does
+ * only what every delta must do to the history — replace one message in a conversation of
+ * `MESSAGES` messages (structural sharing) and publish the new version's history — with the issuer
+ * records unread (two accessors per history, as in the mixed conversation) or read (one), and the
+ * new version alone, unpublished. The facade over the same stream is measured alongside.
+ *
+ *   npm run bench:contract -- [runs=4000] [samples=15]
+ *
+ * That script bundles this file with src/ (the history's internals are not in the package's API;
+ * through tsx every call between two source files would cost a module getter) and runs the bundle.
+ */
+
+const runs = Number(process.argv[2] ?? 4_000);
+const samples = Number(process.argv[3] ?? 15);
+/** The history's size: about what the mixed conversation holds at the end of `runs` runs. */
+const MESSAGES = runs * 3;
+
+const stream = buildStream({ kind: "conversation", shape: "mixed", runs });
+const events = stream.events;
+const identity = <T>(x: T): T => x;
+
+function seedConversation(): { conversation: Conversation; position: number } {
+  const messages: Message[] = Array.from({ length: MESSAGES }, (_, i) => ({
+    id: `m${i}`,
+    role: "assistant",
+    content: "x",
+  }));
+  const conversation = Conversation.start(PersistentList.from(messages), { messages, incomplete: [], issuers: [] });
+  return { conversation, position: MESSAGES - 1 };
+}
+
+type Mode = "floor" | "new version" | "one accessor" | "two accessors" | "facade";
+
+/** One pass over the stream in `mode`; resolves with its wall time in ms. */
+function pass(mode: Mode): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    // The latest value, kept as a subscriber keeps it.
+    let last: unknown;
+    const done = {
+      next: (v: unknown) => (last = v),
+      error: reject,
+      complete: () => resolve(last === undefined ? NaN : performance.now() - started),
+    };
+    if (mode === "facade") {
+      const p = reasoningPipeline(from(events), { producer: "bench://agent" });
+      p.history$.subscribe((h) => (last = h));
+      p.warnings$.subscribe(() => {});
+      p.events$.subscribe(done);
+      return;
+    }
+    const base: Observable<Record<string, unknown>> = from(events).pipe(
+      map(identity),
+      map(identity),
+      map(identity),
+      map(identity),
+      map(identity),
+    );
+    if (mode === "floor") {
+      base.subscribe(done);
+      return;
+    }
+    const seeded = seedConversation();
+    let conversation = seeded.conversation;
+    const position = seeded.position;
+    // Unread issuer records: the published histories show `issuers` through an accessor too.
+    if (mode === "two accessors") {
+      conversation = conversation.withIssuers(
+        conversation.records.push({ subtype: "message", entityId: "m0", issuer: "bench://agent" }),
+      );
+    }
+    const id = `m${position}`;
+    base
+      .pipe(
+        map((event) => {
+          // A new message object per event, as each delta makes (its content: any string of the event).
+          conversation = conversation.replaceAt(position, { id, role: "assistant", content: event.type as string });
+          return mode === "new version" ? conversation : conversation.history;
+        }),
+      )
+      .subscribe(done);
+  });
+}
+
+async function main(): Promise<void> {
+  const modes: Mode[] = ["floor", "new version", "one accessor", "two accessors", "facade"];
+  const times = new Map<Mode, number[]>(modes.map((m) => [m, []]));
+  for (let i = 0; i < 3; i++) for (const m of modes) await pass(m);
+  for (let s = 0; s < samples; s++) for (const m of modes) times.get(m)!.push(await pass(m));
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const floor = median(times.get("floor")!);
+  process.stdout.write(
+    `mixed conversation, ${runs} runs (${events.length} events), history of ${MESSAGES} messages; ` +
+      `median of ${samples}, interleaved\n\n| pass | median | × floor | ns per event |\n| --- | --- | --- | --- |\n`,
+  );
+  for (const m of modes) {
+    const t = median(times.get(m)!);
+    process.stdout.write(
+      `| ${m} | ${t.toFixed(1)} ms | ${(t / floor).toFixed(2)}× | ${((t * 1e6) / events.length).toFixed(0)} |\n`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
