@@ -1,6 +1,7 @@
 import type { AguiEvent } from "../core/types";
 import { CHUNK_FAMILIES, type ChunkFamily, type IdNamespace } from "./chunk-families";
 import { endEvent } from "./synthesize";
+import { clearIfAny } from "../core/clear";
 
 /** The item one lane is assembling in chunk form. */
 export interface OpenStream {
@@ -56,10 +57,10 @@ export function closeLane(state: ExpandState, owner: string | undefined, out: Ag
 /** Ends every open stream, in the order they were opened (R-STREAM-15c). */
 export function closeAllLanes(state: ExpandState, out: AguiEvent[]): void {
   for (const stream of state.lanes.values()) out.push(endEvent(stream));
-  state.lanes.clear();
-  state.byId.message.clear();
-  state.byId["tool-call"].clear();
-  for (const set of state.inSubagentLanes) set.clear();
+  clearIfAny(state.lanes);
+  clearIfAny(state.byId.message);
+  clearIfAny(state.byId["tool-call"]);
+  for (const set of state.inSubagentLanes) clearIfAny(set);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { FAMILIES, NAMESPACE_RULE, type Family } from "./families";
 import { ownerText, quote, violation } from "./violation";
+import { clearIfAny } from "../core/clear";
 
 /** One item of a family in the current run. */
 export interface Item {
@@ -41,8 +42,8 @@ export function createOpenSets(): OpenSets {
 /** Run-scoped tracking ends with the run: a new run starts with nothing open (R-RUN-11, #21). */
 export function resetOpenSets(sets: OpenSets): void {
   for (const f of sets.families) {
-    f.byId.clear();
-    f.byOwner.clear();
+    clearIfAny(f.byId);
+    clearIfAny(f.byOwner);
     f.open = 0;
   }
   sets.total = 0;

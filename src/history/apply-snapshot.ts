@@ -8,6 +8,7 @@ import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import type { ValueIssuer } from "./types";
+import { clearIfAny } from "../core/clear";
 
 /**
  * MESSAGES_SNAPSHOT reconciliation (R-STATE-3…7, R-REASON-20, edge cases #87–#94):
@@ -168,8 +169,8 @@ export function startRun(
   if (echo?.not !== undefined)
     throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
   const echoed = echo?.messages === undefined ? NONE : readMessages(echo.messages, "/input/messages", event, ctx);
-  conversation.index.removedMessages.clear();
-  conversation.index.removedToolCalls.clear();
+  clearIfAny(conversation.index.removedMessages);
+  clearIfAny(conversation.index.removedToolCalls);
   const { messages, warnings } = withKnownRoles(echoed, "/input/messages", event, ctx);
   let next = conversation;
   for (const message of messages) {

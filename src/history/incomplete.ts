@@ -1,6 +1,7 @@
 import type { IncompleteItem, IncompleteReason } from "./types";
 import type { Conversation } from "./conversation";
 import { PersistentList } from "./persistent-list";
+import { clearIfAny } from "../core/clear";
 
 /**
  * The `incomplete` list (D-TRUNC, D-RUN-ERROR): messages and tool calls of the history that are not
@@ -116,8 +117,8 @@ export function unlist(conversation: Conversation, kind: Kind, id: string): Conv
  */
 export function endOpenItems(conversation: Conversation, reason: IncompleteReason): Conversation {
   const { openMessages, openToolCalls, removedMessages, removedToolCalls, incompleteSlot } = conversation.index;
-  removedMessages.clear();
-  removedToolCalls.clear();
+  clearIfAny(removedMessages);
+  clearIfAny(removedToolCalls);
   if (openMessages.size === 0 && openToolCalls.size === 0) return conversation;
   let list = conversation.incomplete;
   const end = (kind: Kind, ids: ReadonlySet<string>): void => {
