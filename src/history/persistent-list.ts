@@ -6,6 +6,12 @@
  * the message that is streaming is nearly always one of the last, and a `set` or `push` there copies
  * the tail alone. `toArray`, `insert` and `from` are O(n); they serve snapshots, out-of-order tool
  * results and publication, not the per-delta path.
+ *
+ * One more slot is kept outside both, the *overlay*: the item last `set`, written into the tail or
+ * the trie only when another slot is set or an item is pushed. Why: a streaming message is replaced
+ * once per delta, always in the same slot, and each replacement copied the tail (up to 32 slots)
+ * only to be copied again at the next delta (issue 13); now a run of sets at one slot copies nothing.
+ * The item the overlay hides stays reachable until the overlay is written: one item at most.
  */
 
 const BITS = 5;
@@ -27,6 +33,9 @@ export class PersistentList<T> {
     private readonly root: Node,
     /** Items tailOffset … size − 1 (1 to 32 of them, none when the list is empty). */
     private readonly tail: Node,
+    /** The slot whose item is `overlayItem`, not what the trie or tail holds there; -1: none. */
+    private readonly overlayAt: number = -1,
+    private readonly overlayItem?: unknown,
   ) {}
 
   private static readonly EMPTY = new PersistentList<never>(0, BITS, EMPTY_NODE, EMPTY_NODE);
@@ -51,38 +60,57 @@ export class PersistentList<T> {
 
   get(index: number): T | undefined {
     if (index < 0 || index >= this.size) return undefined;
+    if (index === this.overlayAt) return this.overlayItem as T;
     return this.leafFor(index)[index & MASK] as T;
   }
 
   /** A list with `item` at `index` (0 ≤ index < size). */
   set(index: number, item: T): PersistentList<T> {
     if (index < 0 || index >= this.size) throw new RangeError(`index ${index} outside 0..${this.size - 1}`);
-    if (index >= tailOffset(this.size)) {
-      const tail = this.tail.slice();
-      tail[index & MASK] = item;
-      return new PersistentList<T>(this.size, this.shift, this.root, tail);
+    // The overlay moves to `index`; the item it held there is written in first, unless `item` replaces it.
+    if (this.overlayAt === index || this.overlayAt < 0) {
+      return new PersistentList<T>(this.size, this.shift, this.root, this.tail, index, item);
     }
-    return new PersistentList<T>(this.size, this.shift, setIn(this.root, this.shift, index, item), this.tail);
+    const written = this.written();
+    return new PersistentList<T>(this.size, this.shift, written.root, written.tail, index, item);
   }
 
   /** A list with `item` appended. */
   push(item: T): PersistentList<T> {
     const size = this.size;
     if (size - tailOffset(size) < WIDTH) {
-      const tail = this.tail.slice();
-      tail.push(item);
-      return new PersistentList<T>(size + 1, this.shift, this.root, tail);
+      // One copy of the tail takes the overlay (when it is there) and the new item.
+      const { root, tail } = this.written();
+      const grown = tail === this.tail ? tail.slice() : (tail as unknown[]);
+      grown.push(item);
+      return new PersistentList<T>(size + 1, this.shift, root, grown);
     }
     // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
+    const written = this.written();
     let root: Node;
     let shift = this.shift;
     if (size >>> BITS > 1 << shift) {
-      root = [this.root, pathTo(shift, this.tail)];
+      root = [written.root, pathTo(shift, written.tail)];
       shift += BITS;
     } else {
-      root = pushLeaf(this.root, shift, size - 1, this.tail);
+      root = pushLeaf(written.root, shift, size - 1, written.tail);
     }
     return new PersistentList<T>(size + 1, shift, root, [item]);
+  }
+
+  /**
+   * The trie and tail with the overlay's item written where it belongs (themselves when there is no
+   * overlay). A tail copied for it is a fresh array, which `push` may still grow.
+   */
+  private written(): { readonly root: Node; readonly tail: Node } {
+    const at = this.overlayAt;
+    if (at < 0) return { root: this.root, tail: this.tail };
+    if (at >= tailOffset(this.size)) {
+      const tail = this.tail.slice();
+      tail[at & MASK] = this.overlayItem;
+      return { root: this.root, tail };
+    }
+    return { root: setIn(this.root, this.shift, at, this.overlayItem), tail: this.tail };
   }
 
   /** A list with `item` inserted before position `index` (O(n)). */
@@ -99,6 +127,7 @@ export class PersistentList<T> {
     collect(this.root, this.shift, out);
     const tail = this.tail;
     for (let i = 0; i < tail.length; i++) out.push(tail[i] as T);
+    if (this.overlayAt >= 0) out[this.overlayAt] = this.overlayItem as T;
     return out;
   }
 

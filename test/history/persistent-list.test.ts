@@ -112,4 +112,54 @@ describe("PersistentList (structural sharing for the history)", () => {
     expect(edited.get(1_040)).toBe(-3);
     expect(last.toArray()).toEqual(model);
   });
+
+  it("R-STATE-4: runs of sets at one slot (kept outside the trie and the tail) never change an earlier version, at any depth", () => {
+    // Each step sets a few times in a row at one slot, sometimes pushes, then moves on; every version
+    // is checked against the array it stood for, after all the later edits were made.
+    const step = fc.record({
+      at: fc.nat(),
+      times: fc.integer({ min: 1, max: 4 }),
+      push: fc.boolean(),
+      insert: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(0, 1, 31, 32, 33, 1023, 1024, 1056),
+        fc.array(step, { maxLength: 40 }),
+        (n, steps) => {
+          let list = PersistentList.from(Array.from({ length: n }, (_, i) => i));
+          const model = Array.from({ length: n }, (_, i) => i);
+          const versions: [PersistentList<number>, number[]][] = [[list, model.slice()]];
+          let value = 10_000;
+          for (const s of steps) {
+            if (s.push || model.length === 0) {
+              list = list.push(value);
+              model.push(value++);
+              versions.push([list, model.slice()]);
+            }
+            const at = s.at % model.length;
+            for (let t = 0; t < s.times; t++) {
+              list = list.set(at, value);
+              model[at] = value++;
+              versions.push([list, model.slice()]);
+            }
+            if (s.insert) {
+              const where = s.at % (model.length + 1);
+              list = list.insert(where, value);
+              model.splice(where, 0, value++);
+              versions.push([list, model.slice()]);
+            }
+          }
+          for (const [version, expected] of versions) {
+            expect(version.size).toBe(expected.length);
+            expect(version.toArray()).toEqual(expected);
+            for (let i = 0; i < expected.length; i += Math.max(1, expected.length >> 4))
+              expect(version.get(i)).toBe(expected[i]);
+            expect(version.get(expected.length - 1)).toBe(expected[expected.length - 1]);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });
