@@ -33,7 +33,11 @@ export interface LanePlanner {
   planFor(links: readonly FusedLink[]): LaneArming | undefined;
 }
 
-/** After the steps handled `event`: the lane for the events that may follow, judged on the states as they are now. */
+/**
+ * The lane for events like `event` that may follow, judged on the states as they are now: after the
+ * steps handled `event`, or, while another item's lane is armed, before `event` (a delta of another
+ * item) is taken, on states every lane has settled.
+ */
 export type LaneArming = (states: readonly unknown[], event: unknown) => ChainLane | undefined;
 
 export interface ChainLane {
@@ -44,8 +48,14 @@ export interface ChainLane {
    * outputs depend on as the steps would leave it — and calls `emit` with the chain's outputs.
    */
   take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void;
-  /** The lane ends (another event comes, or the source ends): every state is made what the steps would have made it. */
+  /**
+   * The lane ends (another event comes, or the source ends), or another lane is armed beside it:
+   * every state is made what the steps would have made it. The lane stays usable (settling again
+   * after more deltas settles those).
+   */
   settle(states: unknown[]): void;
+  /** Whether `other` (armed by the same planner) streams the same item: two lanes of one item cannot both be kept. */
+  sameItem(other: ChainLane): boolean;
 }
 
 /**
@@ -98,10 +108,26 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
   const contexts = links.map(() => ({ index: 0 }));
   const arm = links[count - 1]!.planner?.planFor(links);
   let lane: ChainLane | undefined;
+  // The lane taken before `lane`, while only lanes were taken since (two items streaming in turns, as
+  // the facade keeps them, issue 13): a lane-taken delta changes only its own item's text, so it
+  // stays valid; its own unsettled text stays with it until both are settled.
+  let spare: ChainLane | undefined;
   // Source events being handled (more than one when a consumer feeds the source re-entrantly): the
   // lane is taken and armed only at depth 0, where every state is whole.
   let depth = 0;
   const emit = (value: unknown): void => subscriber.next(value);
+
+  // A delta `taken` accepts: what the steps would do with it (`delta` is its delta).
+  const takeLane = (taken: ChainLane, value: unknown, delta: string): void => {
+    // Each operator takes the delta as one input (and a chunk's expansion gives one CONTENT/ARGS).
+    for (let i = 0; i < count; i++) inputs[i]!++;
+    depth++;
+    try {
+      taken.take(states, value, delta, emit);
+    } finally {
+      depth--;
+    }
+  };
 
   /** Runs `value` through operators `from`…last; false when the chain failed or was closed. */
   const feed = (from: number, value: unknown): boolean => {
@@ -147,21 +173,34 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
     next(value) {
       if (subscriber.closed) return;
       if (lane !== undefined) {
-        const delta = depth === 0 ? lane.deltaOf(value) : undefined;
-        if (delta !== undefined) {
-          // Each operator takes the delta as one input (and a chunk's expansion gives one CONTENT/ARGS).
-          for (let i = 0; i < count; i++) inputs[i]!++;
-          depth++;
-          try {
-            lane.take(states, value, delta, emit);
-          } finally {
-            depth--;
+        if (depth === 0) {
+          const delta = lane.deltaOf(value);
+          if (delta !== undefined) {
+            takeLane(lane, value, delta);
+            return;
           }
-          return;
+          // Another item's delta: the spare's lane, or one armed now on the states as the steps would
+          // leave them (the current lane settled first). Both lanes are set before the delta is
+          // taken: a re-entrant event taking the steps during its emission settles and clears them.
+          let other = spare;
+          if (other === undefined && arm !== undefined) {
+            lane.settle(states);
+            other = arm(states, value);
+          }
+          const otherDelta = other?.deltaOf(value);
+          if (otherDelta !== undefined) {
+            // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
+            spare = lane.sameItem(other!) ? undefined : lane;
+            lane = other!;
+            takeLane(lane, value, otherDelta);
+            return;
+          }
         }
         // Also when a consumer feeds the source from inside a lane delta's emission: the steps need whole states.
         lane.settle(states);
+        spare?.settle(states);
         lane = undefined;
+        spare = undefined;
       }
       depth++;
       const ok = feed(0, value);
@@ -173,7 +212,9 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
     },
     complete() {
       lane?.settle(states);
+      spare?.settle(states);
       lane = undefined;
+      spare = undefined;
       for (let i = 0; i < count; i++) {
         const stage = stages[i]!;
         if (!stage.finish) continue;

@@ -65,7 +65,11 @@ function armingFor(histories: readonly number[], bounds: readonly number[], deri
  * stream). The last history operator's conversation is updated delta by delta (its histories, or the
  * events after it, are what the chain emits); a history operator before it (`routeEncryptedValues`
  * followed by `deriveHistory`) emits only the events, so its conversation, which nothing reads while
- * the lane runs, gets the text once, when the lane ends (`settle`).
+ * the lane runs, gets the text once, when the lane ends (`settle`). While the chain keeps two lanes
+ * (two items streaming in turns, fused-operators.ts), the lane armed beside another was armed on
+ * states that lane had settled; each then keeps its own item's pending text (a lane-taken delta
+ * changes nothing but its own item's text), and both settle when the steps are taken again or the
+ * source ends.
  */
 class HistoryLanes implements ChainLane {
   // The text of each earlier history operator's item, not yet in its conversation (undefined: none).
@@ -97,6 +101,12 @@ class HistoryLanes implements ChainLane {
     states[at] = after;
     if (!this.derives) emit(lanes[last]!.emitted(event as AguiEvent));
     else if (after !== before) emit(after.history);
+  }
+
+  sameItem(other: ChainLane): boolean {
+    // Every lane of this planner is a HistoryLanes of the same positions; their last lanes name the item.
+    const last = this.lanes.length - 1;
+    return this.lanes[last]!.sameItem((other as HistoryLanes).lanes[last]!);
   }
 
   settle(states: unknown[]): void {

@@ -436,11 +436,20 @@ interface ChainOutcome {
   readonly completed: boolean;
 }
 
+/** Each history operator's own `maxContentLength` (D-LIMIT); absent: the default. */
+interface Bounds {
+  readonly route?: number;
+  readonly derive?: number;
+}
+
 /**
  * The package's operators piped over `c`: fused (adjacent, as written) or each in a subscriber of its
  * own (a `map(identity)` between every two keeps them apart: what piping them did before fusion).
+ * A bound of its own on `routeEncryptedValues` makes its conversation observable: it fails the run
+ * at the delta that takes its text past the bound, so a text the lane left out (or put in twice)
+ * moves or removes the failure.
  */
-function viaOperators(c: Case, end: ChainEnd, fused: boolean): ChainOutcome {
+function viaOperators(c: Case, end: ChainEnd, fused: boolean, bounds: Bounds = {}): ChainOutcome {
   const out: ChainOutcome = { values: [], warnings: [], error: undefined, completed: false };
   const sink = (op: string) => ({ onWarning: (w: ReasoningWarning) => out.warnings.push([op, w]) });
   const seed = { producer: c.producer, initialMessages: c.initialMessages as Message[] | undefined };
@@ -449,8 +458,8 @@ function viaOperators(c: Case, end: ChainEnd, fused: boolean): ChainOutcome {
     enforceSchema(sink("enforce")),
     expandChunks(sink("expand")),
     verifyDiscipline({ ...sink("verify"), initialMessages: seed.initialMessages }),
-    ...(end !== "derive" ? [routeEncryptedValues({ ...seed, ...sink("route") })] : []),
-    ...(end !== "route" ? [deriveHistory({ ...seed, ...sink("derive") })] : []),
+    ...(end !== "derive" ? [routeEncryptedValues({ ...seed, ...sink("route"), maxContentLength: bounds.route })] : []),
+    ...(end !== "route" ? [deriveHistory({ ...seed, ...sink("derive"), maxContentLength: bounds.derive })] : []),
   ] as OperatorFunction<never, unknown>[];
   let source: Observable<unknown> = from(c.events);
   for (const operator of operators) {
@@ -470,9 +479,9 @@ function viaOperators(c: Case, end: ChainEnd, fused: boolean): ChainOutcome {
  * each; `stride` > 1 compares every stride-th value deeply (and the last), for long conversations,
  * whose every history is a conversation of its own.
  */
-function expectSameChain(c: Case, end: ChainEnd, stride = 1): void {
-  const fused = viaOperators(c, end, true);
-  const apart = viaOperators(c, end, false);
+function expectSameChain(c: Case, end: ChainEnd, stride = 1, bounds: Bounds = {}): void {
+  const fused = viaOperators(c, end, true, bounds);
+  const apart = viaOperators(c, end, false, bounds);
   const fields = (e: unknown) => {
     if (e === undefined) return undefined;
     const { code, rule, eventIndex, eventType, message } = e as Record<string, unknown>;
@@ -1041,6 +1050,408 @@ describe("delta lane: two items streaming in turns (issue 13)", () => {
     expect(steps.error).toBeUndefined();
     expect(out).toEqual(steps.events);
     expect(last).toEqual(steps.histories.at(-1));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The fused operators' second lane: two items streaming in turns (issue 13, M3 on "parallel")
+// ---------------------------------------------------------------------------------------------
+
+/** One of the two items streaming in turns: what it is, how it is streamed, and whose it is. */
+interface TurnsItem {
+  readonly kind: LanePlan["kind"];
+  readonly form: LanePlan["form"];
+  readonly sub: boolean;
+}
+
+const TURN_CUTS = [
+  "step",
+  "custom",
+  "value-0",
+  "value-1",
+  "metadata-0",
+  "metadata-1",
+  "snapshot-0",
+  "end-0",
+  "null",
+  "number-delta",
+] as const;
+
+/**
+ * A turn: a delta of item 0, 1 or of a third item (an open text message), plain or in a variant a
+ * lane may or may not take (a timestamp, an empty delta, the item's other form, the other tag); or an
+ * event that must leave both lanes (`cut`).
+ */
+type Turn =
+  | { readonly who: 0 | 1 | 2; readonly variant: "plain" | "timestamp" | "empty" | "other-form" | "other-tag" }
+  | { readonly cut: (typeof TURN_CUTS)[number] };
+
+interface TurnsPlan {
+  readonly items: readonly [TurnsItem, TurnsItem];
+  readonly turns: readonly Turn[];
+  readonly ending: LanePlan["ending"];
+  readonly bounds: Bounds;
+}
+
+const turnsItemArb: fc.Arbitrary<TurnsItem> = fc.record({
+  kind: fc.constantFrom("reasoning" as const, "text" as const, "tool" as const),
+  form: fc.constantFrom("explicit" as const, "explicit" as const, "chunked" as const),
+  sub: fc.boolean(),
+});
+
+const turnArb: fc.Arbitrary<Turn> = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      who: fc.constantFrom(0 as const, 1 as const),
+      variant: fc.constantFrom("plain" as const, "plain" as const, "plain" as const, "timestamp" as const),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      who: fc.constantFrom(0 as const, 1 as const, 2 as const),
+      variant: fc.constantFrom("plain" as const, "empty" as const, "other-form" as const, "other-tag" as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ cut: fc.constantFrom(...TURN_CUTS) }) },
+);
+
+const turnsPlanArb: fc.Arbitrary<TurnsPlan> = fc.record({
+  items: fc.tuple(turnsItemArb, turnsItemArb),
+  // Mostly strict turns (0, 1, 0, 1, …) with the generated turns spliced in, so two lanes are kept.
+  turns: fc
+    .array(fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: turnArb }), {
+      maxLength: 120,
+    })
+    .map((picks) => picks.map((pick, i): Turn => pick ?? { who: (i % 2) as 0 | 1, variant: "plain" })),
+  ending: fc.constantFrom("end" as const, "truncated" as const, "run-error" as const),
+  // Each history operator's bound, when given, is met somewhere in the turns (deltas are 4–6 characters).
+  bounds: fc.record(
+    {
+      route: fc.integer({ min: 1, max: 300 }),
+      derive: fc.integer({ min: 1, max: 300 }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+function buildTurnsCase(plan: TurnsPlan): Case {
+  const tags = plan.items.map((item): Obj => (item.sub ? { subagentRunId: "sub" } : {}));
+  const shapes = plan.items.map((item) => SHAPES[item.kind]);
+  const ids = plan.items.map((item, i) => (item.kind === "tool" ? `call-${i}` : `m-${i}`));
+  const named = (i: number): Obj => ({ [shapes[i]!.idField]: ids[i] });
+  const deltaOf = (i: number, delta: string, form: LanePlan["form"], extra: Obj = {}): Obj => ({
+    type: form === "chunked" ? shapes[i]!.chunkType : shapes[i]!.contentType,
+    ...named(i),
+    delta,
+    ...tags[i],
+    ...extra,
+  });
+  const events: unknown[] = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
+  if (plan.items.some((item) => item.sub)) events.push({ type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "h" });
+  // The third item opens first: its START must not end a chunk stream of the two.
+  events.push({ type: "TEXT_MESSAGE_START", messageId: "m-3", role: "assistant" });
+  plan.items.forEach((item, i) => {
+    if (item.kind === "reasoning") events.push({ type: "REASONING_START", messageId: `span-${i}`, ...tags[i] });
+    if (item.form === "explicit") events.push({ ...shapes[i]!.start(ids[i]!), ...tags[i] });
+    else events.push({ ...deltaOf(i, "", "chunked"), ...shapes[i]!.opener });
+  });
+  let n = 0;
+  for (const turn of plan.turns) {
+    n++;
+    if ("cut" in turn) {
+      switch (turn.cut) {
+        case "step":
+          events.push({ type: "STEP_STARTED", stepName: "s" }, { type: "STEP_FINISHED", stepName: "s" });
+          break;
+        case "custom":
+          events.push({ type: "CUSTOM", name: "c", value: n });
+          break;
+        case "value-0":
+        case "value-1": {
+          const i = turn.cut === "value-0" ? 0 : 1;
+          events.push({
+            type: "REASONING_ENCRYPTED_VALUE",
+            subtype: shapes[i]!.valueSubtype,
+            entityId: ids[i],
+            encryptedValue: `v${n}`,
+          });
+          break;
+        }
+        case "metadata-0":
+        case "metadata-1": {
+          const i = turn.cut === "metadata-0" ? 0 : 1;
+          events.push(deltaOf(i, `${i}m${n},`, plan.items[i].form, { metadata: { n } }));
+          break;
+        }
+        case "snapshot-0":
+          events.push(shapes[0]!.restating(ids[0]!));
+          break;
+        case "end-0":
+          events.push(plan.items[0].form === "explicit" ? { ...shapes[0]!.end(ids[0]!), ...tags[0] } : null);
+          break;
+        case "null":
+          events.push(null);
+          break;
+        case "number-delta":
+          events.push(deltaOf(n % 2, "", plan.items[n % 2]!.form, { delta: n }));
+          break;
+      }
+      continue;
+    }
+    const { who, variant } = turn;
+    if (who === 2) {
+      events.push({ type: "TEXT_MESSAGE_CONTENT", messageId: "m-3", delta: variant === "empty" ? "" : `3:${n},` });
+      continue;
+    }
+    const form = plan.items[who].form;
+    const text = `${who}:${n},`;
+    switch (variant) {
+      case "plain":
+        events.push(deltaOf(who, text, form));
+        break;
+      case "timestamp":
+        events.push(deltaOf(who, text, form, { timestamp: 1_700_000_000_000 + n }));
+        break;
+      case "empty":
+        events.push(deltaOf(who, "", form));
+        break;
+      case "other-form":
+        events.push(deltaOf(who, text, form === "explicit" ? "chunked" : "explicit"));
+        break;
+      case "other-tag": {
+        const { subagentRunId: _tag, ...untagged } = deltaOf(who, text, form);
+        events.push(plan.items[who].sub ? untagged : { ...untagged, subagentRunId: "sub" });
+        break;
+      }
+    }
+  }
+  if (plan.ending === "truncated") return { events };
+  if (plan.ending === "run-error") return { events: [...events, { type: "RUN_ERROR", message: "failed" }] };
+  plan.items.forEach((item, i) => {
+    if (item.form === "explicit") events.push({ ...shapes[i]!.end(ids[i]!), ...tags[i] });
+    if (item.kind === "reasoning") events.push({ type: "REASONING_END", messageId: `span-${i}`, ...tags[i] });
+  });
+  events.push({ type: "TEXT_MESSAGE_END", messageId: "m-3" });
+  if (plan.items.some((item) => item.sub)) events.push({ type: "SUBAGENT_FINISHED", subagentRunId: "sub" });
+  events.push({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
+  return { events };
+}
+
+describe("fused operators: two items streaming in turns (issue 13)", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  const ENDS = ["route", "derive", "both"] as const;
+  const interleaved = (runs: number): unknown[] => [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
+    { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+    ...Array.from({ length: runs }, (_, i) => [
+      { type: "REASONING_MESSAGE_CONTENT", messageId: "r", delta: `r${i},` },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: `a${i},` },
+    ]).flat(),
+    { type: "REASONING_MESSAGE_END", messageId: "r" },
+    { type: "TEXT_MESSAGE_END", messageId: "a" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+  ];
+
+  /**
+   * How many deltas the lane took (`append`, by the last history operator), the extends of a route
+   * operator before deriveHistory, and how many lanes were judged (`arm`, per history operator).
+   */
+  const laneCalls = (run: () => void): { append: number; extend: number; arm: number } => {
+    const append = jest.spyOn(DeltaLane.prototype, "append");
+    const extend = jest.spyOn(DeltaLane.prototype, "extend");
+    const arm = jest.spyOn(DeltaLane, "arm");
+    try {
+      run();
+      return { append: append.mock.calls.length, extend: extend.mock.calls.length, arm: arm.mock.calls.length };
+    } finally {
+      append.mockRestore();
+      extend.mockRestore();
+      arm.mockRestore();
+    }
+  };
+
+  it("R-STREAM-4: piped in the facade's order, a reasoning message and an answer in turns take the lane after their first deltas (route, derive, both)", () => {
+    const events = interleaved(30);
+    // A lane is judged after each event the steps take and once for the second item: the other is kept.
+    const facade = laneCalls(() => viaFacade({ events }));
+    expect(facade).toEqual({ append: 59, extend: 0, arm: 8 });
+    for (const end of ENDS) {
+      let out: ChainOutcome | undefined;
+      const calls = laneCalls(() => (out = viaOperators({ events }, end, true)));
+      // The first delta of each takes the steps (the first arms the lane, the second a lane for itself);
+      // with both history operators, a delta's lane is judged for each (a START's for the first only).
+      expect(calls).toEqual({ append: 59, extend: end === "both" ? 59 : 0, arm: end === "both" ? 10 : 8 });
+      expect(laneCalls(() => viaOperators({ events }, end, false))).toEqual({ append: 0, extend: 0, arm: 0 });
+      expectSameChain({ events }, end);
+      if (end !== "route") {
+        const [r, a] = (out!.values.at(-1) as ReasoningHistory).messages as readonly { content: string }[];
+        expect(r!.content).toBe(Array.from({ length: 30 }, (_, i) => `r${i},`).join(""));
+        expect(a!.content).toBe(Array.from({ length: 30 }, (_, i) => `a${i},`).join(""));
+      }
+    }
+  });
+
+  it("R-STREAM-4 R-TOOL-2: on the benchmark's parallel conversation the chain takes the lane for exactly the deltas the facade takes it for", () => {
+    const c = conversationCase("parallel", 4);
+    const facade = laneCalls(() => viaFacade(c));
+    // Per run: 24 interleaved message deltas and 10 interleaved argument deltas, the first two of each pair of items by the steps.
+    expect(facade.append).toBe(4 * 32);
+    for (const end of ENDS) {
+      const calls = laneCalls(() => viaOperators(c, end, true));
+      expect(calls).toEqual({
+        append: facade.append,
+        extend: end === "both" ? facade.append : 0,
+        arm: end === "both" ? calls.arm : facade.arm,
+      });
+    }
+  });
+
+  it("R-STREAM-4 R-TOOL-2 R-ACT-5 D-LIMIT: the parallel conversation, whole or cut anywhere, fused or not (each history operator's bound of its own too)", () => {
+    for (const end of ENDS) expectSameChain(conversationCase("parallel", 45), end, 97);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.nat({ max: 300 }),
+        fc.constantFrom(...ENDS),
+        fc.record(
+          { route: fc.integer({ min: 1, max: 400 }), derive: fc.integer({ min: 1, max: 400 }) },
+          { requiredKeys: [] },
+        ),
+        (runs, cut, end, bounds) => expectSameChain(conversationCase("parallel", runs, cut), end, 1, bounds),
+      ),
+      { seed: SEED, numRuns: 150 },
+    );
+  });
+
+  it("R-STREAM-4 R-TOOL-2: two tool calls' arguments in turns, a third item between them, and a delta past a bound, fused or not", () => {
+    const args = (toolCallId: string, i: number): Obj => ({
+      type: "TOOL_CALL_ARGS",
+      toolCallId,
+      delta: `${toolCallId}${i},`,
+    });
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: "x" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search", parentMessageId: "a" },
+      { type: "TOOL_CALL_START", toolCallId: "c2", toolCallName: "lookup", parentMessageId: "a" },
+      ...Array.from({ length: 12 }, (_, i) => [
+        args("c1", i),
+        args("c2", i),
+        ...(i % 3 === 2 ? [{ type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: `a${i}` }] : []),
+      ]).flat(),
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "TOOL_CALL_END", toolCallId: "c2" },
+      { type: "TEXT_MESSAGE_END", messageId: "a" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    for (const end of ENDS) {
+      expectSameChain({ events }, end);
+      // Each call's arguments grow by 4–5 characters a delta: every bound is met at some delta of one of them.
+      for (let bound = 1; bound <= 60; bound++) {
+        expectSameChain({ events }, end, 1, { route: bound });
+        expectSameChain({ events }, end, 1, { derive: bound });
+      }
+    }
+  });
+
+  it("R-SUB-2 D-LIMIT: one item's tagged and untagged deltas in turns never leave two lanes of it; each history operator's text stays whole", () => {
+    const content = (messageId: string, i: number, extra: Obj = {}): Obj => ({
+      type: "TEXT_MESSAGE_CONTENT",
+      messageId,
+      delta: `${messageId}${i},`,
+      ...extra,
+    });
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "helper" },
+      { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant", subagentRunId: "sub" },
+      { type: "TEXT_MESSAGE_START", messageId: "o", role: "assistant" },
+      // m's tagged deltas, then untagged ones (the lane of m is armed again, for the other tag), in
+      // runs and in turns, then with o's as a third.
+      ...Array.from({ length: 4 }, (_, i) => content("m", i, { subagentRunId: "sub" })),
+      ...Array.from({ length: 4 }, (_, i) => content("m", i + 50)),
+      ...Array.from({ length: 12 }, (_, i) => [
+        content("m", i + 4, { subagentRunId: "sub" }),
+        content("m", i + 4, { subagentRunId: "sub" }),
+        content("m", i + 100),
+      ]).flat(),
+      ...Array.from({ length: 12 }, (_, i) => [
+        content("m", i + 16, { subagentRunId: "sub" }),
+        content("m", i + 112),
+        content("o", i),
+      ]).flat(),
+      { type: "TEXT_MESSAGE_END", messageId: "m", subagentRunId: "sub" },
+      { type: "TEXT_MESSAGE_END", messageId: "o" },
+      { type: "SUBAGENT_FINISHED", subagentRunId: "sub" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    for (const end of ENDS) {
+      expectSameChain({ events }, end);
+      // m's text grows by 3–5 characters a delta: every bound up to its length is met at some delta.
+      for (let bound = 1; bound <= 260; bound += 3) {
+        expectSameChain({ events }, end, 1, { route: bound });
+        expectSameChain({ events }, end, 1, { derive: bound });
+      }
+    }
+  });
+
+  it("R-STREAM-12 R-STREAM-15 R-SUB-2 R-META-4 D-LIMIT: two items in turns interrupted by any other event (route, derive, both; bounds of their own), fused or not", () => {
+    fc.assert(
+      fc.property(turnsPlanArb, fc.constantFrom(...ENDS), (plan, end) =>
+        expectSameChain(buildTurnsCase(plan), end, 1, plan.bounds),
+      ),
+      { seed: SEED, numRuns: 600, endOnFailure: true },
+    );
+  });
+
+  it("R-STREAM-4: a consumer feeding the source re-entrantly while two lanes are kept sees the same, fused or not", () => {
+    const events: unknown[] = [
+      ...interleaved(20).slice(0, -3),
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: "r", encryptedValue: "v" },
+      ...interleaved(40).slice(43, -1),
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const run = (end: ChainEnd, fused: boolean, every: number, bounds: Bounds): unknown[] => {
+      // Every `every`-th value makes the consumer push the next source event from inside its subscriber.
+      const source = new Subject<unknown>();
+      const ops: OperatorFunction<unknown, unknown>[] = [
+        upcastThinking(),
+        enforceSchema(),
+        expandChunks(),
+        verifyDiscipline(),
+        ...(end !== "derive" ? [routeEncryptedValues({ maxContentLength: bounds.route })] : []),
+        ...(end !== "route" ? [deriveHistory({ maxContentLength: bounds.derive })] : []),
+      ] as OperatorFunction<unknown, unknown>[];
+      let chained: Observable<unknown> = source;
+      for (const op of ops) chained = (fused ? chained : chained.pipe(map((x) => x))).pipe(op);
+      const seen: unknown[] = [];
+      let next = 0;
+      const feed = (): void => {
+        if (next < events.length) source.next(events[next++]);
+      };
+      chained.subscribe({
+        next: (v) => {
+          seen.push(v);
+          if (seen.length % every === 0) feed();
+        },
+        error: (e: unknown) => seen.push({ error: (e as Error).message }),
+      });
+      while (next < events.length) feed();
+      source.complete();
+      return seen;
+    };
+    for (const end of ENDS) {
+      for (const every of [2, 3, 5]) {
+        for (const bounds of [{}, { route: 150 }, { route: 200 }, { derive: 170 }]) {
+          expect(run(end, true, every, bounds)).toEqual(run(end, false, every, bounds));
+        }
+      }
+    }
   });
 });
 
