@@ -31,7 +31,10 @@ export class PersistentList<T> {
     private readonly shift: number,
     /** The trie: items 0 … tailOffset − 1. */
     private readonly root: Node,
-    /** Items tailOffset … size − 1 (1 to 32 of them, none when the list is empty). */
+    /**
+     * Items tailOffset … size − 1 (1 to 32 of them, none when the list is empty). The array may be
+     * longer: a later version pushed onto it in place (`push`); this version reads only its own.
+     */
     private readonly tail: Node,
     /** The slot whose item is `overlayItem`, not what the trie or tail holds there; -1: none. */
     private readonly overlayAt: number = -1,
@@ -78,12 +81,24 @@ export class PersistentList<T> {
   /** A list with `item` appended. */
   push(item: T): PersistentList<T> {
     const size = this.size;
-    if (size - tailOffset(size) < WIDTH) {
-      // One copy of the tail takes the overlay (when it is there) and the new item.
+    const count = size - tailOffset(size);
+    if (count < WIDTH) {
       const { root, tail } = this.written();
-      const grown = tail === this.tail ? tail.slice() : (tail as unknown[]);
-      grown.push(item);
-      return new PersistentList<T>(size + 1, this.shift, root, grown);
+      if (tail !== this.tail) {
+        // A fresh copy that took the overlay: it takes the new item too.
+        (tail as unknown[]).push(item);
+        return new PersistentList<T>(size + 1, this.shift, root, tail);
+      }
+      // No version pushed onto this tail since ours: the item goes in place. Every version sharing
+      // the array reads only its own `size` items, so none sees it; one that pushes later finds the
+      // array longer than its items and copies them. The shared empty node is never grown.
+      if (tail.length === count && tail !== EMPTY_NODE) {
+        (tail as unknown[]).push(item);
+        return new PersistentList<T>(size + 1, this.shift, root, tail);
+      }
+      const copy = tail.slice(0, count);
+      copy.push(item);
+      return new PersistentList<T>(size + 1, this.shift, root, copy);
     }
     // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
     const written = this.written();
@@ -105,8 +120,9 @@ export class PersistentList<T> {
   private written(): { readonly root: Node; readonly tail: Node } {
     const at = this.overlayAt;
     if (at < 0) return { root: this.root, tail: this.tail };
-    if (at >= tailOffset(this.size)) {
-      const tail = this.tail.slice();
+    const offset = tailOffset(this.size);
+    if (at >= offset) {
+      const tail = this.tail.slice(0, this.size - offset);
       tail[at & MASK] = this.overlayItem;
       return { root: this.root, tail };
     }
@@ -126,7 +142,7 @@ export class PersistentList<T> {
     const out: T[] = [];
     collect(this.root, this.shift, out);
     const tail = this.tail;
-    for (let i = 0; i < tail.length; i++) out.push(tail[i] as T);
+    for (let i = 0, count = this.size - tailOffset(this.size); i < count; i++) out.push(tail[i] as T);
     if (this.overlayAt >= 0) out[this.overlayAt] = this.overlayItem as T;
     return out;
   }

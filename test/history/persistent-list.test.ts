@@ -162,4 +162,63 @@ describe("PersistentList (structural sharing for the history)", () => {
       { numRuns: 150 },
     );
   });
+
+  it("R-STATE-4: pushes and sets on any earlier version (a fork) never show in another version, however tails are shared", () => {
+    // Each step takes any version made so far, not only the latest: a push onto an older version
+    // must not show in the versions that already pushed onto the same tail, nor theirs in it.
+    const step = fc.record({ from: fc.nat(), kind: fc.constantFrom("push", "set", "insert"), at: fc.nat() });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(0, 1, 30, 31, 32, 33, 63, 64, 1024),
+        fc.array(step, { maxLength: 60 }),
+        (n, steps) => {
+          const versions: [PersistentList<number>, number[]][] = [
+            [PersistentList.from(Array.from({ length: n }, (_, i) => i)), Array.from({ length: n }, (_, i) => i)],
+          ];
+          let value = 10_000;
+          for (const s of steps) {
+            const [list, model] = versions[s.from % versions.length]!;
+            const next = model.slice();
+            let made: PersistentList<number>;
+            if (s.kind === "push" || next.length === 0) {
+              made = list.push(value);
+              next.push(value++);
+            } else if (s.kind === "set") {
+              made = list.set(s.at % next.length, value);
+              next[s.at % next.length] = value++;
+            } else {
+              made = list.insert(s.at % (next.length + 1), value);
+              next.splice(s.at % (next.length + 1), 0, value++);
+            }
+            versions.push([made, next]);
+          }
+          for (const [version, expected] of versions) {
+            expect(version.size).toBe(expected.length);
+            expect(version.toArray()).toEqual(expected);
+            expect(version.get(expected.length - 1)).toBe(expected[expected.length - 1]);
+            expect(version.get(expected.length)).toBeUndefined();
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("R-STATE-4: every list pushed from the empty one starts empty (the shared empty node is never grown)", () => {
+    // A fresh module: the first push from the empty list in a process is the one that could grow it.
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh instance of the module, loaded here
+      const { PersistentList: Fresh } = require("../../src/history/persistent-list") as {
+        PersistentList: typeof PersistentList;
+      };
+      const a = Fresh.empty<string>().push("abc");
+      const b = Fresh.empty<string>().push("xyz");
+      const c = Fresh.from<string[]>([]).push(["p", "q"]);
+      expect(a.toArray()).toEqual(["abc"]);
+      expect(b.toArray()).toEqual(["xyz"]);
+      expect(c.toArray()).toEqual([["p", "q"]]);
+      expect(Fresh.empty<string>().toArray()).toEqual([]);
+      expect(Fresh.from(["m", "n"]).toArray()).toEqual(["m", "n"]);
+    });
+  });
 });
