@@ -1347,6 +1347,19 @@ describe("guards", () => {
     });
   });
 
+  it("R-TOOL-2 R-PROC-4: a seeded tool call holding only its id, reopened and ended, stays as held — never a TypeError", () => {
+    // `initialMessages` are checked for ids and roles only: a call may lack `function` (and its arguments).
+    const seeded = [
+      { id: "a1", role: "assistant", toolCalls: [{ id: "tc1", type: "function" }] },
+    ] as unknown as Message[];
+    const r = run([ev.runStarted(), ev.toolCallStart("tc1", "f", { parentMessageId: "a1" }), ev.toolCallEnd("tc1")], {
+      initialMessages: seeded,
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.history.messages).toEqual(seeded);
+    expect(r.history.incomplete).toEqual([]);
+  });
+
   it("D-ROLE-CONFLICT: a START naming a held message of another family fails with ID_ROLE_CONFLICT", () => {
     expect(run([ev.runStarted(), ...text("a1", "x"), ev.reasoningMessageStart("a1")]).error).toMatchObject({
       code: "ID_ROLE_CONFLICT",

@@ -204,9 +204,11 @@ export function endToolCall(
     return notApplied(conversation, event, ctx, id, 0, true, REMOVED);
   }
   index.openToolCalls.delete(id);
-  // Final now: one flat string instead of a cell per delta, for the rest of the conversation.
+  // Final now: one flat string instead of a cell per delta, for the rest of the conversation. Read
+  // loosely: a seeded call (`initialMessages`) is checked for its id only and may lack `function`.
   const calls = (conversation.at(position) as AssistantMessage).toolCalls;
-  if (calls !== undefined) flatten(calls[slotOf(calls, id)]?.function.arguments);
+  const call = calls?.[slotOf(calls, id)] as { readonly function?: { readonly arguments?: unknown } } | undefined;
+  flatten(call?.function?.arguments);
   const next =
     metadata === undefined
       ? conversation
