@@ -1347,7 +1347,7 @@ describe("guards", () => {
     });
   });
 
-  it("R-TOOL-2 R-PROC-4: a seeded tool call holding only its id, reopened and ended, stays as held — never a TypeError", () => {
+  it("R-TOOL-2 R-PROC-4: a seeded tool call holding only its id (or a `function` that throws), reopened and ended, stays as held", () => {
     // `initialMessages` are checked for ids and roles only: a call may lack `function` (and its arguments).
     const seeded = [
       { id: "a1", role: "assistant", toolCalls: [{ id: "tc1", type: "function" }] },
@@ -1358,6 +1358,37 @@ describe("guards", () => {
     expect(r.error).toBeUndefined();
     expect(r.history.messages).toEqual(seeded);
     expect(r.history.incomplete).toEqual([]);
+    // Nor when reading the call's `function` throws (a hostile getter on a seed).
+    const hostile = {
+      id: "tc1",
+      type: "function",
+      get function(): never {
+        throw new Error("hostile");
+      },
+    };
+    const held = [{ id: "a1", role: "assistant", toolCalls: [hostile] }] as unknown as Message[];
+    const again = run(
+      [ev.runStarted(), ev.toolCallStart("tc1", "f", { parentMessageId: "a1" }), ev.toolCallEnd("tc1")],
+      {
+        initialMessages: held,
+      },
+    );
+    expect(again.error).toBeUndefined();
+    expect(again.history.messages[0]).toBe(held[0]);
+  });
+
+  it("R-TEXT-5 R-PROC-4: a seeded message whose content getter throws, reopened and ended, stays as held", () => {
+    // Ending a message reads its content (to flatten it): a seed's hostile getter must not fail the run.
+    const seeded = {
+      id: "a1",
+      role: "assistant",
+      get content(): string {
+        throw new Error("hostile");
+      },
+    } as unknown as Message;
+    const r = run([ev.runStarted(), ev.textStart("a1"), ev.textEnd("a1")], { initialMessages: [seeded] });
+    expect(r.error).toBeUndefined();
+    expect(r.history.messages[0]).toBe(seeded);
   });
 
   it("D-ROLE-CONFLICT: a START naming a held message of another family fails with ID_ROLE_CONFLICT", () => {

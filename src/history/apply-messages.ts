@@ -251,10 +251,21 @@ export function endMessage(
   }
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
-  // Final now: one flat string instead of a cell per delta, for the rest of the conversation.
-  flatten(held.content);
+  flattenContent(held);
   const next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
   return result(unlist(next, "message", id), [event]);
+}
+
+/**
+ * The ended message's content, final now, flattened (see `flatten`). Read loosely: a seeded message
+ * (`initialMessages`) may hold a getter that throws; then there is nothing to flatten.
+ */
+function flattenContent(held: Message): void {
+  try {
+    flatten(held.content);
+  } catch {
+    // A seed's getter threw: the content stays as it is.
+  }
 }
 
 /** A copy of a message or tool call with `metadata` merged in (R-META-4). */

@@ -204,16 +204,28 @@ export function endToolCall(
     return notApplied(conversation, event, ctx, id, 0, true, REMOVED);
   }
   index.openToolCalls.delete(id);
-  // Final now: one flat string instead of a cell per delta, for the rest of the conversation. Read
-  // loosely: a seeded call (`initialMessages`) is checked for its id only and may lack `function`.
-  const calls = (conversation.at(position) as AssistantMessage).toolCalls;
-  const call = calls?.[slotOf(calls, id)] as { readonly function?: { readonly arguments?: unknown } } | undefined;
-  flatten(call?.function?.arguments);
+  flattenArguments(conversation.at(position)!, id);
   const next =
     metadata === undefined
       ? conversation
       : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
   return result(unlist(next, "tool-call", id), [event]);
+}
+
+/**
+ * The ended call's arguments, final now, flattened (see `flatten`). Read loosely: a seeded call
+ * (`initialMessages`) is checked for its id only, so it may lack `function` or hold a getter that
+ * throws; then there is nothing to flatten.
+ */
+function flattenArguments(holder: Message, id: string): void {
+  try {
+    const calls = (holder as AssistantMessage).toolCalls;
+    if (calls === undefined) return;
+    const call = calls[slotOf(calls, id)] as { readonly function?: { readonly arguments?: unknown } } | undefined;
+    flatten(call?.function?.arguments);
+  } catch {
+    // A seed's getter threw: the arguments stay as they are.
+  }
 }
 
 /**
