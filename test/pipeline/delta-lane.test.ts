@@ -7,6 +7,11 @@
  * same error through `reasoningPipeline`. Streams: the property suite's generated valid and mutated
  * cases, a generator aimed at the lane (long messages interrupted by every kind of event that must
  * leave it), hostile objects, and a re-entrant source.
+ *
+ * The six operators piped in the facade's order fuse into one subscriber and take the lane too
+ * (src/core/fused-operators.ts, src/pipeline/chain-lane.ts, issue 13), with a second lane while two
+ * items stream in turns. Their reference is the same operators one subscriber each (a `map` between
+ * every two): same values, each operator's warnings, the same error and its index.
  */
 import fc from "fast-check";
 import { from, map, Subject, type Observable, type OperatorFunction } from "rxjs";
