@@ -100,18 +100,19 @@ export function errorRun(state: VerifyState, event: AguiEvent, ctx: StepContext)
  * A field the event does not carry is not compared (RUN_ERROR describes neither).
  */
 function runIdMismatch(state: VerifyState, event: AguiEvent, ctx: StepContext): ReasoningWarning | undefined {
+  const { runId, threadId } = event;
+  const otherRun = namesOther(runId, state.runId);
+  const otherThread = namesOther(threadId, state.threadId);
+  // The usual end names the run it ends: nothing to build (this runs once per run).
+  if (!otherRun && !otherThread) return undefined;
   const ids: string[] = [];
   const parts: string[] = [];
-  for (const [field, opened] of [
-    ["runId", state.runId],
-    ["threadId", state.threadId],
-  ] as const) {
-    const ended = event[field];
-    if (typeof ended !== "string" || opened === undefined || ended === opened) continue;
+  const mention = (field: string, ended: string, opened: string): void => {
     ids.push(opened, ended);
     parts.push(`${field} ${quote(ended)} (RUN_STARTED had ${quote(opened)})`);
-  }
-  if (parts.length === 0) return undefined;
+  };
+  if (otherRun) mention("runId", runId as string, state.runId!);
+  if (otherThread) mention("threadId", threadId as string, state.threadId!);
   return {
     code: "RUN_ID_MISMATCH",
     rule: "D-RUN-ID",
@@ -120,6 +121,11 @@ function runIdMismatch(state: VerifyState, event: AguiEvent, ctx: StepContext): 
     eventIndex: ctx.index,
     ids,
   };
+}
+
+/** Whether an ended run's field names a string other than its RUN_STARTED's (compared only when both exist). */
+function namesOther(ended: unknown, opened: string | undefined): boolean {
+  return typeof ended === "string" && opened !== undefined && ended !== opened;
 }
 
 /**

@@ -135,11 +135,6 @@ export class Conversation implements HistoryState {
     return this.index.pass(this, event);
   }
 
-  /** The issuer records as the published history shows them (built on first read, see `IssuerRecords`). */
-  get issuers(): readonly ValueIssuer[] {
-    return this.records.toArray();
-  }
-
   /** The message at `position`. */
   at(position: number): Message | undefined {
     return this.messages.get(position);

@@ -3,8 +3,8 @@ import type { ValueIssuer } from "./types";
 
 /**
  * The issuer records (D-ISSUER) of one version of the conversation: a persistent list, so that
- * recording the issuer of a new value costs O(1) amortized (a tail leaf copied, never the whole
- * list: issue 13 measured the array copy per value at 58 % of a 12,000-run conversation), plus the
+ * recording the issuer of a new value costs O(1) amortized (never a copy of the whole list: issue
+ * 13 measured the array copy per value at 58 % of a 12,000-run conversation), plus the
  * plain array a published history shows, built once, on first read, and then shared by every
  * version that holds these same records (each delta's version does, until the next value).
  */

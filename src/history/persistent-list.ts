@@ -3,8 +3,9 @@
  * *tail*, the last 1–32 items kept in their own leaf outside the trie. `set` in the trie and `push`
  * copy one root-to-leaf path of at most ⌈log32 n⌉ nodes of 32 slots, so an edit costs the same for a
  * 10-message and a 10,000-message conversation. The tail makes the commonest edits cheaper still:
- * the message that is streaming is nearly always one of the last, and a `set` or `push` there copies
- * the tail alone. `toArray`, `insert` and `from` are O(n); they serve snapshots, out-of-order tool
+ * the message that is streaming is nearly always one of the last; a `push` appends to the tail in
+ * place while no other version has grown it (each version reads only its own items), and copies it
+ * otherwise. `toArray`, `insert` and `from` are O(n); they serve snapshots, out-of-order tool
  * results and publication, not the per-delta path.
  *
  * One more slot is kept outside both, the *overlay*: the item last `set`, written into the tail or

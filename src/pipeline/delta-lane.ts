@@ -11,8 +11,8 @@ import { ContentBuilder } from "../history/content-builder";
 import { fitsContentLength } from "../history/content-limit";
 import type { FacadeStates } from "../resume/pipeline-snapshot";
 
-/** The stage states the lane is judged on (the facade's `states()`). */
-type LaneStates = Pick<FacadeStates, "expand" | "verify" | "history">;
+/** The stage states the lane is judged on. */
+export type LaneStates = Pick<FacadeStates, "expand" | "verify" | "history">;
 
 /** The field naming the streamed item: a message's or a tool call's. */
 type IdField = "messageId" | "toolCallId";
@@ -144,7 +144,7 @@ export class DeltaLane {
       if (id !== this.id && !(id === undefined && this.idOptional)) return undefined;
       const delta = e.delta;
       if (typeof delta !== "string") return undefined;
-      if (!fitsContentLength(this.text.length, delta.length, this.maxContentLength)) return undefined;
+      if (!this.fits(delta)) return undefined;
       // Read directly as well as listed: the stages read these fields whether enumerable or not.
       const timestamp = e.timestamp;
       if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) return undefined;

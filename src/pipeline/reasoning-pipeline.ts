@@ -23,7 +23,7 @@ import type { UpcastState } from "../upcast/upcast-thinking";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
 import { maxContentLengthOf } from "../history/content-limit";
-import { DeltaLane } from "./delta-lane";
+import { DeltaLane, type LaneStates } from "./delta-lane";
 import { Fanout } from "./fanout";
 import { StageChain } from "./run-stages";
 
@@ -136,6 +136,15 @@ export function reasoningPipeline(
     verify: chain.states[3] as VerifyState,
     history: chain.states[historyIndex] as HistoryState,
   });
+  // The states `DeltaLane.arm` judges after every event the steps take: one object, refreshed before
+  // each judgement (`arm` keeps none of it), rather than a `states()` per event.
+  const judged: { -readonly [K in keyof LaneStates]: LaneStates[K] } = states();
+  const laneStates = (): LaneStates => {
+    judged.expand = chain.states[2] as ExpandState;
+    judged.verify = chain.states[3] as VerifyState;
+    judged.history = chain.states[historyIndex] as HistoryState;
+    return judged;
+  };
   // The delta lane armed by the last event the steps handled (delta-lane.ts), if any.
   let lane: DeltaLane | undefined;
   // The lane taken before `lane`, while only lanes were taken since (two items streaming in turns,
@@ -195,7 +204,8 @@ export function reasoningPipeline(
           // While a lane is armed, another item's delta: its lane, kept or judged now on the states as
           // they are (`arm` judges the states, whichever event led to them). Both lanes are set before
           // the delta is taken: a re-entrant event taking the steps during its emission clears them.
-          const other = spare ?? (lane !== undefined ? DeltaLane.arm(states(), value, maxContentLength) : undefined);
+          const other =
+            spare ?? (lane !== undefined ? DeltaLane.arm(laneStates(), value, maxContentLength) : undefined);
           const delta = other?.deltaOf(value);
           if (delta !== undefined) {
             // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
@@ -222,7 +232,7 @@ export function reasoningPipeline(
         }
         depth--;
         busy = false;
-        if (depth === 0) lane = DeltaLane.arm(states(), value, maxContentLength);
+        if (depth === 0) lane = DeltaLane.arm(laneStates(), value, maxContentLength);
         publishHistory();
       },
       error(error) {
