@@ -918,6 +918,20 @@ describe("delta lane: when it is taken", () => {
   });
 });
 
+/** A run in which a reasoning message "r" and an answer "a" stream `runs` deltas each, in turns. */
+const interleaved = (runs: number): unknown[] => [
+  { type: "RUN_STARTED", threadId: "t", runId: "r" },
+  { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
+  { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+  ...Array.from({ length: runs }, (_, i) => [
+    { type: "REASONING_MESSAGE_CONTENT", messageId: "r", delta: `r${i},` },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: `a${i},` },
+  ]).flat(),
+  { type: "REASONING_MESSAGE_END", messageId: "r" },
+  { type: "TEXT_MESSAGE_END", messageId: "a" },
+  { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+];
+
 describe("delta lane: two items streaming in turns (issue 13)", () => {
   afterEach(() => jest.restoreAllMocks());
 
@@ -939,16 +953,7 @@ describe("delta lane: two items streaming in turns (issue 13)", () => {
   });
 
   it("R-STREAM-4: a reasoning message and an answer in turns take the lane after their first deltas, each keeping its own text", () => {
-    const events = run([
-      { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
-      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
-      ...Array.from({ length: 30 }, (_, i) => [
-        content("REASONING_MESSAGE_CONTENT", "r", i),
-        content("TEXT_MESSAGE_CONTENT", "a", i),
-      ]).flat(),
-      { type: "REASONING_MESSAGE_END", messageId: "r" },
-      { type: "TEXT_MESSAGE_END", messageId: "a" },
-    ]);
+    const events = interleaved(30);
     const append = jest.spyOn(DeltaLane.prototype, "append");
     const out = viaFacade({ events });
     // The first delta of each takes the steps (the first arms the lane, the second a lane for itself).
@@ -1019,16 +1024,7 @@ describe("delta lane: two items streaming in turns (issue 13)", () => {
   });
 
   it("R-STREAM-4: a subscriber feeding the source re-entrantly while two lanes are kept sees what the steps give", () => {
-    const events = run([
-      { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
-      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
-      ...Array.from({ length: 10 }, (_, i) => [
-        content("REASONING_MESSAGE_CONTENT", "r", i),
-        content("TEXT_MESSAGE_CONTENT", "a", i),
-      ]).flat(),
-      { type: "REASONING_MESSAGE_END", messageId: "r" },
-      { type: "TEXT_MESSAGE_END", messageId: "a" },
-    ]);
+    const events = interleaved(10);
     // Events 6 and 7 arrive from inside the emission of the sixth event out (a delta of "a" the
     // lane took, "r"'s lane kept beside it), then the rest.
     const source = new Subject<unknown>();
@@ -1248,18 +1244,6 @@ describe("fused operators: two items streaming in turns (issue 13)", () => {
   afterEach(() => jest.restoreAllMocks());
 
   const ENDS = ["route", "derive", "both"] as const;
-  const interleaved = (runs: number): unknown[] => [
-    { type: "RUN_STARTED", threadId: "t", runId: "r" },
-    { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
-    { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
-    ...Array.from({ length: runs }, (_, i) => [
-      { type: "REASONING_MESSAGE_CONTENT", messageId: "r", delta: `r${i},` },
-      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: `a${i},` },
-    ]).flat(),
-    { type: "REASONING_MESSAGE_END", messageId: "r" },
-    { type: "TEXT_MESSAGE_END", messageId: "a" },
-    { type: "RUN_FINISHED", threadId: "t", runId: "r" },
-  ];
 
   /**
    * How many deltas the lane took (`append`, by the last history operator), the extends of a route
