@@ -41,7 +41,12 @@ function seedConversation(): { conversation: Conversation; position: number } {
     role: "assistant",
     content: "x",
   }));
-  const conversation = Conversation.start(PersistentList.from(messages), { messages, incomplete: [], issuers: [] });
+  const conversation = Conversation.start(PersistentList.from(messages), {
+    messages,
+    incomplete: [],
+    issuers: [],
+    durations: [],
+  });
   return { conversation, position: MESSAGES - 1 };
 }
 

@@ -119,7 +119,7 @@ async function main(): Promise<number> {
   const server = await startAgentServer(demoAgent);
   try {
     write(bold("agui-reasoning demo") + dim(` — a local AG-UI agent at ${server.url}\n`));
-    let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
+    let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };
     for (const [i, { title, question }] of DEMO_TURNS.entries())
       history = await turn(server, title, history, question, i + 1);
 

@@ -40,7 +40,8 @@ function hist(
   incomplete: readonly IncompleteItem[] = [],
   issuers: readonly ValueIssuer[] = [],
 ) {
-  return { messages, incomplete, issuers };
+  // Durations depend on the clock; the D-DURATION tests pin them.
+  return { messages, incomplete, issuers, durations: expect.any(Array) as unknown };
 }
 const issued = (subtype: ValueIssuer["subtype"], entityId: string, issuer: string | undefined = P): ValueIssuer => ({
   subtype,
@@ -451,11 +452,10 @@ describe("encrypted values", () => {
     expect(toRunInputMessages(anonymous.history, { producer: P, onWarning: () => {} })).toEqual([R("m1", "t")]);
 
     // initialHistory: its issuers stand exactly (a value issued by OTHER stays OTHER's).
-    const initialHistory = hist(
-      [R("m1", "t", { encryptedValue: "v" })],
-      [],
-      [issued("message", "m1", OTHER)],
-    ) as ReasoningHistory;
+    const initialHistory = {
+      ...hist([R("m1", "t", { encryptedValue: "v" })], [], [issued("message", "m1", OTHER)]),
+      durations: [],
+    } as ReasoningHistory;
     const seeded = run([ev.runStarted(), ev.runFinished()], {
       initialHistory,
       initialMessages: [U("ignored", "x") as Message],
@@ -1174,10 +1174,10 @@ describe("incomplete items", () => {
   });
 
   it("D-TRUNC (history side): finish marks what this pipeline has open as truncated; a seed's items keep their reason", () => {
-    const initialHistory = hist(
-      [R("old", "x")],
-      [{ kind: "message", id: "old", reason: "abandoned" }],
-    ) as ReasoningHistory;
+    const initialHistory = {
+      ...hist([R("old", "x")], [{ kind: "message", id: "old", reason: "abandoned" }]),
+      durations: [],
+    } as ReasoningHistory;
     const r = run([ev.runStarted(), ...toolCall("tc1", "a1").slice(0, 2), ev.textStart("a2")], { initialHistory });
     expect(r.history).toEqual(
       hist(

@@ -6,7 +6,9 @@ import { runPipeline } from "../src/testing/run-pipeline";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
 
 const PRODUCER = "https://agent.example/run";
-const empty: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
+const empty: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };
+// Durations depend on the clock (here the virtual frame); the D-DURATION tests pin them.
+const anyDurations = expect.any(Array) as unknown as ReasoningHistory["durations"];
 const quiet = () => ({ onWarning: () => {}, idFactory: sequentialIds(), producer: PRODUCER });
 
 describe("reasoningPipeline (facade)", () => {
@@ -25,8 +27,14 @@ describe("reasoningPipeline (facade)", () => {
           messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
           incomplete: [{ kind: "message", id: "m1", reason: "open" }],
           issuers: [],
+          durations: anyDurations,
         },
-        c: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [], issuers: [] },
+        c: {
+          messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
+          incomplete: [],
+          issuers: [],
+          durations: anyDurations,
+        },
       });
       expectObservable(p.history$.pipe()).toBe("a-----b-----c-----|", {
         a: empty,
@@ -34,8 +42,14 @@ describe("reasoningPipeline (facade)", () => {
           messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
           incomplete: [{ kind: "message", id: "m1", reason: "open" }],
           issuers: [],
+          durations: anyDurations,
         },
-        c: { messages: [{ id: "m1", role: "reasoning", content: "Let me" }], incomplete: [], issuers: [] },
+        c: {
+          messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
+          incomplete: [],
+          issuers: [],
+          durations: anyDurations,
+        },
       });
       expectObservable(p.warnings$).toBe("------------------|");
       expectObservable(p.warnings$).toBe("------------------|");
@@ -87,8 +101,13 @@ describe("reasoningPipeline (facade)", () => {
       const text = { id: "a1", role: "assistant", content: "Hi" };
       expectObservable(p.history$).toBe("a-----------c-----d-----|", {
         a: empty,
-        c: { messages: [text], incomplete: [{ kind: "message", id: "a1", reason: "open" }], issuers: [] },
-        d: { messages: [text], incomplete: [], issuers: [] },
+        c: {
+          messages: [text],
+          incomplete: [{ kind: "message", id: "a1", reason: "open" }],
+          issuers: [],
+          durations: anyDurations,
+        },
+        d: { messages: [text], incomplete: [], issuers: [], durations: anyDurations },
       });
       expectObservable(p.warnings$).toBe("------w-----------------|", {
         w: expect.objectContaining({ code: "UNKNOWN_EVENT_TYPE", eventType: "REASONING_SUMMARY", eventIndex: 1 }),
@@ -120,6 +139,7 @@ describe("reasoningPipeline (facade)", () => {
           messages: [{ id: "m1", role: "reasoning", content: "x" }],
           incomplete: [{ kind: "message", id: "m1", reason: "open" }],
           issuers: [],
+          durations: anyDurations,
         },
       });
       expectObservable(p.events$, "^-------------!").toBe("a-----(bc)--d-", {
@@ -148,8 +168,14 @@ describe("reasoningPipeline (facade)", () => {
           messages: [{ ...kept, content: "" }],
           incomplete: [{ kind: "message", id: "m1", reason: "open" }],
           issuers: [],
+          durations: anyDurations,
         },
-        c: { messages: [kept], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
+        c: {
+          messages: [kept],
+          incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+          issuers: [],
+          durations: anyDurations,
+        },
       });
       expectObservable(p.warnings$).toBe("------------------|");
       expectObservable(p.events$).toBe(
@@ -167,8 +193,18 @@ describe("reasoningPipeline (facade)", () => {
       const half = { id: "m1", role: "reasoning", content: "half" };
       expectObservable(p.history$).toBe("a-----b-----(c|)", {
         a: empty,
-        b: { messages: [half], incomplete: [{ kind: "message", id: "m1", reason: "open" }], issuers: [] },
-        c: { messages: [half], incomplete: [{ kind: "message", id: "m1", reason: "truncated" }], issuers: [] },
+        b: {
+          messages: [half],
+          incomplete: [{ kind: "message", id: "m1", reason: "open" }],
+          issuers: [],
+          durations: anyDurations,
+        },
+        c: {
+          messages: [half],
+          incomplete: [{ kind: "message", id: "m1", reason: "truncated" }],
+          issuers: [],
+          durations: anyDurations,
+        },
       });
       expectObservable(p.events$).toBe(
         "a-----(bc)--#",
@@ -196,7 +232,14 @@ describe("reasoningPipeline (facade)", () => {
     const last: ReasoningHistory[] = [];
     q.connect();
     q.history$.subscribe((h) => last.push(h)); // late: replayed latest state
-    expect(last).toEqual([{ messages: [{ id: "m1", role: "reasoning", content: "" }], incomplete: [], issuers: [] }]);
+    expect(last).toEqual([
+      {
+        messages: [{ id: "m1", role: "reasoning", content: "" }],
+        incomplete: [],
+        issuers: [],
+        durations: anyDurations,
+      },
+    ]);
     expect(q.history).toBe(last[0]);
   });
 
@@ -344,6 +387,7 @@ describe("D-SNAPSHOT-ROLE: a snapshot never makes a stream impossible to finish"
       messages: [{ id: "t", role: "reasoning", content: "c" }],
       incomplete: [],
       issuers: [],
+      durations: anyDurations,
     });
     // A diagnostic on the way names the text family that holds it open.
     const wrong = runPipeline([ev.runStarted(), ev.textStart("t"), restated, ev.reasoningMessageEnd("t")]);

@@ -626,7 +626,9 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
 
   it("R-TRANS-1: resumeFrom already holds the history: initialHistory or initialMessages with it is refused", () => {
     expect(create(good(), { initialMessages: [msg.user("u1", "hi")] })).toThrow("resumeFrom already holds the history");
-    expect(create(good(), { initialHistory: { messages: [], incomplete: [], issuers: [] } })).toThrow(TypeError);
+    expect(create(good(), { initialHistory: { messages: [], incomplete: [], issuers: [], durations: [] } })).toThrow(
+      TypeError,
+    );
   });
 });
 

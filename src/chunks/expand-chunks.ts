@@ -84,14 +84,14 @@ function closeBefore(
   if (state.lanes.size === 0) return pass(state, event);
   const out: AguiEvent[] = [];
   if (trigger.scope === "all") {
-    closeAllLanes(state, out);
+    closeAllLanes(state, out, event);
   } else {
-    closeLane(state, tag as string | undefined, out);
+    closeLane(state, tag as string | undefined, out, event);
     if (trigger.scope === "lane" && trigger.names !== undefined) {
       // An explicit event naming an item a chunk stream assembles in another lane ends that stream too.
       const id = event[trigger.names.idField];
       const named = typeof id === "string" ? state.byId[trigger.names.namespace].get(id) : undefined;
-      if (named !== undefined) closeLane(state, named.owner, out);
+      if (named !== undefined) closeLane(state, named.owner, out, event);
     }
   }
   out.push(event);
@@ -244,7 +244,7 @@ function openStream(
     opener.push(value === undefined ? field.byOmission : value);
   }
   const out: AguiEvent[] = [];
-  closeLane(state, owner, out);
+  closeLane(state, owner, out, chunk);
   const stream: OpenStream = { family, id, owner, opener };
   addStream(state, stream);
   out.push(startEvent(stream, chunk));

@@ -45,18 +45,23 @@ export function addStream(state: ExpandState, stream: OpenStream): void {
 }
 
 /** Ends the stream open in `owner`'s lane, if any, appending its synthesized END to `out`. */
-export function closeLane(state: ExpandState, owner: string | undefined, out: AguiEvent[]): void {
+export function closeLane(
+  state: ExpandState,
+  owner: string | undefined,
+  out: AguiEvent[],
+  trigger: AguiEvent | undefined,
+): void {
   const stream = state.lanes.get(owner);
   if (stream === undefined) return;
   state.lanes.delete(owner);
   state.byId[stream.family.namespace].delete(stream.id);
   if (owner !== undefined) state.inSubagentLanes[stream.family.index]!.delete(stream);
-  out.push(endEvent(stream));
+  out.push(endEvent(stream, trigger));
 }
 
 /** Ends every open stream, in the order they were opened (R-STREAM-15c). */
-export function closeAllLanes(state: ExpandState, out: AguiEvent[]): void {
-  for (const stream of state.lanes.values()) out.push(endEvent(stream));
+export function closeAllLanes(state: ExpandState, out: AguiEvent[], trigger: AguiEvent | undefined): void {
+  for (const stream of state.lanes.values()) out.push(endEvent(stream, trigger));
   clearIfAny(state.lanes);
   clearIfAny(state.byId.message);
   clearIfAny(state.byId["tool-call"]);

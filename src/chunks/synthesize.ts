@@ -1,5 +1,6 @@
 import type { AguiEvent } from "../core/types";
 import type { OpenStream } from "./lanes";
+import { dateSynthesized } from "./synthesized-time";
 
 /**
  * Builders of the events expansion synthesizes. They copy what R-PROC-15 lists — deltas, opener
@@ -27,7 +28,9 @@ export function startEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
     if (value !== undefined) start[family.openerFields[i]!.name] = value;
   }
   for (const name in family.fixedStartFields) start[name] = family.fixedStartFields[name];
-  return carryChunkFields(start, stream.owner, chunk);
+  const event = carryChunkFields(start, stream.owner, chunk);
+  dateSynthesized(event, chunk);
+  return event;
 }
 
 /**
@@ -49,11 +52,13 @@ export function contentEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
 
 /**
  * The synthesized `*_END`: only the id and the lane owner. No chunk caused it, so it carries no
- * chunk's metadata (the trigger is another event, or a chunk of another item).
+ * chunk's metadata (the trigger is another event, or a chunk of another item; none at the source's end).
  */
-export function endEvent(stream: OpenStream): AguiEvent {
+export function endEvent(stream: OpenStream, trigger: AguiEvent | undefined): AguiEvent {
   const end = idLiteral(stream.family.endType, stream.family.idField, stream.id);
   if (stream.owner !== undefined) end.subagentRunId = stream.owner;
+  // Dated by its trigger (D-DURATION), never stamped with it (R-PROC-15).
+  dateSynthesized(end as AguiEvent, trigger);
   return end as AguiEvent;
 }
 

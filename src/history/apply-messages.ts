@@ -5,6 +5,7 @@ import type { Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { flatten } from "./content-builder";
 import { listOpen, unlist } from "./incomplete";
+import { endReasoning, startReasoning, type Clock } from "./durations";
 import {
   byteLength,
   malformed,
@@ -74,6 +75,8 @@ export function startMessage(
   event: AguiEvent,
   ctx: StepContext,
   family: MessageFamily,
+  /** The durations' clock, for a reasoning message (D-DURATION). */
+  now?: Clock,
 ): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const metadata = readMetadata(event, ctx);
@@ -118,6 +121,7 @@ export function startMessage(
   }
   index.openMessages.add(id);
   index.removedMessages.delete(id);
+  if (now !== undefined) next = startReasoning(next, id, event, ctx, now);
   return result(listOpen(next, "message", id), [event], warnings);
 }
 
@@ -238,6 +242,8 @@ export function endMessage(
   event: AguiEvent,
   ctx: StepContext,
   family: MessageFamily,
+  /** The durations' clock, for a reasoning message (D-DURATION). */
+  now?: Clock,
 ): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const metadata = readMetadata(event, ctx);
@@ -252,7 +258,8 @@ export function endMessage(
   index.openMessages.delete(id);
   const held = conversation.at(position)!;
   flattenContent(held);
-  const next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
+  let next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
+  if (now !== undefined) next = endReasoning(next, id, event, ctx, now);
   return result(unlist(next, "message", id), [event]);
 }
 

@@ -4,6 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import { toolCallsOf, type Conversation } from "./conversation";
 import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messages";
 import { keepHeld, unlist } from "./incomplete";
+import { keepHeldDurations } from "./durations";
 import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
@@ -43,7 +44,7 @@ export function reconcileSnapshot(
     plan.goneToolCalls,
     added,
   );
-  return result(keepHeld(stopRemovedItems(reconciled, openFamilies)), [event], warnings);
+  return result(keepHeldDurations(keepHeld(stopRemovedItems(reconciled, openFamilies))), [event], warnings);
 }
 
 /** The outcome of reconciling held messages with a snapshot. */

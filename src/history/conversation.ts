@@ -2,8 +2,9 @@ import type { Message, ToolCall } from "@ag-ui/core";
 import { passThrough, type AguiEvent, type StepResult } from "../core/types";
 import { IncompleteList, indexIncomplete, type IncompleteSlots } from "./incomplete";
 import { IssuerRecords } from "./issuer-records";
+import { DurationRecords, indexDurations, type DurationIndex } from "./durations";
 import { PersistentList } from "./persistent-list";
-import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "./types";
+import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 
 /** The history stage's state. Only `history` is public; the rest is the stage's private business. */
 export interface HistoryState {
@@ -36,6 +37,8 @@ export interface ConversationIndex {
   /** Entity id → position of its record in `records`, one map per subtype (D-ISSUER). */
   readonly messageIssuer: Map<string, number>;
   readonly toolCallIssuer: Map<string, number>;
+  /** Duration record slots and the spans open now (D-DURATION, durations.ts). */
+  readonly durations: DurationIndex;
   /** Id → slot of its item in `incomplete`, per kind (incomplete.ts). */
   readonly incompleteSlot: IncompleteSlots;
   /** One reusable "the event passes on" result for this stage instance (see `Conversation.passing`). */
@@ -58,6 +61,8 @@ export class Conversation implements HistoryState {
     readonly incomplete: IncompleteList,
     /** Who issued each stored value (D-ISSUER), see `IssuerRecords`. */
     readonly records: IssuerRecords,
+    /** When each reasoning message and span started and ended (D-DURATION). */
+    readonly durations: DurationRecords,
     readonly index: ConversationIndex,
     // A published messages array of an earlier version, equal to ours except maybe at `patchAt`.
     private basis: readonly Message[] | undefined,
@@ -83,12 +88,24 @@ export class Conversation implements HistoryState {
       messageIssuer: new Map(),
       toolCallIssuer: new Map(),
       incompleteSlot: { message: new Map(), "tool-call": new Map() },
+      durations: { slot: new Map(), openSpans: new Map() },
       pass: passThrough(),
     };
     indexMessages(published.messages, index);
     indexIssuers(published.issuers, index);
+    indexDurations(published.durations, index.durations);
     const incomplete = indexIncomplete(published.incomplete, index.incompleteSlot);
-    return new Conversation(messages, incomplete, IssuerRecords.of(published.issuers), index, undefined, -1, published);
+    const durations = DurationRecords.of(published.durations);
+    return new Conversation(
+      messages,
+      incomplete,
+      IssuerRecords.of(published.issuers),
+      durations,
+      index,
+      undefined,
+      -1,
+      published,
+    );
   }
 
   get history(): ReasoningHistory {
@@ -97,12 +114,14 @@ export class Conversation implements HistoryState {
       if (
         this.messages.size <= EAGER_MESSAGES &&
         this.incomplete.ready &&
-        (this.records.built || this.records.size <= EAGER_MESSAGES)
+        (this.records.built || this.records.size <= EAGER_MESSAGES) &&
+        (this.durations.built || this.durations.size <= EAGER_MESSAGES)
       ) {
         history = {
           messages: this.materialize(),
           incomplete: this.incomplete.toArray(),
           issuers: this.records.toArray(),
+          durations: this.durations.toArray(),
         };
         this.basis = undefined;
       } else {
@@ -167,7 +186,7 @@ export class Conversation implements HistoryState {
       );
     }
     indexToolCalls(message, index.toolCallHolder);
-    return new Conversation(messages, this.incomplete, this.records, index, undefined, -1, undefined);
+    return new Conversation(messages, this.incomplete, this.records, this.durations, index, undefined, -1, undefined);
   }
 
   /** Position of the tool message `id` (a shared one first, D-TOOL-RESULT-ID), or undefined. */
@@ -205,6 +224,7 @@ export class Conversation implements HistoryState {
       PersistentList.from(messages),
       this.incomplete,
       this.records,
+      this.durations,
       this.index,
       messages,
       -1,
@@ -218,6 +238,7 @@ export class Conversation implements HistoryState {
       this.messages,
       incomplete,
       this.records,
+      this.durations,
       this.index,
       this.currentBasis(),
       this.currentPatch(),
@@ -232,6 +253,22 @@ export class Conversation implements HistoryState {
       this.messages,
       this.incomplete,
       records,
+      this.durations,
+      this.index,
+      this.currentBasis(),
+      this.currentPatch(),
+      undefined,
+    );
+  }
+
+  /** This conversation with new duration records; the caller keeps `index.durations` in step. */
+  withDurations(durations: DurationRecords): Conversation {
+    if (durations === this.durations) return this;
+    return new Conversation(
+      this.messages,
+      this.incomplete,
+      this.records,
+      durations,
       this.index,
       this.currentBasis(),
       this.currentPatch(),
@@ -243,7 +280,16 @@ export class Conversation implements HistoryState {
     // The published array (or our basis, when its patch is this same slot) stays one slot away.
     const reusable = this.published !== undefined || this.patchAt < 0 || this.patchAt === position;
     const basis = reusable ? this.currentBasis() : undefined;
-    return new Conversation(messages, this.incomplete, this.records, this.index, basis, position, undefined);
+    return new Conversation(
+      messages,
+      this.incomplete,
+      this.records,
+      this.durations,
+      this.index,
+      basis,
+      position,
+      undefined,
+    );
   }
 
   private currentBasis(): readonly Message[] | undefined {
@@ -283,6 +329,9 @@ function lazyIssuers(this: LazyHistory): readonly ValueIssuer[] {
 function lazyIncomplete(this: LazyHistory): readonly IncompleteItem[] {
   return this.incompleteNow();
 }
+function lazyDurations(this: LazyHistory): readonly ReasoningDuration[] {
+  return this.durationsNow();
+}
 
 /**
  * Gives `target` the own, enumerable, configurable accessor `name` with `getter` (configurable only
@@ -318,6 +367,7 @@ class LazyHistory implements ReasoningHistory {
   declare readonly messages: readonly Message[];
   declare readonly incomplete: readonly IncompleteItem[];
   declare readonly issuers: readonly ValueIssuer[];
+  declare readonly durations: readonly ReasoningDuration[];
   // The version this history shows (which keeps the built array).
   readonly #version: Conversation;
 
@@ -329,6 +379,9 @@ class LazyHistory implements ReasoningHistory {
     else defineLazy(this, "incomplete", lazyIncomplete);
     if (version.records.built) (this as { issuers: readonly ValueIssuer[] }).issuers = version.records.toArray();
     else defineLazy(this, "issuers", lazyIssuers);
+    if (version.durations.built)
+      (this as { durations: readonly ReasoningDuration[] }).durations = version.durations.toArray();
+    else defineLazy(this, "durations", lazyDurations);
     this.#version = version;
   }
 
@@ -342,6 +395,10 @@ class LazyHistory implements ReasoningHistory {
 
   issuersNow(): readonly ValueIssuer[] {
     return this.#version.records.toArray();
+  }
+
+  durationsNow(): readonly ReasoningDuration[] {
+    return this.#version.durations.toArray();
   }
 }
 

@@ -1,5 +1,5 @@
 import { EventType, type Message } from "@ag-ui/core";
-import type { OperatorFunction } from "rxjs";
+import { asyncScheduler, type OperatorFunction, type SchedulerLike } from "rxjs";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, Stage, StepContext, StepResult, WarningOptions } from "../core/types";
 import { appendContent, endMessage, REASONING_FAMILY, startMessage, TEXT_FAMILY } from "./apply-messages";
@@ -9,6 +9,7 @@ import { reconcileSnapshot, startRun } from "./apply-snapshot";
 import { Conversation, type HistoryState } from "./conversation";
 import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
+import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
 import { issuersOf } from "./issuers";
 import { PersistentList } from "./persistent-list";
 import { projectedStageOperator, type StageProjection } from "../core/projected-stage-operator";
@@ -31,6 +32,11 @@ export interface HistoryOptions extends WarningOptions {
    * would pass it fails the run with LIMIT_EXCEEDED (D-LIMIT). Default 2^28.
    */
   maxContentLength?: number;
+  /**
+   * The clock of reasoning durations (D-DURATION) for events that carry no `timestamp`
+   * (`scheduler.now()` at arrival, marked observed). Default `asyncScheduler` (`Date.now()`).
+   */
+  scheduler?: SchedulerLike;
 }
 
 /**
@@ -52,12 +58,16 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
     throw new TypeError("agui-reasoning: `producer` must be a string");
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "deriveHistory");
   const seed = seedOf(options);
+  const now = clockOf(options.scheduler);
   const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
     name: "history",
     init: () => Conversation.start(seed.messages, seed.history),
-    step: (conversation, event, ctx) => reduce(conversation, event, ctx, producer, maxContentLength),
+    step: (conversation, event, ctx) => reduce(conversation, event, ctx, producer, maxContentLength, now),
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
-    finish: (conversation) => result(endOpenItems(conversation, "truncated"), NONE),
+    finish: (conversation) => {
+      forgetOpenSpans(conversation);
+      return result(endOpenItems(conversation, "truncated"), NONE);
+    },
   };
   return stage;
 }
@@ -94,6 +104,7 @@ function reduce(
   ctx: StepContext,
   producer: string | undefined,
   maxContentLength: number,
+  now: Clock,
 ): StepResult<Conversation, AguiEvent> {
   const event = readEvent(input, ctx);
   switch (event.type) {
@@ -104,11 +115,11 @@ function reduce(
     case EventType.TEXT_MESSAGE_END:
       return endMessage(conversation, event, ctx, TEXT_FAMILY);
     case EventType.REASONING_MESSAGE_START:
-      return startMessage(conversation, event, ctx, REASONING_FAMILY);
+      return startMessage(conversation, event, ctx, REASONING_FAMILY, now);
     case EventType.REASONING_MESSAGE_CONTENT:
       return appendContent(conversation, event, ctx, REASONING_FAMILY, maxContentLength);
     case EventType.REASONING_MESSAGE_END:
-      return endMessage(conversation, event, ctx, REASONING_FAMILY);
+      return endMessage(conversation, event, ctx, REASONING_FAMILY, now);
     case EventType.TOOL_CALL_START:
       return startToolCall(conversation, event, ctx);
     case EventType.TOOL_CALL_ARGS:
@@ -128,10 +139,17 @@ function reduce(
     case EventType.RUN_STARTED:
       return startRun(conversation, event, ctx, producer);
     case EventType.RUN_ERROR:
-      // D-RUN-ERROR: open items are abandoned; their partial content stays.
+      // D-RUN-ERROR: open items are abandoned; their partial content stays (and their durations no end).
+      forgetOpenSpans(conversation);
       return result(endOpenItems(conversation, "abandoned"), [event]);
+    case EventType.REASONING_START:
+      // A span creates no message (R-REASON-6); it is dated once it holds one (D-DURATION).
+      openSpan(conversation, event, ctx, now);
+      return conversation.passing(event);
+    case EventType.REASONING_END:
+      return result(closeSpan(conversation, event, ctx, now), [event]);
     default:
-      // Spans (R-REASON-6), steps, state, custom, raw, subagent events: nothing in history.
+      // Steps, state, custom, raw, subagent events: nothing in history.
       return conversation.passing(event);
   }
 }
@@ -146,12 +164,15 @@ function seedOf(options: HistoryOptions): { messages: PersistentList<Message>; h
     checkSeed(initialHistory.messages, "initialHistory.messages");
     checkRecords(initialHistory.incomplete, "initialHistory.incomplete", "kind", "id");
     checkRecords(initialHistory.issuers, "initialHistory.issuers", "subtype", "entityId");
-    return { messages: PersistentList.from(initialHistory.messages), history: initialHistory };
+    // A history from before D-DURATION has no durations: it gets an empty list.
+    const history = initialHistory.durations === undefined ? { ...initialHistory, durations: [] } : initialHistory;
+    checkRecords(history.durations, "initialHistory.durations", "kind", "id");
+    return { messages: PersistentList.from(history.messages), history };
   }
   const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages").slice();
   const issuers: ValueIssuer[] = [];
   for (const message of messages) issuersOf(message, options.producer, issuers);
-  const history: ReasoningHistory = { messages, incomplete: [], issuers };
+  const history: ReasoningHistory = { messages, incomplete: [], issuers, durations: [] };
   return { messages: PersistentList.from(messages), history };
 }
 
@@ -173,4 +194,11 @@ function checkRecords(records: unknown, name: string, ...fields: string[]): void
       );
     }
   });
+}
+
+function clockOf(scheduler: SchedulerLike | undefined): Clock {
+  if (scheduler === undefined) return () => asyncScheduler.now();
+  if (typeof scheduler !== "object" || scheduler === null || typeof scheduler.now !== "function")
+    throw new TypeError("agui-reasoning: `scheduler` must be an RxJS SchedulerLike (with `now()`)");
+  return () => scheduler.now();
 }

@@ -36,4 +36,31 @@ export interface ReasoningHistory {
   readonly messages: readonly Message[];
   readonly incomplete: readonly IncompleteItem[];
   readonly issuers: readonly ValueIssuer[];
+  /** When each reasoning message and span started and ended (D-DURATION), in the order they started. */
+  readonly durations: readonly ReasoningDuration[];
+}
+
+/**
+ * When one reasoning message, or the span holding reasoning messages, started and ended (D-DURATION).
+ * Kept beside the messages (never inside one, never in run input). An instant comes from the event's
+ * own `timestamp` where it carries one (R-EVT-3: informative, never used to order), else from the
+ * pipeline's `scheduler.now()` when the event arrived, and is then marked `observed`. An item still
+ * open, abandoned or truncated has a start and no end.
+ */
+export interface ReasoningDuration {
+  /** `"message"`: a reasoning message (`id` its message id); `"span"`: a REASONING_START…END span. */
+  readonly kind: "message" | "span";
+  readonly id: string;
+  /** Milliseconds since the epoch, by the protocol's convention. */
+  readonly startedAt: number;
+  /** Whether `startedAt` is `scheduler.now()` at arrival (the event had no `timestamp`). */
+  readonly startObserved: boolean;
+  /** Absent while open, and for an abandoned or truncated item. */
+  readonly endedAt?: number;
+  /** Whether `endedAt` is `scheduler.now()` at arrival (present with `endedAt`). */
+  readonly endObserved?: boolean;
+  /** A message's span: the id of the span open when the message started, if any. */
+  readonly spanId?: string;
+  /** A span's legacy `THINKING_START` title (D-THINK-TITLE), for display. */
+  readonly title?: string;
 }

@@ -4,6 +4,8 @@ import type { ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory, ValueIssuer } from "../history/types";
 import { toRunInputMessages } from "../history/run-input";
+import { heldDurations } from "../history/durations";
+import { issuersOf } from "../history/issuers";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 
 export interface ReasoningMiddlewareOptions extends Omit<
@@ -80,7 +82,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         ...pipelineOptions,
         quiet: false,
         onWarning: report,
-        initialMessages: messages,
+        // The run input's messages, their values the producer's (as initialMessages would have them),
+        // and the durations earlier runs recorded for them (D-DURATION: they survive across runs).
+        initialHistory: seedHistory(messages, latest, options.producer),
       });
       const history = pipeline.history$.subscribe((h) => {
         latest = h;
@@ -118,7 +122,20 @@ function outgoingMessages(
   for (const [subtype, entityId] of valueCarriers(list)) {
     issuers.push(recorded.get(entityKey(subtype, entityId)) ?? { subtype, entityId, issuer: producer });
   }
-  return toRunInputMessages({ messages: list, incomplete: [], issuers }, { producer, onWarning });
+  return toRunInputMessages({ messages: list, incomplete: [], issuers, durations: [] }, { producer, onWarning });
+}
+
+/** The history a run starts from: `messages` as `initialMessages` seeds them, plus their known durations. */
+function seedHistory(
+  messages: readonly Message[],
+  known: ReasoningHistory | undefined,
+  producer: string,
+): ReasoningHistory {
+  const issuers: ValueIssuer[] = [];
+  for (const message of messages) issuersOf(message, producer, issuers);
+  const ids = new Set(messages.map((m) => m.id));
+  const durations = known?.durations === undefined ? [] : heldDurations(known.durations, ids);
+  return { messages, incomplete: [], issuers, durations };
 }
 
 /** Every message and tool call in `messages` that carries an encrypted value. */

@@ -2,6 +2,7 @@ import type { Message } from "@ag-ui/core";
 import { truncateId } from "../core/errors";
 import { Conversation, toolCallsOf, type HistoryState } from "../history/conversation";
 import { PersistentList } from "../history/persistent-list";
+import type { OpenSpan } from "../history/durations";
 import { historyToJSON, readStoredHistory, type StoredHistory } from "../storage/history-format";
 import { JsonShape } from "../storage/json-shape";
 
@@ -11,6 +12,8 @@ export interface HistoryOpenSets {
   readonly openToolCalls: ReadonlySet<string>;
   readonly removedMessages: ReadonlySet<string>;
   readonly removedToolCalls: ReadonlySet<string>;
+  /** Spans open, not yet dated in `durations` (D-DURATION). */
+  readonly openSpans: ReadonlyMap<string, OpenSpan>;
 }
 
 /** Id lists of `HistoryOpenSets`, in JSON. */
@@ -28,11 +31,14 @@ export interface HistoryStateJSON {
   readonly history: StoredHistory;
   readonly open: HistoryOpenSetsJSON;
   readonly removed: HistoryOpenSetsJSON;
+  /** Spans open, not yet dated in `durations` (D-DURATION); absent in a snapshot from before them. */
+  readonly spans?: readonly OpenSpan[];
 }
 
 /** The open sets of a history state (the live ones; see `HistoryOpenSets` for a copy taken earlier). */
 export function openSetsOf(state: HistoryState): HistoryOpenSets {
-  return conversationOf(state).index;
+  const { index } = conversationOf(state);
+  return { ...index, openSpans: index.durations.openSpans };
 }
 
 /** A copy of the open sets, for a state whose sets will change in place (the stage's `finish` clears them). */
@@ -42,6 +48,7 @@ export function copyOpenSets(sets: HistoryOpenSets): HistoryOpenSets {
     openToolCalls: new Set(sets.openToolCalls),
     removedMessages: new Set(sets.removedMessages),
     removedToolCalls: new Set(sets.removedToolCalls),
+    openSpans: new Map(sets.openSpans),
   };
 }
 
@@ -50,6 +57,7 @@ export function historyStateToJSON(state: HistoryState, sets: HistoryOpenSets = 
     history: historyToJSON(state.history),
     open: { messages: [...sets.openMessages], toolCalls: [...sets.openToolCalls] },
     removed: { messages: [...sets.removedMessages], toolCalls: [...sets.removedToolCalls] },
+    spans: [...sets.openSpans.values()],
   };
 }
 
@@ -80,6 +88,20 @@ export function historyStateFromJSON(json: unknown, shape = new JsonShape("histo
   }
   for (const id of ids(shape, removed.messages, "/removed/messages")) index.removedMessages.add(id);
   for (const id of ids(shape, removed.toolCalls, "/removed/toolCalls")) index.removedToolCalls.add(id);
+  if (doc.spans !== undefined) {
+    shape.array(doc.spans, "/spans").forEach((entry, i) => {
+      const path = `/spans/${i}`;
+      const span = shape.object(entry, path);
+      const id = shape.string(span.id, `${path}/id`);
+      const open: { -readonly [K in keyof OpenSpan]: OpenSpan[K] } = {
+        id,
+        startedAt: shape.integer(span.startedAt, `${path}/startedAt`),
+        startObserved: shape.boolean(span.startObserved, `${path}/startObserved`),
+      };
+      if (span.title !== undefined) open.title = shape.string(span.title, `${path}/title`);
+      index.durations.openSpans.set(id, open);
+    });
+  }
   return conversation;
 }
 

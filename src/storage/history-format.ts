@@ -2,13 +2,18 @@ import type { Message } from "@ag-ui/core";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { truncateId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
-import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
+import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
 
 /** The format tag of a stored history. */
 export const HISTORY_FORMAT = "agui-reasoning/history";
-/** The version this package writes and reads. A newer version is refused, never guessed at. */
-export const HISTORY_FORMAT_VERSION = 1;
+/**
+ * The version this package writes. It reads this one and every earlier one (version 1 had no
+ * `durations`: it loads with none); a newer version is refused, never guessed at.
+ */
+export const HISTORY_FORMAT_VERSION = 2;
+/** The earliest version `parseHistory` still reads. */
+const OLDEST_READ = 1;
 
 /** A `ValueIssuer` in JSON: "no configured producer" is `null`, since JSON has no `undefined`. */
 export interface StoredIssuer {
@@ -20,7 +25,8 @@ export interface StoredIssuer {
 /**
  * The stored form of a `ReasoningHistory`: the same three lists, tagged and versioned. Lossless:
  * messages keep every field, reasoning messages and `encryptedValue`s included (R-REASON-17);
- * issuers stay beside the messages (D-ISSUER); the incomplete list keeps why each item is open.
+ * issuers stay beside the messages (D-ISSUER); the incomplete list keeps why each item is open; the
+ * durations keep when each reasoning message and span started and ended (D-DURATION).
  */
 export interface StoredHistory {
   readonly format: typeof HISTORY_FORMAT;
@@ -28,6 +34,8 @@ export interface StoredHistory {
   readonly messages: readonly Message[];
   readonly incomplete: readonly IncompleteItem[];
   readonly issuers: readonly StoredIssuer[];
+  /** Since version 2 (D-DURATION). */
+  readonly durations: readonly ReasoningDuration[];
 }
 
 /**
@@ -44,10 +52,12 @@ export function historyToJSON(history: ReasoningHistory): StoredHistory {
     messages: shape.array(h.messages, "/messages").slice() as Message[],
     incomplete: shape.array(h.incomplete, "/incomplete").slice() as IncompleteItem[],
     issuers: issuers.map((r) => ({ subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null })),
+    // A history built before durations existed (no such list) is stored with none.
+    durations: h.durations === undefined ? [] : (shape.array(h.durations, "/durations").slice() as ReasoningDuration[]),
   };
 }
 
-/** `history` as JSON text: `{"format":"agui-reasoning/history","version":1,…}`. */
+/** `history` as JSON text: `{"format":"agui-reasoning/history","version":2,…}`. */
 export function serializeHistory(history: ReasoningHistory): string {
   return JSON.stringify(historyToJSON(history));
 }
@@ -67,11 +77,12 @@ export function parseHistory(json: string | unknown): ReasoningHistory {
 export function readStoredHistory(json: unknown, shape: JsonShape, path: string): ReasoningHistory {
   const nested = shape.at(path);
   const doc = nested.object(nested.parsed(json), "");
-  nested.header(doc, HISTORY_FORMAT, HISTORY_FORMAT_VERSION);
+  const version = nested.header(doc, HISTORY_FORMAT, HISTORY_FORMAT_VERSION, OLDEST_READ);
   return {
     messages: readMessages(nested, doc.messages),
     incomplete: readIncomplete(nested, doc.incomplete),
     issuers: readIssuers(nested, doc.issuers),
+    durations: version < 2 ? [] : readDurations(nested, doc.durations),
   };
 }
 
@@ -125,5 +136,34 @@ function readIssuers(shape: JsonShape, value: unknown): ValueIssuer[] {
       );
     seen.add(key);
     return { subtype, entityId, issuer };
+  });
+}
+
+const DURATION_KINDS = ["message", "span"] as const;
+
+function readDurations(shape: JsonShape, value: unknown): ReasoningDuration[] {
+  const seen = new Set<string>();
+  return shape.array(value, "/durations").map((entry, i) => {
+    const path = `/durations/${i}`;
+    const r = shape.object(entry, path);
+    const kind = shape.oneOf(r.kind, DURATION_KINDS, `${path}/kind`);
+    const id = shape.string(r.id, `${path}/id`);
+    const key = `${kind}\u0000${id}`;
+    if (seen.has(key))
+      shape.fail(path, `is a second record for ${kind} ${JSON.stringify(truncateId(id))}: one per item (D-DURATION)`);
+    seen.add(key);
+    const record: { -readonly [K in keyof ReasoningDuration]: ReasoningDuration[K] } = {
+      kind,
+      id,
+      startedAt: shape.integer(r.startedAt, `${path}/startedAt`),
+      startObserved: shape.boolean(r.startObserved, `${path}/startObserved`),
+    };
+    if (r.endedAt !== undefined) {
+      record.endedAt = shape.integer(r.endedAt, `${path}/endedAt`);
+      record.endObserved = shape.boolean(r.endObserved, `${path}/endObserved`);
+    }
+    if (r.spanId !== undefined) record.spanId = shape.string(r.spanId, `${path}/spanId`);
+    if (r.title !== undefined) record.title = shape.string(r.title, `${path}/title`);
+    return record;
   });
 }

@@ -74,15 +74,26 @@ export class JsonShape {
     return this.fail(path, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(" | ")} (got ${got})`);
   }
 
-  /** The format tag and version every document of this package starts with. */
-  header(doc: Record<string, unknown>, format: string, version: number): void {
+  /** An instant: a safe integer (ms since the epoch by convention, R-EVT-3). */
+  integer(value: unknown, path: string): number {
+    if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+    return this.fail(path, `must be an integer (got ${jsonKind(value)})`);
+  }
+
+  /**
+   * The format tag and version every document of this package starts with; `oldest` is the earliest
+   * version still read (the caller reads its shape). Returns the version found.
+   */
+  header(doc: Record<string, unknown>, format: string, version: number, oldest = version): number {
     if (doc.format !== format)
       this.fail("/format", `must be ${JSON.stringify(format)}: this is not a document this reader understands`);
     const got = doc.version;
     if (typeof got === "number" && Number.isInteger(got) && got > version) {
       this.fail("/version", `is ${got}, newer than this package reads (${version}); upgrade agui-reasoning`);
     }
-    if (got !== version) this.fail("/version", `must be ${version} (got ${jsonKind(got)})`);
+    if (typeof got === "number" && Number.isInteger(got) && got >= oldest) return got;
+    const allowed = oldest === version ? `${version}` : `${oldest}…${version}`;
+    return this.fail("/version", `must be ${allowed} (got ${jsonKind(got)})`);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
-import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
+import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
 
 /**
  * Deterministic event builders that read well in marble diagrams. Every builder returns a plain
@@ -110,12 +110,21 @@ export const msg = {
 };
 
 /**
- * An expected `ReasoningHistory`: `messages`, plus `incomplete` and `issuers` (both default to `[]`).
+ * An expected `ReasoningHistory`: `messages`, plus `incomplete`, `issuers` and `durations` (all default to `[]`).
  * `historyOf([msg.reasoning("m1", "Let me")], { incomplete: [{ kind: "message", id: "m1", reason: "open" }] })`.
  */
 export function historyOf(
   messages: readonly Message[] = [],
-  extra: { incomplete?: readonly IncompleteItem[]; issuers?: readonly ValueIssuer[] } = {},
+  extra: {
+    incomplete?: readonly IncompleteItem[];
+    issuers?: readonly ValueIssuer[];
+    durations?: readonly ReasoningDuration[];
+  } = {},
 ): ReasoningHistory {
-  return { messages, incomplete: extra.incomplete ?? [], issuers: extra.issuers ?? [] };
+  return {
+    messages,
+    incomplete: extra.incomplete ?? [],
+    issuers: extra.issuers ?? [],
+    durations: extra.durations ?? [],
+  };
 }

@@ -134,7 +134,7 @@ describe("history.incomplete: a persistent, indexed list", () => {
     events.forEach((event, index) => (state = stage.step(state, event as AguiEvent, { index }).state));
     const history = state.history;
     const expected = Array.from({ length: 1000 }, (_, i) => ({ kind: "tool-call", id: `tc${i}`, reason: "open" }));
-    expect(Object.keys(history)).toEqual(["messages", "incomplete", "issuers"]);
+    expect(Object.keys(history)).toEqual(["messages", "incomplete", "issuers", "durations"]);
     expect(JSON.parse(JSON.stringify(history)).incomplete).toEqual(expected);
     expect({ ...history }.incomplete).toEqual(expected);
     expect(history.incomplete).toBe(history.incomplete);

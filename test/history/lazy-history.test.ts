@@ -1,4 +1,5 @@
 import { from } from "rxjs";
+import { countingClock } from "../support/clock";
 import type { Message } from "@ag-ui/core";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
 import { createHistoryStage } from "../../src/history/history-stage";
@@ -23,9 +24,16 @@ const stream = [
   ev.runFinished(),
 ];
 
+/** m1's duration record while it streams (the counting clock's first reading, D-DURATION). */
+const openM1 = { kind: "message", id: "m1", startedAt: 0, startObserved: true };
+
 function histories(n: number): ReasoningHistory[] {
   const seen: ReasoningHistory[] = [];
-  const p = reasoningPipeline(from(stream), { initialMessages: prior(n), onWarning: () => {} });
+  const p = reasoningPipeline(from(stream), {
+    initialMessages: prior(n),
+    onWarning: () => {},
+    scheduler: countingClock(),
+  });
   p.history$.subscribe((h) => seen.push(h));
   p.events$.subscribe();
   return seen;
@@ -37,11 +45,12 @@ describe("histories of long conversations (lazy messages)", () => {
     // initial, START, two deltas, END (RUN_FINISHED changes nothing).
     expect(seen).toHaveLength(5);
     const third = seen[3]!;
-    expect(Object.keys(third)).toEqual(["messages", "incomplete", "issuers"]);
+    expect(Object.keys(third)).toEqual(["messages", "incomplete", "issuers", "durations"]);
     expect(third).toEqual({
       messages: [...prior(200), { id: "m1", role: "reasoning", content: "abcd" }],
       incomplete: [{ kind: "message", id: "m1", reason: "open" }],
       issuers: [],
+      durations: [openM1],
     });
     // An earlier history still shows its own version, read after later ones were published.
     expect(seen[2]!.messages[200]).toEqual({ id: "m1", role: "reasoning", content: "ab" });
@@ -51,7 +60,7 @@ describe("histories of long conversations (lazy messages)", () => {
 
   it("R-STATE-3: a lazy history reads the same through JSON, spread and structuredClone, and keeps one array", () => {
     const h = histories(200)[3]!;
-    const plain = { messages: h.messages, incomplete: h.incomplete, issuers: h.issuers };
+    const plain = { messages: h.messages, incomplete: h.incomplete, issuers: h.issuers, durations: h.durations };
     expect(h.messages).toBe(h.messages);
     expect(JSON.stringify(h)).toBe(JSON.stringify(plain));
     expect({ ...h }).toEqual(plain);
@@ -95,7 +104,11 @@ describe("histories of long conversations (lazy messages)", () => {
         const fresh = jest.requireActual<typeof import("../../src/pipeline/reasoning-pipeline")>(
           "../../src/pipeline/reasoning-pipeline",
         );
-        const p = fresh.reasoningPipeline(from(stream), { initialMessages: prior(200), onWarning: () => {} });
+        const p = fresh.reasoningPipeline(from(stream), {
+          initialMessages: prior(200),
+          onWarning: () => {},
+          scheduler: countingClock(),
+        });
         p.history$.subscribe((h) => seen.push(h));
         p.events$.subscribe();
       });
@@ -115,6 +128,7 @@ describe("histories of long conversations (lazy messages)", () => {
       messages: [...prior(200), { id: "m1", role: "reasoning", content: "abcd" }],
       incomplete: [{ kind: "message", id: "m1", reason: "open" }],
       issuers: [],
+      durations: [openM1],
     });
     // The same property as the default path defines (another module instance: another getter function).
     // eslint-disable-next-line @typescript-eslint/unbound-method -- the getters are compared away, never called
@@ -151,8 +165,13 @@ describe("histories of long conversations (lazy messages)", () => {
     expect(seen[2]!.issuers).toEqual(records("u1", "u2"));
     // A history published while the records had no array yet reads like a plain one everywhere.
     const mid = seen[4]!;
-    const plain = { messages: mid.messages, incomplete: mid.incomplete, issuers: mid.issuers };
-    expect(Object.keys(mid)).toEqual(["messages", "incomplete", "issuers"]);
+    const plain = {
+      messages: mid.messages,
+      incomplete: mid.incomplete,
+      issuers: mid.issuers,
+      durations: mid.durations,
+    };
+    expect(Object.keys(mid)).toEqual(["messages", "incomplete", "issuers", "durations"]);
     expect(JSON.stringify(mid)).toBe(JSON.stringify(plain));
     expect({ ...mid }).toEqual(plain);
     expect(structuredClone(mid)).toEqual(plain);

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { countingClock } from "../support/clock";
 import type { AguiEvent } from "../../src/core/types";
 import { createHistoryStage } from "../../src/history/history-stage";
 import type { Conversation } from "../../src/history/conversation";
@@ -55,7 +56,7 @@ const event: fc.Arbitrary<AguiEvent> = fc.oneof(
 
 /** Runs the events (skipping rejected ones), reading the history where `reads` says so. */
 function replay(events: readonly AguiEvent[], reads: readonly boolean[]): Conversation {
-  const stage = createHistoryStage({ producer: "p" });
+  const stage = createHistoryStage({ producer: "p", scheduler: countingClock() });
   let state = stage.init() as Conversation;
   events.forEach((e, index) => {
     const before = state.messages.toArray();

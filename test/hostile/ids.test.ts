@@ -3,6 +3,7 @@
  * members, the empty id, a 1 MB id; `__proto__`/`constructor` as keys in open objects. Ids are
  * opaque (R-EVT-9): each works like any other id in every family and pollutes nothing.
  */
+import { countingClock } from "../support/clock";
 import { from } from "rxjs";
 import { truncateId } from "../../src/core/errors";
 import { formatWarning } from "../../src/core/warnings";
@@ -38,13 +39,18 @@ afterEach(() => expectNoPollution(fingerprint));
 describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
   it("R-EVT-9: spans, reasoning messages, subagents, steps and a stored value all work under this id", () => {
     const events = reasoningStreamWithId(id);
-    const run = runFacade(events);
+    const run = runFacade(events, { scheduler: countingClock() });
     expect(failureOf(run.error)).toBeUndefined();
     expect(run.events).toEqual(events);
     expect(run.history).toEqual({
       messages: [{ id, role: "reasoning", content: SECRETS.thought, subagentRunId: id, encryptedValue: SECRETS.value }],
       incomplete: [],
       issuers: [{ subtype: "message", entityId: id, issuer: "hostile-test" }],
+      // D-DURATION: the span and the message share the id, and each keeps its own record.
+      durations: [
+        { kind: "span", id, startedAt: 0, startObserved: true, endedAt: 3, endObserved: true },
+        { kind: "message", id, startedAt: 1, startObserved: true, spanId: id, endedAt: 2, endObserved: true },
+      ],
     });
     expect(run.warnings).toEqual([]);
   });
@@ -101,7 +107,7 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
 
   it("R-EVT-9: the single operators, chained, emit what the facade emits and derive the same history", () => {
     for (const events of [reasoningStreamWithId(id), toolStreamWithId(id), chunkStreamWithId(id)]) {
-      const facade = runFacade(events);
+      const facade = runFacade(events, { scheduler: countingClock() });
       const opts = { producer: "hostile-test", onWarning: () => {} };
       const chain = runOperator(events, (source) =>
         source.pipe(
@@ -116,7 +122,7 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
       expect(chain.out).toEqual(facade.events);
       const histories: unknown[] = [];
       from(chain.out)
-        .pipe(deriveHistory(opts))
+        .pipe(deriveHistory({ ...opts, scheduler: countingClock() }))
         .subscribe((h) => histories.push(h));
       expect(histories[histories.length - 1]).toEqual(facade.history);
     }

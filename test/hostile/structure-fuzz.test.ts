@@ -14,6 +14,7 @@
  * `HOSTILE_NESTED_OBJECTS`, and non-JSON values nested there behind `NESTED_NON_JSON_VALUES`
  * (support/hostile-values.ts), until the issue-11 fix is merged.
  */
+import { countingClock } from "../support/clock";
 import fc from "fast-check";
 import { Observable, pipe, type OperatorFunction } from "rxjs";
 import { expandChunks } from "../../src/chunks/expand-chunks";
@@ -260,7 +261,8 @@ interface Outcome {
 /** Options of one run; ids the upcast mints are sequential, the same factory continuing across a split (D-THINK-IDS). */
 function optionsOf(): ReasoningPipelineOptions {
   let n = 0;
-  return { producer: "fuzz", onWarning: () => {}, idFactory: () => `think-${++n}` };
+  // The clock continues across a split too (D-DURATION: durations compare exactly).
+  return { producer: "fuzz", onWarning: () => {}, idFactory: () => `think-${++n}`, scheduler: countingClock() };
 }
 
 /** A source that emits `events` and then completes, or stays open (`complete: false`: a dropped connection). */

@@ -13,6 +13,7 @@
  * items stream in turns. Their reference is the same operators one subscriber each (a `map` between
  * every two): same values, each operator's warnings, the same error and its index.
  */
+import { countingClock } from "../support/clock";
 import fc from "fast-check";
 import { from, map, Subject, type Observable, type OperatorFunction } from "rxjs";
 import type { Message } from "@ag-ui/core";
@@ -64,6 +65,8 @@ const optionsOf = (c: Case) => ({
   producer: c.producer,
   initialMessages: c.initialMessages as Message[] | undefined,
   idFactory: mintingIds(),
+  // D-DURATION: each pipeline's own counting clock, so that durations compare exactly.
+  scheduler: countingClock(),
 });
 
 /** The facade, lane included, over `from(events)`. */
@@ -463,8 +466,19 @@ function viaOperators(c: Case, end: ChainEnd, fused: boolean, bounds: Bounds = {
     enforceSchema(sink("enforce")),
     expandChunks(sink("expand")),
     verifyDiscipline({ ...sink("verify"), initialMessages: seed.initialMessages }),
-    ...(end !== "derive" ? [routeEncryptedValues({ ...seed, ...sink("route"), maxContentLength: bounds.route })] : []),
-    ...(end !== "route" ? [deriveHistory({ ...seed, ...sink("derive"), maxContentLength: bounds.derive })] : []),
+    ...(end !== "derive"
+      ? [
+          routeEncryptedValues({
+            ...seed,
+            ...sink("route"),
+            maxContentLength: bounds.route,
+            scheduler: countingClock(),
+          }),
+        ]
+      : []),
+    ...(end !== "route"
+      ? [deriveHistory({ ...seed, ...sink("derive"), maxContentLength: bounds.derive, scheduler: countingClock() })]
+      : []),
   ] as OperatorFunction<never, unknown>[];
   let source: Observable<unknown> = from(c.events);
   for (const operator of operators) {
@@ -616,8 +630,8 @@ describe("issue 13: the conversations, through the facade and through the six op
         enforceSchema(),
         expandChunks(),
         verifyDiscipline(),
-        ...(end !== "derive" ? [routeEncryptedValues()] : []),
-        ...(end !== "route" ? [deriveHistory()] : []),
+        ...(end !== "derive" ? [routeEncryptedValues({ scheduler: countingClock() })] : []),
+        ...(end !== "route" ? [deriveHistory({ scheduler: countingClock() })] : []),
       ] as OperatorFunction<unknown, unknown>[];
       let chained: Observable<unknown> = source;
       for (const op of ops) chained = (fused ? chained : chained.pipe(map((x) => x))).pipe(op);
@@ -775,7 +789,7 @@ describe("delta lane: the facade gives what its steps give (issue 5)", () => {
     ];
     // Every third event is pushed from inside the subscriber of the one before it.
     const source = new Subject<unknown>();
-    const pipeline = reasoningPipeline(source, { onWarning: () => {} });
+    const pipeline = reasoningPipeline(source, { onWarning: () => {}, scheduler: countingClock() });
     const histories: ReasoningHistory[] = [];
     const seen: unknown[] = [];
     let next = 0;
@@ -1029,7 +1043,11 @@ describe("delta lane: two items streaming in turns (issue 13)", () => {
     // lane took, "r"'s lane kept beside it), then the rest.
     const source = new Subject<unknown>();
     const out: unknown[] = [];
-    const pipeline = reasoningPipeline(source, { idFactory: mintingIds(), onWarning: () => {} });
+    const pipeline = reasoningPipeline(source, {
+      idFactory: mintingIds(),
+      onWarning: () => {},
+      scheduler: countingClock(),
+    });
     let fed = false;
     let last: ReasoningHistory | undefined;
     pipeline.history$.subscribe((h) => (last = h));
@@ -1413,8 +1431,10 @@ describe("fused operators: two items streaming in turns (issue 13)", () => {
         enforceSchema(),
         expandChunks(),
         verifyDiscipline(),
-        ...(end !== "derive" ? [routeEncryptedValues({ maxContentLength: bounds.route })] : []),
-        ...(end !== "route" ? [deriveHistory({ maxContentLength: bounds.derive })] : []),
+        ...(end !== "derive"
+          ? [routeEncryptedValues({ maxContentLength: bounds.route, scheduler: countingClock() })]
+          : []),
+        ...(end !== "route" ? [deriveHistory({ maxContentLength: bounds.derive, scheduler: countingClock() })] : []),
       ] as OperatorFunction<unknown, unknown>[];
       let chained: Observable<unknown> = source;
       for (const op of ops) chained = (fused ? chained : chained.pipe(map((x) => x))).pipe(op);

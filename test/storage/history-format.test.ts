@@ -28,6 +28,7 @@ function richHistory(): ReasoningHistory {
     messages: [...run.history.messages, msg.user("u1", "hi", { encryptedValue: "v-user" })],
     incomplete: [...run.history.incomplete, { kind: "tool-call", id: "tc9", reason: "open" }],
     issuers: [...run.history.issuers, { subtype: "message", entityId: "u1", issuer: undefined }],
+    durations: run.history.durations,
   };
 }
 
@@ -58,10 +59,11 @@ describe("serializeHistory / parseHistory: the stored form", () => {
     const json = historyToJSON(history);
     expect(json).toEqual({
       format: "agui-reasoning/history",
-      version: 1,
+      version: 2,
       messages: history.messages,
       incomplete: [],
       issuers: [{ subtype: "message", entityId: "m1", issuer: null }],
+      durations: [],
     });
     expect(JSON.parse(serializeHistory(history))).toEqual(json);
     expect(parseHistory(json)).toStrictEqual(history);
@@ -80,6 +82,7 @@ describe("serializeHistory / parseHistory: the stored form", () => {
       messages: [...history.messages],
       incomplete: [...history.incomplete],
       issuers: [...history.issuers],
+      durations: [...history.durations],
     });
   });
 
@@ -124,9 +127,24 @@ describe("serializeHistory / parseHistory: the stored form", () => {
     [
       "a newer version",
       (doc) => ({ ...doc, version: 3 }),
-      "parseHistory: /version is 3, newer than this package reads (1); upgrade agui-reasoning",
+      "parseHistory: /version is 3, newer than this package reads (2); upgrade agui-reasoning",
     ],
-    ["no version", (doc) => ({ ...doc, version: undefined }), "parseHistory: /version must be 1 (got undefined)"],
+    ["no version", (doc) => ({ ...doc, version: undefined }), "parseHistory: /version must be 1…2 (got undefined)"],
+    [
+      "a duration record without its start (D-DURATION)",
+      (doc) => ({ ...doc, durations: [{ kind: "message", id: "m1", startObserved: true }] }),
+      "parseHistory: /durations/0/startedAt must be an integer (got undefined)",
+    ],
+    [
+      "a duration record of an unknown kind (D-DURATION)",
+      (doc) => ({ ...doc, durations: [{ kind: "turn", id: "m1", startedAt: 1, startObserved: false }] }),
+      'parseHistory: /durations/0/kind must be one of "message" | "span" (got another string)',
+    ],
+    [
+      "two duration records for one message (D-DURATION)",
+      (doc) => ({ ...doc, durations: [doc.durations[1], doc.durations[1]] }),
+      'parseHistory: /durations/1 is a second record for message "m1": one per item (D-DURATION)',
+    ],
     [
       "messages not a list",
       (doc) => ({ ...doc, messages: {} }),

@@ -5,7 +5,7 @@ import {
   createTestScheduler,
   ev,
   expectPipeline,
-  historyOf,
+  historyOf as timedHistoryOf,
   msg,
   parseDiagram,
   protocolError,
@@ -14,6 +14,11 @@ import {
   TEST_PRODUCER,
   warningWith,
 } from "../../src/testing";
+
+import { anyDurations } from "../support/clock";
+
+// Expected histories here take any durations (the D-DURATION tests pin them).
+const historyOf = (...args: Parameters<typeof timedHistoryOf>) => anyDurations(timedHistoryOf(...args));
 
 const options = () => ({ producer: TEST_PRODUCER, idFactory: sequentialIds(), onWarning: () => {} });
 /** Whether `run` failed with a jest assertion (not with some other error). */

@@ -16,13 +16,18 @@ import {
   createTestScheduler,
   ev,
   expectPipeline,
-  historyOf,
+  historyOf as timedHistoryOf,
   msg,
   protocolError,
   sequentialIds,
   TEST_PRODUCER,
   warningWith,
 } from "../../src/testing";
+
+import { anyDurations } from "../support/clock";
+
+// Expected histories here take any durations (the D-DURATION tests pin them).
+const historyOf = (...args: Parameters<typeof timedHistoryOf>) => anyDurations(timedHistoryOf(...args));
 
 /**
  * Runs every ```marble <operator>``` block of docs/operators.md, so the reference cannot drift from

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { toRunInputMessages } from "../../src";
 import {
-  historyOf,
+  historyOf as timedHistoryOf,
   loadRecording,
   msg,
   parseRecording,
@@ -11,6 +11,11 @@ import {
   runPipeline,
   TEST_PRODUCER,
 } from "../../src/testing";
+
+import { anyDurations } from "../support/clock";
+
+// Expected histories here take any durations (the D-DURATION tests pin them).
+const historyOf = (...args: Parameters<typeof timedHistoryOf>) => anyDurations(timedHistoryOf(...args));
 
 const codes = (name: keyof typeof RECORDINGS) => runPipeline(loadRecording(name)).warnings.map((w) => w.code);
 

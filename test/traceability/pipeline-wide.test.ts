@@ -1,4 +1,9 @@
-import { ev, historyOf, msg, runPipeline } from "../../src/testing";
+import { ev, historyOf as timedHistoryOf, msg, runPipeline } from "../../src/testing";
+
+import { anyDurations, countingClock } from "../support/clock";
+
+// Expected histories here take any durations (the D-DURATION tests pin them).
+const historyOf = (...args: Parameters<typeof timedHistoryOf>) => anyDurations(timedHistoryOf(...args));
 
 /**
  * Rules that no single stage owns: every stage must leave the material alone, so they are pinned end
@@ -32,8 +37,8 @@ describe("pipeline-wide rules", () => {
       ev.textChunk("a1", "Hi", raw({ messageId: "a2", delta: "other", thinking: true })),
       ev.runFinished("r1", raw({ outcome: { type: "interrupt" } })),
     ];
-    const expected = runPipeline(plain);
-    const actual = runPipeline(decorated);
+    const expected = runPipeline(plain, { scheduler: countingClock() });
+    const actual = runPipeline(decorated, { scheduler: countingClock() });
     expect(actual.error).toBeUndefined();
     expect(actual.warnings).toEqual([]);
     expect(strip(actual.events)).toEqual(expected.events);

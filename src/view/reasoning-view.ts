@@ -1,0 +1,192 @@
+import type { Message } from "@ag-ui/core";
+import type { ReasoningDuration, ReasoningHistory } from "../history/types";
+
+/**
+ * What a chat UI shows of the reasoning in a history: per assistant turn, its reasoning blocks in
+ * visual groups. A display selector only: it reads the history and changes nothing, so what goes back
+ * (`toRunInputMessages`) keeps every block, with its own value, in its own order.
+ */
+export interface ReasoningView {
+  readonly turns: readonly TurnView[];
+}
+
+/** One assistant turn: the messages between two user (or system/developer) messages. */
+export interface TurnView {
+  /** The id of the turn's first message (stable while the turn grows). */
+  readonly id: string;
+  /** The turn's messages, as the history holds them (shared, not copied). */
+  readonly messages: readonly Message[];
+  /** Its reasoning, grouped as UIs show it. */
+  readonly groups: readonly ReasoningGroup[];
+}
+
+/**
+ * Reasoning shown together: consecutive reasoning messages, also when tool calls, tool results or
+ * activity come between them; an assistant message with text ends the group.
+ */
+export interface ReasoningGroup {
+  readonly blocks: readonly ReasoningBlock[];
+  /** Whether a block of the group is still streaming. */
+  readonly streaming: boolean;
+  /** From the first block's start to the last block's end, once every block ended (D-DURATION). */
+  readonly durationMs: number | undefined;
+}
+
+/** One reasoning message as shown. */
+export interface ReasoningBlock {
+  /** The reasoning message's id. */
+  readonly id: string;
+  /** Its text ("" for a redacted block). */
+  readonly text: string;
+  /** The legacy `THINKING_START` title of its span (D-THINK-TITLE), else undefined. */
+  readonly title: string | undefined;
+  /** How long it took, once ended: `endedAt − startedAt` (D-DURATION). */
+  readonly durationMs: number | undefined;
+  /** Its duration record (start, end, whether observed), if the history has one. */
+  readonly timing: ReasoningDuration | undefined;
+  /** Still open in a running run. */
+  readonly streaming: boolean;
+  /** The provider sent a value and no text ("reasoning hidden by the provider"). */
+  readonly redacted: boolean;
+}
+
+/**
+ * The display view of `history` (a pure selector). Pass the view it gave for an earlier history of the
+ * same conversation as `previous`: every turn whose messages, durations and open state are unchanged
+ * is that view's `TurnView` object itself (`===`), so a memoized component re-renders only the turn
+ * that changed, and only changed turns are rebuilt. The view itself is `previous` when no turn changed.
+ */
+export function reasoningView(history: ReasoningHistory, previous?: ReasoningView): ReasoningView {
+  const messages = history.messages;
+  const durations = durationsById(history.durations);
+  const open = openMessages(history);
+  const before = previous?.turns ?? NO_TURNS;
+  const turns: TurnView[] = [];
+  let changed = false;
+  let i = 0;
+  while (i < messages.length) {
+    if (!inTurn(messages[i]!)) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < messages.length && inTurn(messages[end]!)) end++;
+    const old = before[turns.length];
+    const turn =
+      old !== undefined && sameTurn(old, messages, i, end, durations, open)
+        ? old
+        : buildTurn(messages.slice(i, end), durations, open);
+    if (turn !== old) changed = true;
+    turns.push(turn);
+    i = end;
+  }
+  if (!changed && previous !== undefined && turns.length === before.length) return previous;
+  return { turns };
+}
+
+const NO_TURNS: readonly TurnView[] = [];
+
+/** Roles that belong to an assistant turn (user, system and developer messages separate turns). */
+function inTurn(message: Message): boolean {
+  const role = message.role;
+  return role !== "user" && role !== "system" && role !== "developer";
+}
+
+/** Whether the turn at `messages[start, end)` is `old`'s: the same message objects, durations and open state. */
+function sameTurn(
+  old: TurnView,
+  messages: readonly Message[],
+  start: number,
+  end: number,
+  durations: ReadonlyMap<string, ReasoningDuration>,
+  open: ReadonlySet<string>,
+): boolean {
+  if (old.messages.length !== end - start) return false;
+  for (let k = 0; k < old.messages.length; k++) if (old.messages[k] !== messages[start + k]) return false;
+  for (const group of old.groups) {
+    for (const block of group.blocks) {
+      if (block.timing !== durations.get(block.id) || block.streaming !== open.has(block.id)) return false;
+    }
+  }
+  return true;
+}
+
+function buildTurn(
+  messages: readonly Message[],
+  durations: ReadonlyMap<string, ReasoningDuration>,
+  open: ReadonlySet<string>,
+): TurnView {
+  const groups: ReasoningGroup[] = [];
+  let blocks: ReasoningBlock[] = [];
+  const close = (): void => {
+    if (blocks.length > 0) groups.push(groupOf(blocks));
+    blocks = [];
+  };
+  for (const message of messages) {
+    if (message.role === "reasoning") blocks.push(blockOf(message, durations, open));
+    else if (message.role === "assistant" && hasText(message.content)) close();
+  }
+  close();
+  return { id: messages[0]!.id, messages, groups };
+}
+
+function blockOf(
+  message: Message & { readonly role: "reasoning" },
+  durations: ReadonlyMap<string, ReasoningDuration>,
+  open: ReadonlySet<string>,
+): ReasoningBlock {
+  const timing = durations.get(message.id);
+  const text = typeof message.content === "string" ? message.content : "";
+  const span = timing?.spanId === undefined ? undefined : durations.get(spanKey(timing.spanId));
+  return {
+    id: message.id,
+    text,
+    title: span?.title,
+    durationMs: timing?.endedAt === undefined ? undefined : timing.endedAt - timing.startedAt,
+    timing,
+    streaming: open.has(message.id),
+    redacted: text === "" && typeof (message as { encryptedValue?: unknown }).encryptedValue === "string",
+  };
+}
+
+function groupOf(blocks: readonly ReasoningBlock[]): ReasoningGroup {
+  const first = blocks[0]!.timing;
+  const last = blocks[blocks.length - 1]!.timing;
+  const ended = blocks.every((b) => b.timing?.endedAt !== undefined);
+  return {
+    blocks,
+    streaming: blocks.some((b) => b.streaming),
+    durationMs: ended && first !== undefined && last !== undefined ? last.endedAt! - first.startedAt : undefined,
+  };
+}
+
+function hasText(content: unknown): boolean {
+  return typeof content === "string" ? content !== "" : Array.isArray(content) && content.length > 0;
+}
+
+/** Span records are keyed apart from message records (a span and a message may share an id). */
+const spanKey = (id: string): string => `\u0000span\u0000${id}`;
+
+// One lookup per durations array: the array keeps its identity until a reasoning START or END.
+const lookups = new WeakMap<readonly ReasoningDuration[], ReadonlyMap<string, ReasoningDuration>>();
+
+function durationsById(durations: readonly ReasoningDuration[] | undefined): ReadonlyMap<string, ReasoningDuration> {
+  if (durations === undefined) return EMPTY_MAP;
+  let map = lookups.get(durations);
+  if (map === undefined) {
+    const built = new Map<string, ReasoningDuration>();
+    for (const d of durations) built.set(d.kind === "span" ? spanKey(d.id) : d.id, d);
+    lookups.set(durations, built);
+    map = built;
+  }
+  return map;
+}
+
+const EMPTY_MAP: ReadonlyMap<string, ReasoningDuration> = new Map();
+
+/** Ids of reasoning messages open in a running run (not abandoned or truncated: those stream no more). */
+function openMessages(history: ReasoningHistory): ReadonlySet<string> {
+  const open = new Set<string>();
+  for (const item of history.incomplete) if (item.kind === "message" && item.reason === "open") open.add(item.id);
+  return open;
+}

@@ -1,0 +1,19 @@
+import { asyncScheduler, type SchedulerLike } from "rxjs";
+import type { ReasoningHistory } from "../../src/history/types";
+
+/**
+ * A scheduler whose `now()` counts 0, 1, 2, … (D-DURATION's clock for events without a timestamp):
+ * two paths that must agree get equal durations exactly when they read the clock at the same steps.
+ */
+export function countingClock(): SchedulerLike {
+  let next = 0;
+  return { now: () => next++, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+}
+
+/**
+ * `history` expected with any durations: for a test about something else (durations depend on the
+ * clock; the D-DURATION tests pin them).
+ */
+export function anyDurations<T extends ReasoningHistory>(history: T): T {
+  return { ...history, durations: expect.any(Array) };
+}
