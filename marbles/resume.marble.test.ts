@@ -1,4 +1,5 @@
 import { concat, defer, from, Subject, takeUntil } from "rxjs";
+import { countingClock } from "../test/support/clock";
 import {
   createExpandStage,
   createVerifyStage,
@@ -35,11 +36,12 @@ interface Outcome {
 const throughJson = (snapshot: PipelineSnapshot): PipelineSnapshot =>
   JSON.parse(JSON.stringify(snapshot)) as PipelineSnapshot;
 
-/** Options shared by both halves; the same idFactory continues across the split (D-THINK-IDS). */
+/** Options shared by both halves; the same idFactory (D-THINK-IDS) and clock (D-DURATION) continue across the split. */
 const optionsFor = (): ReasoningPipelineOptions => ({
   producer: TEST_PRODUCER,
   idFactory: sequentialIds(),
   onWarning: () => {},
+  scheduler: countingClock(),
 });
 
 function whole(events: readonly unknown[]): PipelineRun {
