@@ -16,7 +16,20 @@ export { verifyDiscipline, createVerifyStage, type VerifyOptions } from "./disci
 export { routeEncryptedValues, deriveHistory, createHistoryStage, type HistoryOptions } from "./history/history-stage";
 export { toRunInputMessages, type RunInputOptions } from "./history/run-input";
 export { messagesOf } from "./history/messages-of";
-export type { ReasoningHistory, IncompleteItem, IncompleteReason, ValueIssuer } from "./history/types";
+export type {
+  ReasoningHistory,
+  IncompleteItem,
+  IncompleteReason,
+  ValueIssuer,
+  ReasoningDuration,
+} from "./history/types";
+export {
+  reasoningView,
+  type ReasoningView,
+  type TurnView,
+  type ReasoningGroup,
+  type ReasoningBlock,
+} from "./view/reasoning-view";
 
 export {
   reasoningPipeline,

@@ -2,18 +2,23 @@
  * The web demo's page script, bundled for the browser by examples/web/serve.ts. It does in a web page
  * what `npm start` does in a terminal: `@ag-ui/client`'s `HttpAgent` talks to the local example agent,
  * `reasoningPipeline` upcasts, validates, expands, verifies and derives the history, and the page
- * renders `history$` — reasoning in a "Thinking…" panel that collapses when the reasoning message
- * ends, the answer as it streams, tool calls with their arguments and results, a lock badge (byte
+ * renders `history$`, paced to one history per animation frame (D-PACE), through the display view
+ * `reasoningView` — reasoning in a "Thinking…" panel that collapses to "Thought for N s" (D-DURATION)
+ * when the reasoning message ends, the answer as it streams, tool calls with their arguments and results, a lock badge (byte
  * length only) on whatever holds an encrypted value — and `warnings$` as they arrive. Turn 3 sends the
  * values back; the server's byte-for-byte check is shown last. Plain DOM, no framework.
  */
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput, ToolCall } from "@ag-ui/core";
+import { animationFrameScheduler } from "rxjs";
 import {
   agentEvents,
   reasoningPipeline,
+  reasoningView as viewOf,
   toRunInputMessages,
+  type ReasoningBlock,
   type ReasoningHistory,
+  type ReasoningView,
   type ReasoningWarning,
 } from "../../src";
 import { DEMO_TURNS, checkLine, type ReturnedValue } from "../demo-turns";
@@ -62,13 +67,20 @@ function textOf(message: Message): string {
   return typeof content === "string" ? content : "";
 }
 
-/** A reasoning message: open while it streams, a collapsed one-line summary once it ended (click to expand). */
-function reasoningView(message: Message, streaming: boolean): HTMLElement {
-  const text = textOf(message);
+/** What the summary line says of a block (from the display view): its state, title and duration. */
+function summaryOf(block: ReasoningBlock): string {
+  if (block.streaming) return "Thinking…";
+  if (block.redacted) return "Reasoning hidden by the provider";
+  const seconds = block.durationMs === undefined ? "" : ` for ${(block.durationMs / 1000).toFixed(1)} s`;
+  return `${block.title ?? "Thought"}${seconds}`;
+}
+
+/** A reasoning block: open while it streams, a collapsed one-line summary once it ended (click to expand). */
+function reasoningPanel(message: Message, block: ReasoningBlock): HTMLElement {
+  const { text, streaming } = block;
   const panel = element("details", "reasoning");
   (panel as HTMLDetailsElement).open = streaming;
-  const words = text.split(/\s+/).filter(Boolean).length;
-  const summary = element("summary", "reasoning-summary", streaming ? "Thinking…" : `Thought · ${words} words`);
+  const summary = element("summary", "reasoning-summary", summaryOf(block));
   // Collapsed, the first words stand for the rest (one line, cut by CSS).
   if (!streaming) summary.append(element("span", "gist", text));
   summary.append(...lockBadge(encryptedValueOf(message)));
@@ -86,13 +98,13 @@ function toolCallView(call: ToolCall, streaming: boolean): HTMLElement {
 }
 
 /** One message as the page shows it. `open` holds the ids of messages and tool calls still streaming. */
-function messageView(message: Message, open: ReadonlySet<string>): HTMLElement {
+function messageView(message: Message, open: ReadonlySet<string>, block: ReasoningBlock | undefined): HTMLElement {
   const row = element("div", `message ${message.role}`);
   row.dataset.messageId = message.id;
   const streaming = open.has(message.id);
   switch (message.role) {
     case "reasoning":
-      row.append(reasoningView(message, streaming));
+      if (block !== undefined) row.append(reasoningPanel(message, block));
       break;
     case "tool":
       row.append(element("div", "tool-result", `← ${textOf(message)}`));
@@ -116,18 +128,29 @@ function messageView(message: Message, open: ReadonlySet<string>): HTMLElement {
  * over all messages per state is the page's own cost, fine for a demo; a long-lived UI would track
  * only the messages that can still change.)
  */
-const rendered = new Map<string, { message: Message; streaming: boolean; view: HTMLElement }>();
+const rendered = new Map<string, { message: Message; streaming: boolean; block?: ReasoningBlock; view: HTMLElement }>();
+// The display view of the last history rendered: unchanged turns keep their objects (and blocks).
+let shownView: ReasoningView | undefined;
 function render(history: ReasoningHistory): void {
   const open = new Set(history.incomplete.filter((item) => item.reason === "open").map((item) => item.id));
+  const view = viewOf(history, shownView);
+  const blocks = new Map<string, ReasoningBlock>();
+  view.turns.forEach((turn, i) => {
+    if (turn === shownView?.turns[i]) return;
+    for (const group of turn.groups) for (const block of group.blocks) blocks.set(block.id, block);
+  });
+  shownView = view;
   for (const message of history.messages) {
     const streaming =
       open.has(message.id) || (message.role === "assistant" && (message.toolCalls ?? []).some((c) => open.has(c.id)));
     const shown = rendered.get(message.id);
-    if (shown !== undefined && shown.message === message && shown.streaming === streaming) continue;
-    const view = messageView(message, open);
-    if (shown === undefined) conversation.append(view);
-    else shown.view.replaceWith(view);
-    rendered.set(message.id, { message, streaming, view });
+    const block = blocks.get(message.id) ?? shown?.block;
+    if (shown !== undefined && shown.message === message && shown.streaming === streaming && shown.block === block)
+      continue;
+    const row = messageView(message, open, block);
+    if (shown === undefined) conversation.append(row);
+    else shown.view.replaceWith(row);
+    rendered.set(message.id, { message, streaming, block, view: row });
   }
 }
 
@@ -168,13 +191,29 @@ async function runTurn(history: ReasoningHistory, n: number): Promise<ReasoningH
   const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url: AGENT_URL }), input), {
     producer: AGENT_URL,
     initialHistory: before,
+    // D-PACE: at most one history per animation frame; the last one before the run's end.
+    historyPace: 0,
+    scheduler: animationFrameScheduler,
   });
+  // For the browser test: histories published and animation frames seen while the turns ran.
+  const page = window as { demoPacing?: { histories: number; frames: number } };
+  const pacing = (page.demoPacing ??= { histories: 0, frames: 0 });
+  let counting = true;
+  const frame = (): void => {
+    pacing.frames++;
+    if (counting) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
   // The views complete with events$, awaited below: nothing to unsubscribe.
   // eslint-disable-next-line rxjs-x/no-ignored-subscription
-  pipeline.history$.subscribe(render);
+  pipeline.history$.subscribe((h) => {
+    pacing.histories++;
+    render(h);
+  });
   // eslint-disable-next-line rxjs-x/no-ignored-subscription
   pipeline.warnings$.subscribe((w) => showWarning(n, w));
   await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ error: reject, complete: resolve }));
+  counting = false;
   return pipeline.history;
 }
 
@@ -190,7 +229,7 @@ async function showCheck(): Promise<boolean> {
 
 async function main(): Promise<void> {
   status.textContent = `running against ${AGENT_URL}…`;
-  let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
+  let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };
   for (let n = 1; n <= DEMO_TURNS.length; n++) history = await runTurn(history, n);
   const ok = await showCheck();
   status.textContent = ok

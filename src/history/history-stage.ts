@@ -14,6 +14,8 @@ import { issuersOf } from "./issuers";
 import { PersistentList } from "./persistent-list";
 import { projectedStageOperator, type StageProjection } from "../core/projected-stage-operator";
 import { chainLane } from "../pipeline/chain-lane";
+import { historyPaceOf } from "../pipeline/paced-publisher";
+import { FLUSH, pacedHistories } from "../pipeline/paced-histories";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
@@ -37,6 +39,13 @@ export interface HistoryOptions extends WarningOptions {
    * (`scheduler.now()` at arrival, marked observed). Default `asyncScheduler` (`Date.now()`).
    */
   scheduler?: SchedulerLike;
+  /**
+   * D-PACE (`deriveHistory`, the facade, the middleware; the stage itself ignores it): publish the
+   * history at most once per this many milliseconds of `scheduler` time — the first change at once,
+   * the latest of those within the window at its end, and whatever is pending before RUN_FINISHED,
+   * RUN_ERROR, the end of the source and `exportState()`. Unset: every change, as it happens.
+   */
+  historyPace?: number;
 }
 
 /**
@@ -82,7 +91,12 @@ export function routeEncryptedValues(options?: HistoryOptions): OperatorFunction
  * change), including the one `finish` leaves when it marks truncation; completes with the source.
  */
 export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
-  return projectedStageOperator(createHistoryStage(options), HISTORY_CHANGES, options, "derive", chainLane);
+  const pace = historyPaceOf(options?.historyPace, "deriveHistory");
+  if (pace === undefined)
+    return projectedStageOperator(createHistoryStage(options), HISTORY_CHANGES, options, "derive", chainLane);
+  // D-PACE: the operator emits states (and a flush mark at a run's end); histories are built when published.
+  const states = projectedStageOperator(createHistoryStage(options), PACED_STATES, options, "derive", chainLane);
+  return (source) => pacedHistories(states(source), pace, options?.scheduler ?? asyncScheduler);
 }
 
 const ROUTED_EVENTS: StageProjection<HistoryState, AguiEvent, AguiEvent> = {
@@ -96,6 +110,16 @@ const HISTORY_CHANGES: StageProjection<HistoryState, AguiEvent, ReasoningHistory
   start: (state) => [state.history],
   // A step returns the same state when nothing changed, and each state has its own history.
   project: (before, after) => (after === before ? NONE : [after.history]),
+};
+
+/** What the paced `deriveHistory` projects: each new state, and `FLUSH` after RUN_FINISHED / RUN_ERROR. */
+const PACED_STATES: StageProjection<HistoryState, AguiEvent, HistoryState | typeof FLUSH> = {
+  start: (state) => [state],
+  project: (before, after, out) => {
+    const ends = out.some((e) => e.type === EventType.RUN_FINISHED || e.type === EventType.RUN_ERROR);
+    if (after === before) return ends ? [FLUSH] : NONE;
+    return ends ? [after, FLUSH] : [after];
+  },
 };
 
 function reduce(

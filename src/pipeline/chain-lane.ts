@@ -20,7 +20,10 @@ export const chainLane: LanePlanner = {
   planFor(links) {
     const histories = historyPositions(links);
     if (histories === undefined) return undefined;
-    const derives = links[links.length - 1]!.role === "derive";
+    const last = links[links.length - 1]!;
+    const derives = last.role === "derive";
+    // A paced deriveHistory (D-PACE) emits states, and builds a history only when it publishes one.
+    const emitsStates = derives && (last.options as { historyPace?: unknown } | undefined)?.historyPace !== undefined;
     // Each history operator's own bound (D-LIMIT); the operator validated it when it was created.
     const bounds = histories.map((at) =>
       maxContentLengthOf(
@@ -28,7 +31,7 @@ export const chainLane: LanePlanner = {
         "deriveHistory",
       ),
     );
-    return armingFor(histories, bounds, derives);
+    return armingFor(histories, bounds, derives, emitsStates);
   },
 };
 
@@ -46,7 +49,12 @@ function historyPositions(links: readonly FusedLink[]): readonly number[] | unde
   }
 }
 
-function armingFor(histories: readonly number[], bounds: readonly number[], derives: boolean): LaneArming {
+function armingFor(
+  histories: readonly number[],
+  bounds: readonly number[],
+  derives: boolean,
+  emitsStates: boolean,
+): LaneArming {
   return (states, event) => {
     const expand = states[2] as ExpandState;
     const verify = states[3] as VerifyState;
@@ -56,7 +64,7 @@ function armingFor(histories: readonly number[], bounds: readonly number[], deri
       if (lane === undefined) return undefined;
       lanes.push(lane);
     }
-    return new HistoryLanes(histories, lanes, derives);
+    return new HistoryLanes(histories, lanes, derives, emitsStates);
   };
 }
 
@@ -79,6 +87,7 @@ class HistoryLanes implements ChainLane {
     private readonly positions: readonly number[],
     private readonly lanes: readonly DeltaLane[],
     private readonly derives: boolean,
+    private readonly emitsStates: boolean,
   ) {
     this.pending = positions.map(() => undefined);
   }
@@ -100,7 +109,7 @@ class HistoryLanes implements ChainLane {
     const after = lanes[last]!.append(before, delta);
     states[at] = after;
     if (!this.derives) emit(lanes[last]!.emitted(event as AguiEvent));
-    else if (after !== before) emit(after.history);
+    else if (after !== before) emit(this.emitsStates ? after : after.history);
   }
 
   sameItem(other: ChainLane): boolean {

@@ -1,4 +1,4 @@
-import { Observable, Subscription, type Subscribable, type Unsubscribable } from "rxjs";
+import { asyncScheduler, Observable, Subscription, type Subscribable, type Unsubscribable } from "rxjs";
 import { isReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
@@ -26,6 +26,7 @@ import { maxContentLengthOf } from "../history/content-limit";
 import { DeltaLane, type LaneStates } from "./delta-lane";
 import { Fanout } from "./fanout";
 import { StageChain } from "./run-stages";
+import { historyPaceOf, PacedPublisher } from "./paced-publisher";
 
 export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, HistoryOptions {
   /**
@@ -94,6 +95,7 @@ export function reasoningPipeline(
   const resume = resumePointOf(options);
   // Validated here first, so that a bad bound names the facade; the history stage holds the same one.
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
+  const pace = historyPaceOf(options.historyPace, "reasoningPipeline");
   const historyStage = createHistoryStage(options);
   const stages: FacadeStages = [
     createUpcastStage(options),
@@ -103,7 +105,11 @@ export function reasoningPipeline(
     historyStage,
   ];
   const chain = new StageChain(resume === undefined ? stages : resume.resume(stages), {
-    emit: (e) => events.next(e as AguiEvent),
+    emit: (e) => {
+      // D-PACE: the history a run ended with is out before the run's end is.
+      if (paced !== undefined && endsRun(e)) flushHistory();
+      events.next(e as AguiEvent);
+    },
     warn: (w) => {
       sink(w);
       warnings.next(w);
@@ -112,12 +118,31 @@ export function reasoningPipeline(
   const historyIndex = chain.stages.length - 1;
   // The last history published on `history$` (identity decides "changed").
   let published = (chain.states[historyIndex] as HistoryState).history;
-  const publishHistory = (): void => {
-    const current = (chain.states[historyIndex] as HistoryState).history;
+  const publishState = (state: HistoryState): void => {
+    const current = state.history;
     if (current !== published) {
       published = current;
       histories.next(current);
     }
+  };
+  // D-PACE: with `historyPace`, the history stage's states are offered to a paced publisher, which builds
+  // the immutable history of a state only when it publishes it; without, every change is published.
+  const paced =
+    pace === undefined ? undefined : new PacedPublisher(pace, options.scheduler ?? asyncScheduler, publishState);
+  // The last history state offered to `paced` (a step returns the same state when nothing changed).
+  let offered = chain.states[historyIndex] as HistoryState;
+  const publishHistory = (): void => {
+    const state = chain.states[historyIndex] as HistoryState;
+    if (paced === undefined) publishState(state);
+    else if (state !== offered) {
+      offered = state;
+      paced.offer(state);
+    }
+  };
+  // Everything pending published now (D-PACE: before RUN_FINISHED/RUN_ERROR, the end, exportState()).
+  const flushHistory = (): void => {
+    publishHistory();
+    paced?.flush();
   };
 
   // Lifecycle: "idle" until started, then "running" until the source ends or is torn down.
@@ -162,7 +187,8 @@ export function reasoningPipeline(
 
   const end = (error?: { error: unknown }): void => {
     phase = "done";
-    publishHistory();
+    flushHistory();
+    paced?.close();
     histories.complete();
     warnings.complete();
     if (error) events.error(error.error);
@@ -263,6 +289,7 @@ export function reasoningPipeline(
     refCount--;
     if (refCount === 0 && phase === "running") {
       phase = "done";
+      paced?.dispose();
       upstream?.unsubscribe();
       // Torn down: a later subscriber gets a defined end, not silence (issue 12, finding 6) —
       // history$ the last history and completion, warnings$ completion, events$ an error saying why
@@ -325,6 +352,8 @@ export function reasoningPipeline(
           `agui-reasoning: exportState(): the stream was rejected (${describeRejection(rejection.error)}); a rejected stream cannot be resumed`,
         );
       }
+      // D-PACE: what the snapshot holds has been published first.
+      if (phase === "running") flushHistory();
       return exportPipelineState(beforeFinish ?? states(), index, options.producer);
     },
   };
@@ -348,4 +377,10 @@ function resumePointOf(options: ReasoningPipelineOptions): ResumePoint | undefin
 function describeRejection(error: unknown): string {
   if (isReasoningProtocolError(error)) return `${error.code} at event #${error.eventIndex}`;
   return error instanceof Error ? error.name : "a non-Error value was thrown";
+}
+
+/** RUN_FINISHED or RUN_ERROR (read loosely: the event has passed every stage by now). */
+function endsRun(event: unknown): boolean {
+  const type = (event as { type?: unknown }).type;
+  return type === "RUN_FINISHED" || type === "RUN_ERROR";
 }

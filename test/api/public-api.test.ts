@@ -42,6 +42,7 @@ const MAIN_EXPORTS = [
   "parseHistory",
   "reasoningMiddleware",
   "reasoningPipeline",
+  "reasoningView",
   "repairStream",
   "routeEncryptedValues",
   "runStage",

@@ -2,7 +2,8 @@
  * The web demo (`npm run demo:web`, examples/web/) in a real browser: headless Chromium loads the page,
  * which runs `HttpAgent` and `reasoningPipeline` in the browser against the local example agent for
  * three turns. Asserted as a person would look at it: the reasoning streamed into an open "Thinking…"
- * panel, then collapsed to a one-line summary that expands on click; the answers; the tool call with
+ * panel, then collapsed to a one-line summary (its title and "for N s", from the display view and the
+ * durations) that expands on click; the history paced to one per animation frame (D-PACE); the answers; the tool call with
  * its arguments and result; a lock badge with the right byte length on exactly the two things that
  * hold an encrypted value, never the value itself; the THINKING_* upcast warning; the server's
  * byte-identical check; no console error. Saves a screenshot to .tmp/web-demo.png.
@@ -73,9 +74,11 @@ describe("the web demo in headless Chromium (examples/web, npm run demo:web)", (
       // …then collapsed to a one-line summary: both turns' panels closed, the text hidden.
       const panels = page.locator("details.reasoning");
       expect(await panels.count()).toBe(2);
+      // Turn 1's legacy THINKING_START title (D-THINK-TITLE), then how long each took (D-DURATION).
+      const summaries = [/^Reading the question for \d+\.\d s/, /^Thought for \d+\.\d s/];
       for (let i = 0; i < 2; i++) {
         expect(await panels.nth(i).getAttribute("open")).toBeNull();
-        expect(await panels.nth(i).locator("summary").innerText()).toMatch(/^Thought · \d+ words/);
+        expect(await panels.nth(i).locator("summary").innerText()).toMatch(summaries[i]!);
         expect(await panels.nth(i).locator(".reasoning-text").isVisible()).toBe(false);
       }
       // Expandable: a click on the summary shows the full reasoning again.
@@ -124,6 +127,12 @@ describe("the web demo in headless Chromium (examples/web, npm run demo:web)", (
           `✓ ${v.subtype} ${v.entityId}: ${Buffer.byteLength(v.encryptedValue)} bytes, byte-identical`,
         );
       expect(demo.server.requests).toHaveLength(3);
+
+      // D-PACE with animationFrameScheduler: at most one history per animation frame, besides three per turn
+      // (the replayed initial one, the leading edge, the flush before RUN_FINISHED); the page counted both.
+      const pacing = await page.evaluate<{ histories: number; frames: number }>("window.demoPacing");
+      expect(pacing.histories).toBeGreaterThan(3);
+      expect(pacing.histories).toBeLessThanOrEqual(pacing.frames + 3 * 3);
 
       expect(consoleErrors).toEqual([]);
       mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });

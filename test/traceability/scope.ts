@@ -153,7 +153,5 @@ export const PENDING_IMPLEMENTATION: readonly string[] = [
   "D-HISTORY-IDS",
   "D-EVENT-INDEX",
   "D-PATHS",
-  "D-PACE",
-  "D-DURATION",
   "D-WARN-SINK",
 ];

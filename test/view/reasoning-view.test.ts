@@ -1,0 +1,142 @@
+import { from } from "rxjs";
+import { reasoningPipeline, reasoningView, toRunInputMessages, type ReasoningHistory } from "../../src";
+import { ev, historyOf, msg } from "../../src/testing/builders";
+import { runPipeline, TEST_PRODUCER } from "../../src/testing/run-pipeline";
+
+const at = (timestamp: number) => ({ timestamp });
+const quiet = { producer: TEST_PRODUCER, onWarning: () => {} };
+
+/** Two turns: the second thinks (titled), calls a tool, thinks again, answers, then thinks once more. */
+const conversation = [
+  ev.runStarted("r1", at(0)),
+  ev.reasoningChunk("t1", "First turn thought", at(10)),
+  ev.textChunk("a1", "First answer", at(20)),
+  ev.runFinished("r1", at(30)),
+  ev.runStarted("r2", at(100)),
+  ev.thinkingStart({ title: "Looking it up", timestamp: 100 }),
+  ev.reasoningMessageStart("t2", at(110)),
+  ev.reasoningMessageContent("t2", "I should search", at(120)),
+  ev.reasoningMessageEnd("t2", at(200)),
+  ev.thinkingEnd(at(210)),
+  ev.toolCallStart("c1", "search", { parentMessageId: "a2", timestamp: 220 }),
+  ev.toolCallArgs("c1", "{}", at(230)),
+  ev.toolCallEnd("c1", at(240)),
+  ev.toolCallResult("tr1", "c1", "found", at(250)),
+  ev.reasoningMessageStart("t3", at(300)),
+  ev.reasoningMessageEnd("t3", at(350)),
+  ev.encryptedValue("message", "t3", "opaque", at(351)),
+  ev.textChunk("a3", "The answer", at(400)),
+  ev.reasoningChunk("t4", "After the answer", at(500)),
+  ev.runFinished("r2", at(600)),
+];
+
+function historyAfter(events: readonly unknown[], user?: string): ReasoningHistory {
+  const initialMessages = user === undefined ? [] : [msg.user("u0", user)];
+  return runPipeline(events, { initialMessages }).history;
+}
+
+describe("reasoningView: what a chat UI shows of the reasoning", () => {
+  it("groups per assistant turn: reasoning split around a tool call is one group, text ends a group; titles, durations, redaction", () => {
+    const history = historyAfter(conversation);
+    // A user message between the two runs separates the turns.
+    const withUser = {
+      ...history,
+      messages: [...history.messages.slice(0, 2), msg.user("u1", "next?"), ...history.messages.slice(2)],
+    };
+    const view = reasoningView(withUser);
+    expect(view.turns.map((t) => t.id)).toEqual(["t1", "t2"]);
+    expect(view.turns[0]!.groups).toEqual([
+      {
+        blocks: [expect.objectContaining({ id: "t1", text: "First turn thought", durationMs: 10, streaming: false })],
+        streaming: false,
+        durationMs: 10,
+      },
+    ]);
+    const second = view.turns[1]!;
+    expect(second.groups.map((g) => g.blocks.map((b) => b.id))).toEqual([["t2", "t3"], ["t4"]]);
+    const [t2, t3] = second.groups[0]!.blocks;
+    expect(t2).toEqual(
+      expect.objectContaining({ text: "I should search", title: "Looking it up", durationMs: 90, redacted: false }),
+    );
+    // A value and no text: "reasoning hidden by the provider".
+    expect(t3).toEqual(expect.objectContaining({ text: "", title: undefined, durationMs: 50, redacted: true }));
+    // From the first block's start (110) to the last block's end (350).
+    expect(second.groups[0]!.durationMs).toBe(240);
+    // t4 ended when the run finished (its END synthesized by RUN_FINISHED, dated by it).
+    expect(second.groups[1]!.durationMs).toBe(100);
+  });
+
+  it("R-REASON-17: never changes what toRunInputMessages sends — every block, its own value, its order", () => {
+    const history = historyAfter(conversation, "question");
+    const before = JSON.stringify(toRunInputMessages(history, quiet));
+    const view = reasoningView(history);
+    expect(view.turns[0]!.groups.map((g) => g.blocks.length)).toEqual([1, 2, 1]);
+    expect(JSON.stringify(toRunInputMessages(history, quiet))).toBe(before);
+    const sent = toRunInputMessages(history, quiet);
+    expect(sent.filter((m) => m.role === "reasoning").map((m) => m.id)).toEqual(["t1", "t2", "t3", "t4"]);
+    expect(sent.find((m) => m.id === "t3")).toEqual(msg.reasoning("t3", "", { encryptedValue: "opaque" }));
+  });
+
+  it("a streaming block is marked streaming, and ends with its END", () => {
+    const p = reasoningPipeline(
+      from([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "thinking")]),
+      quiet,
+    );
+    const views: ReturnType<typeof reasoningView>[] = [];
+    p.history$.subscribe((h) => views.push(reasoningView(h, views[views.length - 1])));
+    p.events$.subscribe({ error: () => {} });
+    const streaming = views[2]!.turns[0]!.groups[0]!;
+    expect(streaming.streaming).toBe(true);
+    expect(streaming.blocks[0]).toEqual(
+      expect.objectContaining({ text: "thinking", streaming: true, durationMs: undefined }),
+    );
+    // Truncated: no longer streaming, still no end.
+    const last = views[views.length - 1]!.turns[0]!.groups[0]!;
+    expect(last.streaming).toBe(false);
+    expect(last.durationMs).toBeUndefined();
+  });
+
+  it("identity-stable: an unchanged turn is the previous view's object (===), a changed one is not; no change gives the same view", () => {
+    const turn1 = conversation.slice(0, 4);
+    const events = [
+      ...turn1,
+      ev.runStarted("r2"),
+      ev.reasoningChunk("x1", "a"),
+      ev.reasoningChunk("x1", "b"),
+      ev.runFinished("r2"),
+    ];
+    const p = reasoningPipeline(from(events), { ...quiet, initialMessages: [msg.user("u0", "q")] });
+    const histories: ReasoningHistory[] = [];
+    p.history$.subscribe((h) => histories.push(h));
+    p.events$.subscribe();
+    // Insert a user message between the runs, as an application would: the history's own messages are shared.
+    const withUser = (h: ReasoningHistory): ReasoningHistory => {
+      const i = h.messages.findIndex((m) => m.id === "x1");
+      return i < 0
+        ? h
+        : { ...h, messages: [...h.messages.slice(0, i), msg.user("u1", "more"), ...h.messages.slice(i)] };
+    };
+    const afterA = reasoningView(
+      withUser(histories.find((h) => h.messages.some((m) => m.id === "x1" && m.content === "a"))!),
+    );
+    const last = withUser(histories[histories.length - 1]!);
+    const afterB = reasoningView(last, afterA);
+    expect(afterB.turns).toHaveLength(2);
+    expect(afterB.turns[0]).toBe(afterA.turns[0]);
+    expect(afterB.turns[1]).not.toBe(afterA.turns[1]);
+    expect(afterB.turns[1]!.groups[0]!.blocks[0]!.text).toBe("ab");
+    // Nothing changed: the previous view itself.
+    expect(reasoningView(last, afterB)).toBe(afterB);
+    // A new duration record (END) changes the turn even when its messages did not.
+    const ended = { ...last, durations: last.durations.map((d) => (d.id === "x1" ? { ...d } : d)) };
+    expect(reasoningView(ended, afterB).turns[1]).not.toBe(afterB.turns[1]);
+    expect(reasoningView(ended, afterB).turns[0]).toBe(afterB.turns[0]);
+  });
+
+  it("a history without durations (a stored version-1 history) still gives a view, with no durations or titles", () => {
+    const view = reasoningView(historyOf([msg.reasoning("m1", "old thought"), msg.assistant("a1", "ok")]));
+    expect(view.turns[0]!.groups[0]!.blocks[0]).toEqual(
+      expect.objectContaining({ text: "old thought", durationMs: undefined, title: undefined, timing: undefined }),
+    );
+  });
+});
