@@ -270,7 +270,7 @@ expect([ev.runStarted()]).toFailWithCode("NOT_A_CODE");
 import { ev, runPipeline } from "agui-reasoning/testing";
 import { of } from "rxjs";
 
-export const codes: readonly string[] = ERROR_CODES;
+export const codes: readonly string[] = Object.keys(ERROR_CODES);
 export const events = reasoningPipeline(of(ev.runStarted(), ev.runFinished())).events$;
 export const run = runPipeline([ev.runStarted(), ev.runFinished()]).history.messages;
 `,
