@@ -69,7 +69,7 @@ const TESTING_EXPORTS = [
   "msg",
   "parseDiagram",
   "parseRecording",
-  "protocolError",
+  "protocolErrorWith",
   "reasoningMatchers",
   "recordingsDirectory",
   "runPipeline",
