@@ -23,6 +23,7 @@ const MAIN_EXPORTS = [
   "SNAPSHOT_VERSION",
   "WARNING_CODES",
   "agentEvents",
+  "bridgeAgent",
   "createDowncastStage",
   "createEnforceStage",
   "createExpandStage",
