@@ -78,121 +78,9 @@ export function buildStream(spec: StreamSpec): BenchStream {
 /** `runs` runs of one shape in one source (see `ConversationShape`); ids are unique per run. */
 function conversation(shape: ConversationShape, runs: number): BenchStream {
   const events: Record<string, unknown>[] = [];
-  const content = new Map<string, number>();
-  let values = 0;
-  let synthesized = 0;
-  let activities = 0;
-  const text = (messageId: string, type: string, count: number, offset: number): void => {
-    for (let i = 0; i < count; i++) events.push({ type, messageId, delta: delta(i + offset) });
-    content.set(messageId, 20 * count);
-  };
-  for (let r = 0; r < runs; r++) {
-    const runId = `run-${r}`;
-    const [reasoningId, answerId, callId, spanId] = [`reasoning-${r}`, `answer-${r}`, `call-${r}`, `span-${r}`];
-    events.push({ type: "RUN_STARTED", threadId: THREAD_ID, runId });
-    if (shape === "mixed") {
-      events.push({ type: "STEP_STARTED", stepName: "think" }, { type: "STEP_FINISHED", stepName: "think" });
-      events.push({ type: "REASONING_START", messageId: spanId });
-      events.push({ type: "REASONING_MESSAGE_CHUNK", messageId: reasoningId, delta: delta(r) });
-      for (let i = 1; i < 20; i++) events.push({ type: "REASONING_MESSAGE_CHUNK", delta: delta(i + r) });
-      content.set(reasoningId, 400);
-      events.push({
-        type: "REASONING_ENCRYPTED_VALUE",
-        subtype: "message",
-        entityId: reasoningId,
-        encryptedValue: opaque(r, 256),
-      });
-      events.push({ type: "REASONING_END", messageId: spanId });
-      events.push({ type: "TEXT_MESSAGE_START", messageId: answerId, role: "assistant" });
-      text(answerId, "TEXT_MESSAGE_CONTENT", 20, r + 3);
-      events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
-      events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
-      for (let i = 0; i < 10; i++)
-        events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
-      events.push({ type: "TOOL_CALL_END", toolCallId: callId });
-      events.push({
-        type: "REASONING_ENCRYPTED_VALUE",
-        subtype: "tool-call",
-        entityId: callId,
-        encryptedValue: opaque(r + 1, 128),
-      });
-      events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
-      content.set(`result-${r}`, 5);
-      values += 2;
-      // The reasoning chunks gain a START and an END.
-      synthesized += 2;
-    } else {
-      const [planId, otherCallId] = [`plan-${r}`, `call-${r}-b`];
-      events.push({
-        type: "ACTIVITY_SNAPSHOT",
-        messageId: planId,
-        activityType: "PLAN",
-        content: { steps: ["search", "answer"], done: 0 },
-      });
-      events.push({ type: "STATE_SNAPSHOT", snapshot: { run: r, phase: "thinking" } });
-      events.push({ type: "REASONING_START", messageId: spanId });
-      events.push({ type: "REASONING_MESSAGE_START", messageId: reasoningId, role: "reasoning" });
-      events.push({ type: "TEXT_MESSAGE_START", messageId: answerId, role: "assistant" });
-      for (let i = 0; i < 12; i++) {
-        events.push({ type: "REASONING_MESSAGE_CONTENT", messageId: reasoningId, delta: delta(i + r) });
-        events.push({ type: "TEXT_MESSAGE_CONTENT", messageId: answerId, delta: delta(i + r + 5) });
-      }
-      content.set(reasoningId, 240);
-      content.set(answerId, 240);
-      events.push({ type: "REASONING_MESSAGE_END", messageId: reasoningId });
-      events.push({
-        type: "REASONING_ENCRYPTED_VALUE",
-        subtype: "message",
-        entityId: reasoningId,
-        encryptedValue: opaque(r, 256),
-      });
-      events.push({ type: "REASONING_END", messageId: spanId });
-      events.push({
-        type: "ACTIVITY_DELTA",
-        messageId: planId,
-        activityType: "PLAN",
-        patch: [{ op: "replace", path: "/done", value: 1 }],
-      });
-      events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
-      events.push({
-        type: "TOOL_CALL_START",
-        toolCallId: otherCallId,
-        toolCallName: "lookup",
-        parentMessageId: answerId,
-      });
-      for (let i = 0; i < 5; i++) {
-        events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
-        events.push({ type: "TOOL_CALL_ARGS", toolCallId: otherCallId, delta: i === 0 ? '{"k":"' : "city " });
-      }
-      events.push({ type: "TOOL_CALL_END", toolCallId: callId }, { type: "TOOL_CALL_END", toolCallId: otherCallId });
-      events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
-      events.push({
-        type: "REASONING_ENCRYPTED_VALUE",
-        subtype: "tool-call",
-        entityId: callId,
-        encryptedValue: opaque(r + 1, 128),
-      });
-      events.push({
-        type: "REASONING_ENCRYPTED_VALUE",
-        subtype: "tool-call",
-        entityId: otherCallId,
-        encryptedValue: opaque(r + 2, 128),
-      });
-      events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
-      events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}-b`, toolCallId: otherCallId, content: "Paris" });
-      events.push({
-        type: "ACTIVITY_DELTA",
-        messageId: planId,
-        activityType: "PLAN",
-        patch: [{ op: "replace", path: "/done", value: 2 }],
-      });
-      content.set(`result-${r}`, 5);
-      content.set(`result-${r}-b`, 5);
-      values += 3;
-      activities++;
-    }
-    events.push({ type: "RUN_FINISHED", threadId: THREAD_ID, runId });
-  }
+  const tally: RunTally = { content: new Map<string, number>(), values: 0, synthesized: 0, activities: 0 };
+  for (let r = 0; r < runs; r++) pushRun(shape, r, events, tally);
+  const { content, values, synthesized, activities } = tally;
   return {
     key: streamKey({ kind: "conversation", shape, runs }),
     events,
@@ -203,6 +91,144 @@ function conversation(shape: ConversationShape, runs: number): BenchStream {
     expectedOutputEvents: events.length + synthesized,
     expectedMessages: content.size + activities,
   };
+}
+
+/** What the runs of a conversation add up to (the sanity check's expectations). */
+interface RunTally {
+  readonly content: Map<string, number>;
+  values: number;
+  synthesized: number;
+  activities: number;
+}
+
+/**
+ * The events of `runs` runs of `shape`, produced one run at a time while the consumer takes them: the
+ * whole conversation is never in memory (issue 23: growth and peak heap measured without the
+ * benchmark's own million-event array).
+ */
+export function* conversationEvents(shape: ConversationShape, runs: number): Generator<Record<string, unknown>> {
+  const tally: RunTally = { content: new Map<string, number>(), values: 0, synthesized: 0, activities: 0 };
+  const events: Record<string, unknown>[] = [];
+  for (let r = 0; r < runs; r++) {
+    events.length = 0;
+    tally.content.clear();
+    pushRun(shape, r, events, tally);
+    yield* events;
+  }
+}
+
+/** Appends run `r` of `shape` to `events`, and what it holds to `tally`. */
+function pushRun(shape: ConversationShape, r: number, events: Record<string, unknown>[], tally: RunTally): void {
+  const content = tally.content;
+  const text = (messageId: string, type: string, count: number, offset: number): void => {
+    for (let i = 0; i < count; i++) events.push({ type, messageId, delta: delta(i + offset) });
+    content.set(messageId, 20 * count);
+  };
+  const runId = `run-${r}`;
+  const [reasoningId, answerId, callId, spanId] = [`reasoning-${r}`, `answer-${r}`, `call-${r}`, `span-${r}`];
+  events.push({ type: "RUN_STARTED", threadId: THREAD_ID, runId });
+  if (shape === "mixed") {
+    events.push({ type: "STEP_STARTED", stepName: "think" }, { type: "STEP_FINISHED", stepName: "think" });
+    events.push({ type: "REASONING_START", messageId: spanId });
+    events.push({ type: "REASONING_MESSAGE_CHUNK", messageId: reasoningId, delta: delta(r) });
+    for (let i = 1; i < 20; i++) events.push({ type: "REASONING_MESSAGE_CHUNK", delta: delta(i + r) });
+    content.set(reasoningId, 400);
+    events.push({
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "message",
+      entityId: reasoningId,
+      encryptedValue: opaque(r, 256),
+    });
+    events.push({ type: "REASONING_END", messageId: spanId });
+    events.push({ type: "TEXT_MESSAGE_START", messageId: answerId, role: "assistant" });
+    text(answerId, "TEXT_MESSAGE_CONTENT", 20, r + 3);
+    events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
+    events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
+    for (let i = 0; i < 10; i++)
+      events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
+    events.push({ type: "TOOL_CALL_END", toolCallId: callId });
+    events.push({
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "tool-call",
+      entityId: callId,
+      encryptedValue: opaque(r + 1, 128),
+    });
+    events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
+    content.set(`result-${r}`, 5);
+    tally.values += 2;
+    // The reasoning chunks gain a START and an END.
+    tally.synthesized += 2;
+  } else {
+    const [planId, otherCallId] = [`plan-${r}`, `call-${r}-b`];
+    events.push({
+      type: "ACTIVITY_SNAPSHOT",
+      messageId: planId,
+      activityType: "PLAN",
+      content: { steps: ["search", "answer"], done: 0 },
+    });
+    events.push({ type: "STATE_SNAPSHOT", snapshot: { run: r, phase: "thinking" } });
+    events.push({ type: "REASONING_START", messageId: spanId });
+    events.push({ type: "REASONING_MESSAGE_START", messageId: reasoningId, role: "reasoning" });
+    events.push({ type: "TEXT_MESSAGE_START", messageId: answerId, role: "assistant" });
+    for (let i = 0; i < 12; i++) {
+      events.push({ type: "REASONING_MESSAGE_CONTENT", messageId: reasoningId, delta: delta(i + r) });
+      events.push({ type: "TEXT_MESSAGE_CONTENT", messageId: answerId, delta: delta(i + r + 5) });
+    }
+    content.set(reasoningId, 240);
+    content.set(answerId, 240);
+    events.push({ type: "REASONING_MESSAGE_END", messageId: reasoningId });
+    events.push({
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "message",
+      entityId: reasoningId,
+      encryptedValue: opaque(r, 256),
+    });
+    events.push({ type: "REASONING_END", messageId: spanId });
+    events.push({
+      type: "ACTIVITY_DELTA",
+      messageId: planId,
+      activityType: "PLAN",
+      patch: [{ op: "replace", path: "/done", value: 1 }],
+    });
+    events.push({ type: "TOOL_CALL_START", toolCallId: callId, toolCallName: "search", parentMessageId: answerId });
+    events.push({
+      type: "TOOL_CALL_START",
+      toolCallId: otherCallId,
+      toolCallName: "lookup",
+      parentMessageId: answerId,
+    });
+    for (let i = 0; i < 5; i++) {
+      events.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: i === 0 ? '{"q":"' : "weather " });
+      events.push({ type: "TOOL_CALL_ARGS", toolCallId: otherCallId, delta: i === 0 ? '{"k":"' : "city " });
+    }
+    events.push({ type: "TOOL_CALL_END", toolCallId: callId }, { type: "TOOL_CALL_END", toolCallId: otherCallId });
+    events.push({ type: "TEXT_MESSAGE_END", messageId: answerId });
+    events.push({
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "tool-call",
+      entityId: callId,
+      encryptedValue: opaque(r + 1, 128),
+    });
+    events.push({
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "tool-call",
+      entityId: otherCallId,
+      encryptedValue: opaque(r + 2, 128),
+    });
+    events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}`, toolCallId: callId, content: "sunny" });
+    events.push({ type: "TOOL_CALL_RESULT", messageId: `result-${r}-b`, toolCallId: otherCallId, content: "Paris" });
+    events.push({
+      type: "ACTIVITY_DELTA",
+      messageId: planId,
+      activityType: "PLAN",
+      patch: [{ op: "replace", path: "/done", value: 2 }],
+    });
+    content.set(`result-${r}`, 5);
+    content.set(`result-${r}-b`, 5);
+    tally.values += 3;
+    tally.activities++;
+  }
+  events.push({ type: "RUN_FINISHED", threadId: THREAD_ID, runId });
 }
 
 /**

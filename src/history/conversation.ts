@@ -379,7 +379,9 @@ class LazyHistory implements ReasoningHistory {
     else defineLazy(this, "incomplete", lazyIncomplete);
     if (version.records.built) (this as { issuers: readonly ValueIssuer[] }).issuers = version.records.toArray();
     else defineLazy(this, "issuers", lazyIssuers);
-    if (version.durations.built)
+    // Durations change only at a reasoning START or END: a short list is built at once (and shared by
+    // the versions until the next one), not given an accessor per delta; a long one is built when read.
+    if (version.durations.built || version.durations.size <= EAGER_MESSAGES)
       (this as { durations: readonly ReasoningDuration[] }).durations = version.durations.toArray();
     else defineLazy(this, "durations", lazyDurations);
     this.#version = version;
