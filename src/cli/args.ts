@@ -10,6 +10,8 @@ export interface CheckArgs {
   readonly url?: string;
   /** A `RunAgentInput` JSON file for `--url` (defaults fill what it leaves out). */
   readonly input?: string;
+  /** The transport `--url` asks for (the request's `Accept`); the report names the one the reply used. */
+  readonly accept: "sse" | "proto";
   /** How the result is printed (`--json` is `--format json`). */
   readonly format: OutputFormat;
   /** Include the derived history in the human report. */
@@ -43,8 +45,10 @@ Input (the format is detected from the first bytes):
                   (data: frames)
   -               the same, read from stdin
   --url <url>     run a live agent once through an HttpAgent (needs @ag-ui/client installed);
-                  the reply must be text/event-stream
+                  the reply must be an event stream: text/event-stream (SSE) or
+                  application/vnd.ag-ui.event+proto (protobuf)
   --input <file>  the RunAgentInput to POST with --url (threadId, runId, messages… default)
+  --accept <t>    the transport --url asks for: sse (default) or proto
 
 Options:
   --format <f>    human (default), json, github (workflow annotations) or junit (XML, one test
@@ -63,6 +67,7 @@ Examples:
   agui-reasoning check - < recording.sse
   agui-reasoning check fixture.json --json > result.json
   agui-reasoning check --url http://localhost:8000/agent --input run-input.json
+  agui-reasoning check --url http://localhost:8000/agent --accept proto
   agui-reasoning check recording.jsonl --format github      # in a GitHub Actions step
   agui-reasoning check recording.jsonl --format junit > junit.xml
 
@@ -81,6 +86,7 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   let file: string | undefined;
   let url: string | undefined;
   let input: string | undefined;
+  let accept: "sse" | "proto" | undefined;
   let format: OutputFormat | undefined;
   const flags = { history: false, showValues: false, showReasoning: false, allowEmpty: false, progress: true };
   const setFormat = (f: OutputFormat): void => {
@@ -127,6 +133,13 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
       case "--input":
         input = value(arg, rest);
         break;
+      case "--accept": {
+        const t = value(arg, rest);
+        if (t !== "sse" && t !== "proto")
+          throw new UsageError(`--accept must be sse or proto (got ${JSON.stringify(t)})`);
+        accept = t;
+        break;
+      }
       default:
         if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
         if (file !== undefined)
@@ -138,12 +151,13 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   if (url === undefined && file === undefined)
     throw new UsageError("nothing to check: give a file, - for stdin, or --url");
   if (input !== undefined && url === undefined) throw new UsageError("--input only goes with --url");
+  if (accept !== undefined && url === undefined) throw new UsageError("--accept only goes with --url");
   if (url !== undefined && !/^https?:\/\//.test(url))
     throw new UsageError(`--url needs an http(s) URL, got ${JSON.stringify(url)}`);
   // --json always holds the history; the CI formats hold none.
   if (flags.history && (format === "github" || format === "junit"))
     throw new UsageError(`--history goes with the human report, not --format ${format}`);
-  return { file, url, input, format: format ?? "human", ...flags };
+  return { file, url, input, accept: accept ?? "sse", format: format ?? "human", ...flags };
 }
 
 function value(option: string, rest: string[]): string {

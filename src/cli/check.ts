@@ -19,7 +19,8 @@ import { renderJunit } from "./render-junit";
 import { StreamSecrets, type RedactOptions } from "./redact";
 import { Progress } from "./progress";
 import { DeepestEvent } from "./nesting";
-import { describeReply, liveSource, type Reply } from "./live-source";
+import { TRANSPORT_LABEL, describeReply, liveSource, type Reply } from "./live-source";
+import { printable as escaped } from "./printable";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -42,6 +43,8 @@ interface Source {
   readonly drain: boolean;
   /** The live endpoint's reply. */
   reply(): Reply | undefined;
+  /** What reading found beyond the events (R-TRANS-2): a recording cut inside an event, a broken connection. */
+  sourceWarnings(events: number): ReasoningWarning[];
 }
 
 /** `agui-reasoning <argv…>`; resolves with the exit code. Never throws, never prints a stack trace. */
@@ -51,7 +54,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
     args = parseArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`agui-reasoning: ${error.message}\n\n${USAGE}\n`);
+    io.stderr.write(escaped(`agui-reasoning: ${error.message}\n\n${USAGE}\n`));
     return EXIT.unusable;
   }
   if (args === "help") {
@@ -67,7 +70,9 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(
-      `agui-reasoning: ${error instanceof InputError || error instanceof UsageError ? "" : "internal error: "}${message}\n`,
+      escaped(
+        `agui-reasoning: ${error instanceof InputError || error instanceof UsageError ? "" : "internal error: "}${message}\n`,
+      ),
     );
     return EXIT.unusable;
   }
@@ -75,8 +80,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
 
 async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const progress = new Progress(io.stderr, args.progress);
-  const source =
-    args.url !== undefined ? await urlSource(args.url, args.input, progress) : fileSource(args.file!, io, progress);
+  const source = args.url !== undefined ? await urlSource(args, progress) : fileSource(args.file!, io, progress);
 
   const json = args.format === "json";
   // Only --json and --history print events and messages: only they need the stream's secrets and depth.
@@ -98,6 +102,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     },
     onEvent: (e) => {
       report.onEvent(e);
+      secrets?.assemble(e);
       events?.push(e);
     },
     onWarning: (w) => {
@@ -107,6 +112,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   });
   const { failure, read } = run;
   progress.done();
+  secrets?.flush();
 
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
     if (failure instanceof InputError) throw new InputError(`${source.label}: ${failure.message}`);
@@ -120,6 +126,10 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
 
   const error = failure;
   if (error) report.onFailure(error.code);
+  for (const w of source.sourceWarnings(read)) {
+    warnings?.push(w);
+    report.onWarning(w);
+  }
   const runs = report.all();
   const history = run.history;
   const outcome: CheckOutcome = {
@@ -153,7 +163,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
         return renderReport(final, { showHistory: args.history, showValues: args.showValues, redaction });
     }
   });
-  io.stdout.write(output);
+  io.stdout.write(args.format === "json" ? output : escaped(output));
   return final.failure ? EXIT.violation : EXIT.valid;
 }
 
@@ -300,19 +310,49 @@ function fileSource(file: string, io: CliIo, progress: Progress): Source {
     initialMessages: [],
     drain: true,
     reply: () => undefined,
+    sourceWarnings: (events) => {
+      const cut = recording.cut;
+      if (cut === undefined) return [];
+      return [
+        {
+          code: "RECORDING_CUT",
+          rule: "R-TRANS-2",
+          message:
+            `the recording ends inside its last ${cut.unit} (line ${cut.line}), which is not complete JSON: ` +
+            "the recording was cut there, and that event is lost",
+          eventType: "<end of stream>",
+          eventIndex: events,
+          lossy: true,
+        },
+      ];
+    },
   };
 }
 
-async function urlSource(url: string, input: string | undefined, progress: Progress): Promise<Source> {
-  const live = await liveSource(url, input);
+async function urlSource(args: CheckArgs, progress: Progress): Promise<Source> {
+  const live = await liveSource(args.url!, args.input, args.accept);
   progress.update(0, undefined);
   return {
-    label: url,
+    label: args.url!,
     events$: live.events$,
-    format: () => "SSE over HTTP",
+    format: () => TRANSPORT_LABEL[live.transport() ?? args.accept],
     lineOf: () => undefined,
     initialMessages: live.initialMessages,
     drain: false,
     reply: () => live.reply(),
+    sourceWarnings: (events) => {
+      const reason = live.broken();
+      if (reason === undefined) return [];
+      return [
+        {
+          code: "CONNECTION_BROKEN",
+          rule: "R-TRANS-2",
+          message: `the connection broke after ${count(events, "event")} (${reason}): the stream ends there, and what followed is lost`,
+          eventType: "<end of stream>",
+          eventIndex: events,
+          lossy: true,
+        },
+      ];
+    },
   };
 }

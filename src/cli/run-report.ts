@@ -65,6 +65,8 @@ export class ReportBuilder {
   private readonly before: RunReport = newRun(0, undefined, undefined);
   // The run that receives events and warnings now.
   private current: RunReport = this.before;
+  // Reasoning messages whose last delta ended on a high surrogate (the pair may end in the next one).
+  private readonly highSurrogateEnd = new Set<string>();
 
   /** A raw source event, before the pipeline processes it. */
   onSourceEvent(raw: unknown): void {
@@ -74,6 +76,7 @@ export class ReportBuilder {
     if (!opens) return;
     const { runId, threadId } = raw as { runId?: unknown; threadId?: unknown };
     this.current = newRun(this.runs.length + 1, str(runId), str(threadId));
+    this.highSurrogateEnd.clear();
     this.runs.push(this.current);
   }
 
@@ -90,7 +93,14 @@ export class ReportBuilder {
         break;
       case "REASONING_MESSAGE_CONTENT": {
         const id = String(event.messageId);
-        run.reasoning.set(id, (run.reasoning.get(id) ?? 0) + codePoints(String(event.delta)));
+        const delta = String(event.delta);
+        // A character split across two deltas (a surrogate pair) is one character, counted once.
+        const joins = this.highSurrogateEnd.has(id) && isLowSurrogate(delta.charCodeAt(0));
+        run.reasoning.set(id, (run.reasoning.get(id) ?? 0) + codePoints(delta) - (joins ? 1 : 0));
+        if (delta !== "") {
+          if (isHighSurrogate(delta.charCodeAt(delta.length - 1))) this.highSurrogateEnd.add(id);
+          else this.highSurrogateEnd.delete(id);
+        }
         break;
       }
       case "REASONING_ENCRYPTED_VALUE": {
@@ -167,6 +177,9 @@ function finishedEnd(outcome: unknown): RunEnd {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 /** Characters as a reader counts them: Unicode code points, not UTF-16 units. */
 export function codePoints(text: string): number {
