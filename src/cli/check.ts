@@ -10,12 +10,13 @@ import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
-import { explain } from "./explain";
+import { explain, type CheckOnlyCode } from "./explain";
 import { count, countHistory, runCount, type CheckFailure, type CheckOutcome } from "./outcome";
 import { renderReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
 import { renderJunit } from "./render-junit";
+import { renderSarif } from "./render-sarif";
 import { StreamSecrets, type RedactOptions } from "./redact";
 import { Progress } from "./progress";
 import { DeepestEvent } from "./nesting";
@@ -145,10 +146,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     historyCounts: countHistory(history),
     lineOf: (index) => source.lineOf(index),
   };
-  const final: CheckOutcome =
-    outcome.failure === undefined && runCount(outcome) === 0 && !args.allowEmpty
-      ? { ...outcome, failure: noRun(outcome) }
-      : outcome;
+  const final: CheckOutcome = { ...outcome, failure: outcome.failure ?? checkFailure(outcome, args) };
 
   const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
   const output = printable(source, deepest, () => {
@@ -159,11 +157,14 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
         return renderGithub(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
       case "junit":
         return renderJunit(final);
+      case "sarif":
+        return renderSarif(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
       default:
         return renderReport(final, { showHistory: args.history, showValues: args.showValues, redaction });
     }
   });
-  io.stdout.write(args.format === "json" ? output : escaped(output));
+  // JSON documents escape what they must themselves (SARIF's messages are escaped as annotations).
+  io.stdout.write(args.format === "json" || args.format === "sarif" ? output : escaped(output));
   return final.failure ? EXIT.violation : EXIT.valid;
 }
 
@@ -262,10 +263,29 @@ function protocolFailure(error: ReasoningProtocolError, trail: SourceTrail, sour
   };
 }
 
-/** A stream without any run: nothing was checked (R-RUN-1: a stream begins with RUN_STARTED or RUN_ERROR). */
-function noRun(outcome: CheckOutcome): CheckFailure {
-  const code = "NO_RUN";
-  const rule = "R-RUN-1";
+/**
+ * The check's own failures of a stream the pipeline found valid: no run at all (unless
+ * `--allow-empty`), more warnings than `--max-warnings`, a lossy warning with `--fail-on-lossy`.
+ */
+function checkFailure(outcome: CheckOutcome, args: CheckArgs): CheckFailure | undefined {
+  if (runCount(outcome) === 0 && !args.allowEmpty) return noRun(outcome);
+  if (args.maxWarnings !== undefined && outcome.warnings > args.maxWarnings) {
+    const code = "MAX_WARNINGS";
+    return streamFailure(
+      code,
+      "D-WARN",
+      `${count(outcome.warnings, "warning")}, more than --max-warnings ${args.maxWarnings} allows`,
+    );
+  }
+  const lossy = outcome.runs.reduce((n, run) => n + run.lossyWarnings, 0);
+  if (args.failOnLossy && lossy > 0) {
+    const code = "LOSSY_WARNINGS";
+    return streamFailure(code, "R-VER-7", `${count(lossy, "lossy warning")} (--fail-on-lossy)`);
+  }
+  return undefined;
+}
+
+function streamFailure(code: CheckOnlyCode, rule: string, detail: string): CheckFailure {
   return {
     code,
     rule,
@@ -274,9 +294,14 @@ function noRun(outcome: CheckOutcome): CheckFailure {
     eventType: null,
     synthesizedType: null,
     ids: [],
-    message: `${code} (${rule}): the stream holds ${count(outcome.totalEvents, "event")} and no run`,
+    message: `${code} (${rule}): ${detail}`,
     explanation: explain({ code, rule, eventType: undefined, sourceType: undefined, ids: [], chunked: () => false }),
   };
+}
+
+/** A stream without any run: nothing was checked (R-RUN-1: a stream begins with RUN_STARTED or RUN_ERROR). */
+function noRun(outcome: CheckOutcome): CheckFailure {
+  return streamFailure("NO_RUN", "R-RUN-1", `the stream holds ${count(outcome.totalEvents, "event")} and no run`);
 }
 
 /**

@@ -45,7 +45,26 @@ export interface RunReport {
   warnings: number;
   /** The first WARNINGS_KEPT of them, for the report. */
   readonly warningsShown: ReasoningWarning[];
+  /** The lossy ones among them (R-VER-7: content was lost), for `--fail-on-lossy`. */
+  lossyWarnings: number;
+  /**
+   * The warnings grouped by code, in order of first appearance: the human report prints the first of
+   * each and counts the rest (a legacy THINKING_* turn is one upcast warning per event). Bounded by
+   * the codes the package has, whatever the stream.
+   */
+  readonly warningGroups: Map<string, WarningGroup>;
 }
+
+/** Every warning of one code in a run: the first in full, how many, and where the first few were. */
+export interface WarningGroup {
+  readonly first: ReasoningWarning;
+  count: number;
+  /** Event indices of the others (the first GROUP_INDICES_KEPT). */
+  readonly others: number[];
+}
+
+/** Event indices a group names beyond its first warning. */
+export const GROUP_INDICES_KEPT = 10;
 
 /** Warnings listed per run in the reports; `--json` lists them all. */
 export const WARNINGS_KEPT = 50;
@@ -136,7 +155,15 @@ export class ReportBuilder {
   onWarning(warning: ReasoningWarning): void {
     const run = this.current;
     run.warnings++;
+    if (warning.lossy === true) run.lossyWarnings++;
     if (run.warningsShown.length < WARNINGS_KEPT) run.warningsShown.push(warning);
+    const group = run.warningGroups.get(warning.code);
+    if (group === undefined) run.warningGroups.set(warning.code, { first: warning, count: 1, others: [] });
+    else {
+      group.count++;
+      if (group.others.length < GROUP_INDICES_KEPT && warning.eventIndex !== undefined)
+        group.others.push(warning.eventIndex);
+    }
   }
 
   /** The pipeline failed: `truncated` for RUN_TRUNCATED, else a violation. */
@@ -166,6 +193,8 @@ function newRun(number: number, runId: string | undefined, threadId: string | un
     toolCalls: new Set(),
     warnings: 0,
     warningsShown: [],
+    lossyWarnings: 0,
+    warningGroups: new Map(),
   };
 }
 
