@@ -4,6 +4,7 @@ import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import { ReasoningProtocolError } from "../core/errors";
+import { catalogued } from "../core/warning-codes";
 import { reasoningPipeline } from "../pipeline/reasoning-pipeline";
 import { version } from "../../package.json";
 import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
@@ -339,16 +340,13 @@ function fileSource(file: string, io: CliIo, progress: Progress): Source {
       const cut = recording.cut;
       if (cut === undefined) return [];
       return [
-        {
-          code: "RECORDING_CUT",
-          rule: "R-TRANS-2",
+        catalogued("RECORDING_CUT", "R-TRANS-2", {
           message:
             `the recording ends inside its last ${cut.unit} (line ${cut.line}), which is not complete JSON: ` +
             "the recording was cut there, and that event is lost",
           eventType: "<end of stream>",
           eventIndex: events,
-          lossy: true,
-        },
+        }),
       ];
     },
   };
@@ -369,14 +367,11 @@ async function urlSource(args: CheckArgs, progress: Progress): Promise<Source> {
       const reason = live.broken();
       if (reason === undefined) return [];
       return [
-        {
-          code: "CONNECTION_BROKEN",
-          rule: "R-TRANS-2",
+        catalogued("CONNECTION_BROKEN", "R-TRANS-2", {
           message: `the connection broke after ${count(events, "event")} (${reason}): the stream ends there, and what followed is lost`,
           eventType: "<end of stream>",
           eventIndex: events,
-          lossy: true,
-        },
+        }),
       ];
     },
   };
