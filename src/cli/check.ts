@@ -278,10 +278,10 @@ function checkFailure(outcome: CheckOutcome, args: CheckArgs): CheckFailure | un
       `${count(outcome.warnings, "warning")}, more than --max-warnings ${args.maxWarnings} allows`,
     );
   }
-  const lossy = outcome.runs.reduce((n, run) => n + run.lossyWarnings, 0);
-  if (args.failOnLossy && lossy > 0) {
+  const lost = outcome.runs.reduce((n, run) => n + run.lossyWarnings, 0);
+  if (args.failOnLossy && lost > 0) {
     const code = "LOSSY_WARNINGS";
-    return streamFailure(code, "R-VER-7", `${count(lossy, "lossy warning")} (--fail-on-lossy)`);
+    return streamFailure(code, "R-VER-7", `${count(lost, "lossy warning")} (--fail-on-lossy)`);
   }
   return undefined;
 }

@@ -87,7 +87,7 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
         properties: {
           rule: w.rule ?? null,
           eventIndex: w.eventIndex ?? null,
-          lossy: w.lossy === true,
+          lostContent: w.lossy === true,
           run: run.number,
         },
       });

@@ -89,6 +89,10 @@ describe("finding 1: the connection breaks after the reply started (R-TRANS-2)",
         /\[agui-reasoning\] CONNECTION_BROKEN \(R-TRANS-2\) at event #2 <end of stream>: the connection broke after 2 events \(terminated/,
       );
       expect(r.stdout).toContain("✗ truncated: 1 run, 1 warning (exit 1)");
+      const json = JSON.parse((await spawnCli(["check", "--url", path(mode), "--json"])).stdout);
+      expect(json.warnings).toEqual([
+        expect.objectContaining({ code: "CONNECTION_BROKEN", rule: "R-TRANS-2", lossy: true }),
+      ]);
     },
   );
 
@@ -124,7 +128,7 @@ describe("finding 2: a recording cut inside its last event is a truncated run, n
       );
       expect(r.stdout).not.toContain("not valid JSON");
       const json = JSON.parse((await check(["check", file(name, text), "--json"])).stdout);
-      expect(json.warnings.at(-1)).toMatchObject({ code: "RECORDING_CUT", lossy: true });
+      expect(json.warnings.at(-1)).toMatchObject({ code: "RECORDING_CUT", rule: "R-TRANS-2", lossy: true });
     },
   );
 
