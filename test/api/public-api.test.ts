@@ -24,6 +24,7 @@ const MAIN_EXPORTS = [
   "SNAPSHOT_FORMAT",
   "SNAPSHOT_VERSION",
   "agentEvents",
+  "bridgeAgent",
   "createDowncastStage",
   "createEnforceStage",
   "createExpandStage",
