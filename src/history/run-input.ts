@@ -2,6 +2,7 @@ import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning, WarningOptions } from "../core/types";
 import { truncateId } from "../core/errors";
 import { plural } from "../core/plural";
+import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
 import { dropValues } from "./drop-values";
@@ -82,16 +83,13 @@ class WithheldValues {
       return `${plural(messages.length + toolCalls.length, "value")} ${by} (on ${on})`;
     });
     const named = [...this.byIssuer.keys()].some((issuer) => issuer !== undefined);
-    return {
-      code: "VALUE_WITHHELD",
-      rule: "D-ISSUER",
+    return catalogued("VALUE_WITHHELD", "D-ISSUER", {
       message:
         `${plural(ids.length, "encrypted value")} left out of the run input for producer ${shownIdentity(producer)}, ` +
         `which did not issue them (R-REASON-26): ${groups.join("; ")}` +
         (named ? "; a producer that changed its identity loses its values: give it a stable one (D-IDENTITY)" : ""),
       ids,
-      lossy: true,
-    };
+    });
   }
 }
 
