@@ -41,12 +41,11 @@ function seedConversation(): { conversation: Conversation; position: number } {
     role: "assistant",
     content: "x",
   }));
-  const conversation = Conversation.start(PersistentList.from(messages), {
-    messages,
-    incomplete: [],
-    issuers: [],
-    durations: [],
-  });
+  const conversation = Conversation.start(
+    PersistentList.from(messages),
+    { messages, incomplete: [], issuers: [], durations: [] },
+    undefined,
+  );
   return { conversation, position: MESSAGES - 1 };
 }
 
