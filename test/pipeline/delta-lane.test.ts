@@ -15,7 +15,7 @@
  */
 import { countingClock } from "../support/clock";
 import fc from "fast-check";
-import { from, map, Subject, type Observable, type OperatorFunction } from "rxjs";
+import { from, map, queueScheduler, Subject, type Observable, type OperatorFunction, type SchedulerLike } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import {
   deriveHistory,
@@ -69,10 +69,10 @@ const optionsOf = (c: Case) => ({
   scheduler: countingClock(),
 });
 
-/** The facade, lane included, over `from(events)`. */
-function viaFacade(c: Case): Outcome {
+/** The facade, lane included, over `from(events)` (paced, D-PACE: the lanes' text settled when published). */
+function viaFacade(c: Case, pacing: { historyPace?: number; scheduler?: SchedulerLike } = {}): Outcome {
   const out: Outcome = { events: [], histories: [], warnings: [], error: undefined };
-  const pipeline = reasoningPipeline(from(c.events), { ...optionsOf(c), onWarning: () => {} });
+  const pipeline = reasoningPipeline(from(c.events), { ...optionsOf(c), onWarning: () => {}, ...pacing });
   pipeline.history$.subscribe((h) => out.histories.push(h));
   pipeline.warnings$.subscribe((w) => out.warnings.push(w));
   pipeline.events$.subscribe({
@@ -137,6 +137,25 @@ function viaSteps(c: Case): Outcome {
 }
 
 /** Fails with the first difference between the facade and the steps on `c`. */
+/**
+ * D-PACE: the paced facade, whose lanes keep their text until a publication needs it, gives the unpaced
+ * facade's events, warnings, outcome and last history; its histories are some of the unpaced ones.
+ * Two cadences: a window that never ends during the run (flushes only), and a synchronous scheduler
+ * (`queueScheduler`, pace 0) whose windows end inside the source's events.
+ */
+function expectSamePaced(c: Case): void {
+  const unpaced = viaFacade(c);
+  for (const pacing of [{ historyPace: 1e9 }, { historyPace: 0, scheduler: countingClock(queueScheduler) }]) {
+    const paced = viaFacade(c, pacing);
+    expect(paced.error).toEqual(unpaced.error);
+    expect(paced.events).toEqual(unpaced.events);
+    expect(paced.warnings).toEqual(unpaced.warnings);
+    expect(paced.histories[paced.histories.length - 1]).toEqual(unpaced.histories[unpaced.histories.length - 1]);
+    const texts = new Set(unpaced.histories.map((h) => JSON.stringify(h)));
+    for (const h of paced.histories) expect(texts.has(JSON.stringify(h))).toBe(true);
+  }
+}
+
 function expectSame(c: Case): void {
   const lane = viaFacade(c);
   const steps = viaSteps(c);
@@ -686,6 +705,13 @@ describe("delta lane: the facade gives what its steps give (issue 5)", () => {
     fc.assert(
       fc.property(validCaseArb(), (c) => expectSame(c)),
       { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it("D-PACE: generated valid and mutated streams — the paced facade gives the unpaced one's events, warnings, outcome and last history", () => {
+    fc.assert(
+      fc.property(fc.oneof(validCaseArb(), mutatedCaseArb()), (c) => expectSamePaced(c)),
+      { seed: SEED, numRuns: 150 },
     );
   });
 

@@ -4,10 +4,11 @@ import type { ReasoningHistory } from "../../src/history/types";
 /**
  * A scheduler whose `now()` counts 0, 1, 2, … (D-DURATION's clock for events without a timestamp):
  * two paths that must agree get equal durations exactly when they read the clock at the same steps.
+ * Work (D-PACE's windows) is scheduled on `scheduling`.
  */
-export function countingClock(): SchedulerLike {
+export function countingClock(scheduling: SchedulerLike = asyncScheduler): SchedulerLike {
   let next = 0;
-  return { now: () => next++, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+  return { now: () => next++, schedule: scheduling.schedule.bind(scheduling) };
 }
 
 /**
