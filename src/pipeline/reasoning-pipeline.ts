@@ -125,37 +125,18 @@ export function reasoningPipeline(
       histories.next(current);
     }
   };
-  // D-PACE, paced: a lane-taken delta only extends its lane's text (`DeltaLane.extend`), and the
-  // conversation gets the text (`withText`) when it is next needed — before the steps run or a lane is
-  // armed, when the history is published, before a snapshot — so no conversation version, message copy
-  // or history is made per delta. At most two lanes (`lane`, `spare`) hold text at once.
-  const unsettled = new Map<DeltaLane, string>();
-  const settle = (): void => {
-    if (unsettled.size === 0) return;
-    let conversation = chain.states[historyIndex] as Conversation;
-    for (const [held, text] of unsettled) conversation = held.withText(conversation, text);
-    chain.states[historyIndex] = conversation;
-    unsettled.clear();
-  };
-  // D-PACE: with `historyPace`, changes are offered to a paced publisher, which builds the immutable
-  // history only when it publishes; without, every change is published.
+  // D-PACE: with `historyPace`, the history stage's states are offered to a paced publisher, which builds
+  // the immutable history of a state only when it publishes it; without, every change is published.
   const paced =
-    pace === undefined
-      ? undefined
-      : new PacedPublisher<null>(pace, options.scheduler ?? asyncScheduler, () => {
-          // A scheduler running its work inside a source event (a synchronous one) finds the steps
-          // mid-way: the history as the last step left it is published, the lanes' text settles later.
-          if (!busy) settle();
-          publishState(chain.states[historyIndex] as HistoryState);
-        });
+    pace === undefined ? undefined : new PacedPublisher(pace, options.scheduler ?? asyncScheduler, publishState);
   // The last history state offered to `paced` (a step returns the same state when nothing changed).
   let offered = chain.states[historyIndex] as HistoryState;
   const publishHistory = (): void => {
     const state = chain.states[historyIndex] as HistoryState;
     if (paced === undefined) publishState(state);
-    else if (state !== offered || unsettled.size > 0) {
+    else if (state !== offered) {
       offered = state;
-      paced.offer(null);
+      paced.offer(state);
     }
   };
   // Everything pending published now (D-PACE: before RUN_FINISHED/RUN_ERROR, the end, exportState()).
@@ -220,12 +201,7 @@ export function reasoningPipeline(
     depth++;
     try {
       index++;
-      if (paced === undefined)
-        chain.states[historyIndex] = taken.append(chain.states[historyIndex] as Conversation, delta);
-      else {
-        const text = taken.extend(delta);
-        if (text !== undefined) unsettled.set(taken, text);
-      }
+      chain.states[historyIndex] = taken.append(chain.states[historyIndex] as Conversation, delta);
       events.next(taken.emitted(event));
     } finally {
       depth--;
@@ -254,7 +230,6 @@ export function reasoningPipeline(
           // While a lane is armed, another item's delta: its lane, kept or judged now on the states as
           // they are (`arm` judges the states, whichever event led to them). Both lanes are set before
           // the delta is taken: a re-entrant event taking the steps during its emission clears them.
-          if (spare === undefined && lane !== undefined) settle();
           const other =
             spare ?? (lane !== undefined ? DeltaLane.arm(laneStates(), value, maxContentLength) : undefined);
           const delta = other?.deltaOf(value);
@@ -268,7 +243,6 @@ export function reasoningPipeline(
         }
         lane = undefined;
         spare = undefined;
-        settle();
         busy = true;
         depth++;
         try {
@@ -292,7 +266,6 @@ export function reasoningPipeline(
       },
       complete() {
         if (phase !== "running") return;
-        settle();
         // The history's finish clears its open sets in place; the other stages' finish changes nothing.
         const current = states();
         beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
@@ -316,7 +289,6 @@ export function reasoningPipeline(
     refCount--;
     if (refCount === 0 && phase === "running") {
       phase = "done";
-      settle();
       paced?.dispose();
       upstream?.unsubscribe();
       // Torn down: a later subscriber gets a defined end, not silence (issue 12, finding 6) —
@@ -381,10 +353,7 @@ export function reasoningPipeline(
         );
       }
       // D-PACE: what the snapshot holds has been published first.
-      if (phase === "running") {
-        settle();
-        flushHistory();
-      }
+      if (phase === "running") flushHistory();
       return exportPipelineState(beforeFinish ?? states(), index, options.producer);
     },
   };
