@@ -43,7 +43,6 @@ const MAIN_EXPORTS = [
   "reasoningMiddleware",
   "reasoningPipeline",
   "repairStream",
-  "routeEncryptedValues",
   "runStage",
   "saveHistory",
   "serializeHistory",

@@ -152,8 +152,6 @@ export const PENDING_IMPLEMENTATION: readonly string[] = [
   "D-KEEPER",
   "D-IDENTITY",
   "D-HISTORY-IDS",
-  "D-EVENT-INDEX",
-  "D-PATHS",
   "D-PACE",
   "D-DURATION",
   "D-WARN-SINK",
