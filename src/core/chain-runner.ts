@@ -155,10 +155,15 @@ export class ChainRunner {
     this.depth++;
     try {
       this.feed(0, value);
-    } finally {
+    } catch (error) {
+      // What the failing event changed before the failure is published too: delivered stays delivered.
       this.depth--;
       ctx.index = outer;
+      this.published();
+      throw error;
     }
+    this.depth--;
+    ctx.index = outer;
     if (this.depth === 0 && this.arm !== undefined) this.lane = this.arm(this.states, value);
     this.published();
   }

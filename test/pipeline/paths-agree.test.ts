@@ -270,9 +270,12 @@ describe("D-PATHS: re-entrant delivery (a subscriber feeding the source)", () =>
       const facade: unknown[] = [];
       feedReentrantly(
         (onValue) =>
-          pipeline.events$.subscribe((e) => {
-            facade.push(e);
-            onValue();
+          pipeline.events$.subscribe({
+            next: (e) => {
+              facade.push(e);
+              onValue();
+            },
+            error: (e: unknown) => facade.push({ error: e }),
           }),
         facadeSource,
         every,
@@ -281,9 +284,12 @@ describe("D-PATHS: re-entrant delivery (a subscriber feeding the source)", () =>
       const chain: unknown[] = [];
       feedReentrantly(
         (onValue) =>
-          piped(chainSource, operators("events"), true).subscribe((e) => {
-            chain.push(e);
-            onValue();
+          piped(chainSource, operators("events"), true).subscribe({
+            next: (e) => {
+              chain.push(e);
+              onValue();
+            },
+            error: (e: unknown) => chain.push({ error: e }),
           }),
         chainSource,
         every,
