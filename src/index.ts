@@ -8,6 +8,13 @@ export type { AguiEvent, ReasoningWarning, Stage, StepContext, StepResult, Warni
 export { ReasoningProtocolError, ERROR_CODES, isReasoningProtocolError, type ReasoningErrorCode } from "./core/errors";
 export { stageOperator, runStage } from "./core/stage-operator";
 export { formatWarning } from "./core/warnings";
+export {
+  WARNING_CODES,
+  type ReasoningWarningCode,
+  type WarningCodeInfo,
+  type WarningRule,
+  type Lossiness,
+} from "./core/warning-codes";
 
 export { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, deriveHistory } from "./pipeline/operators";
 export { createUpcastStage, type UpcastOptions } from "./upcast/upcast-thinking";
@@ -32,6 +39,7 @@ export {
   type ReasoningMiddlewareOptions,
   type NextAgent,
 } from "./integration/http-agent-middleware";
+export { bridgeAgent, type AgUiAgentSurface } from "./integration/bridge-agent";
 
 // Resilience (docs/resilience.md): resume (the facade's exportState()/resumeFrom; the per-stage state
 // codecs behind it are internal), repair, downgrade, storage.
@@ -39,20 +47,16 @@ export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type PipelineSnapshot } from "./resu
 export {
   repairStream,
   createRepairStage,
-  REPAIR_WARNING_CODES,
   REPAIRED_TRUNCATION,
   type RepairOptions,
   type RepairState,
-  type RepairWarningCode,
 } from "./repair/repair-stream";
 export {
   downcastToThinking,
   createDowncastStage,
   DowncastError,
-  DOWNCAST_WARNING_CODES,
   type DowncastOptions,
   type DowncastState,
-  type DowncastWarningCode,
 } from "./downcast/downcast-thinking";
 export {
   serializeHistory,

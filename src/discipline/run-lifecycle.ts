@@ -1,6 +1,7 @@
 import { ReasoningProtocolError } from "../core/errors";
 import { plural } from "../core/plural";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
+import { catalogued } from "../core/warning-codes";
 import type { Family } from "./families";
 import { recordMessages } from "./known-roles";
 import { openFamilies, openIds, resetOpenSets } from "./open-items";
@@ -113,14 +114,12 @@ function runIdMismatch(state: VerifyState, event: AguiEvent, ctx: StepContext): 
   };
   if (otherRun) mention("runId", runId as string, state.runId!);
   if (otherThread) mention("threadId", threadId as string, state.threadId!);
-  return {
-    code: "RUN_ID_MISMATCH",
-    rule: "D-RUN-ID",
+  return catalogued("RUN_ID_MISMATCH", "D-RUN-ID", {
     message: `${event.type} names ${parts.join(" and ")}; the run ends as usual`,
     eventType: event.type,
     eventIndex: ctx.index,
     ids,
-  };
+  });
 }
 
 /** Whether an ended run's field names a string other than its RUN_STARTED's (compared only when both exist). */

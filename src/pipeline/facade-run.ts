@@ -59,7 +59,7 @@ export class FacadeRun {
       createHistoryStage(options),
     ];
     const stages = resume === undefined ? fresh : resume.resume(fresh);
-    const sink = warningSink(options);
+    const sink = warningSink(options, () => this.warnings.observed);
     const warn = (w: ReasoningWarning): void => {
       sink(w);
       this.warnings.next(w);

@@ -258,7 +258,11 @@ describe("an endless synchronous source", () => {
     const seen: string[] = [];
     reasoningPipeline(source, { producer: "p" })
       .events$.pipe(take(3))
-      .subscribe({ next: (e) => seen.push(e.type), complete: () => seen.push("complete") });
+      .subscribe({
+        next: (e) => seen.push(e.type),
+        error: () => seen.push("error"),
+        complete: () => seen.push("complete"),
+      });
     expect(seen).toEqual(["RUN_STARTED", "RUN_FINISHED", "RUN_STARTED", "complete"]);
     expect(pulled()).toBe(3);
   });
@@ -268,8 +272,18 @@ describe("an endless synchronous source", () => {
     const seen: string[] = [];
     const opts = { onWarning: () => {} };
     source
-      .pipe(upcastThinking(opts), enforceSchema(opts), expandChunks(opts), verifyDiscipline(opts), take(4))
-      .subscribe({ next: (e) => seen.push(e.type), complete: () => seen.push("complete") });
+      .pipe(
+        upcastThinking(opts),
+        enforceSchema(opts),
+        expandChunks(opts),
+        verifyDiscipline(opts),
+        take(4),
+      )
+      .subscribe({
+        next: (e) => seen.push(e.type),
+        error: () => seen.push("error"),
+        complete: () => seen.push("complete"),
+      });
     expect(seen).toEqual(["RUN_STARTED", "RUN_FINISHED", "RUN_STARTED", "RUN_FINISHED", "complete"]);
     expect(pulled()).toBe(4);
   });

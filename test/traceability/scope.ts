@@ -153,5 +153,4 @@ export const PENDING_IMPLEMENTATION: readonly string[] = [
   "D-HISTORY-IDS",
   "D-PACE",
   "D-DURATION",
-  "D-WARN-SINK",
 ];
