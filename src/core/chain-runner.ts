@@ -69,103 +69,103 @@ export function isTruncation(error: unknown): boolean {
 export class ChainRunner {
   /** Each link's state, threaded linearly (index = link position). */
   readonly states: unknown[];
-  private readonly stages: readonly AnyStage[];
-  private readonly sinks: readonly ((warning: ReasoningWarning) => void)[];
+  readonly #stages: readonly AnyStage[];
+  readonly #sinks: readonly ((warning: ReasoningWarning) => void)[];
   // The links that publish after each source event, and their positions.
-  private readonly publishers: readonly {
+  readonly #publishers: readonly {
     readonly at: number;
     readonly publish: (state: unknown) => readonly unknown[];
   }[];
   // The one context every step sees: a fresh `{ index }` per event would be an allocation per event,
   // and no step keeps its ctx beyond the call.
-  private readonly ctx = { index: 0 };
-  private readonly arm: LaneArming | undefined;
-  private readonly afterEvent: (() => void) | undefined;
-  private readonly emitOut: (value: unknown) => void;
+  readonly #ctx = { index: 0 };
+  readonly #arm: LaneArming | undefined;
+  readonly #afterEvent: (() => void) | undefined;
+  readonly #emitOut: (value: unknown) => void;
   // Index of the next source event.
-  private index: number;
+  #index: number;
   // Source events (or the end of the source) being handled right now.
-  private depth = 0;
-  private lane: ChainLane | undefined;
+  #depth = 0;
+  #lane: ChainLane | undefined;
   // The lane taken before `lane`, while only lanes were taken since (two items streaming in turns,
   // issue 13): a lane-taken delta changes only its own item's text, so it stays valid.
-  private spare: ChainLane | undefined;
-  private stopped = false;
+  #spare: ChainLane | undefined;
+  #stopped = false;
 
   constructor(links: readonly ChainLink[], emit: (value: unknown) => void, policy: ChainPolicy = {}) {
-    this.stages = links.map((l) => l.stage);
+    this.#stages = links.map((l) => l.stage);
     this.states = links.map((l) => l.state);
-    this.sinks = links.map((l) => l.warn);
+    this.#sinks = links.map((l) => l.warn);
     const publishers: { at: number; publish: (state: unknown) => readonly unknown[] }[] = [];
     links.forEach((l, at) => l.publish && publishers.push({ at, publish: l.publish }));
-    this.publishers = publishers;
-    this.emitOut = emit;
-    this.arm = policy.lane;
-    this.afterEvent = policy.afterEvent;
-    this.index = policy.firstIndex ?? 0;
+    this.#publishers = publishers;
+    this.#emitOut = emit;
+    this.#arm = policy.lane;
+    this.#afterEvent = policy.afterEvent;
+    this.#index = policy.firstIndex ?? 0;
   }
 
   /** Inside a source event or the end of the source: the states are half-updated. */
   get busy(): boolean {
-    return this.depth > 0;
+    return this.#depth > 0;
   }
 
   /** Source events handled so far (the index the next one gets). */
   get count(): number {
-    return this.index;
+    return this.#index;
   }
 
   /** Stops the chain (its consumer left or it failed): the rest of the event in progress emits nothing more. */
   stop(): void {
-    this.stopped = true;
+    this.#stopped = true;
   }
 
   /** Feeds `value` into links `from`…n outside any source event (start values, emitted before the source starts). */
   inject(from: number, value: unknown): void {
-    this.feed(from, value);
+    this.#feed(from, value);
   }
 
   /** One source event. Throws what a step threw. */
   next(value: unknown): void {
-    let lane = this.lane;
-    if (lane !== undefined && this.depth === 0) {
+    let lane = this.#lane;
+    if (lane !== undefined && this.#depth === 0) {
       const delta = lane.deltaOf(value);
       if (delta !== undefined) {
-        this.takeLane(lane, value, delta);
+        this.#takeLane(lane, value, delta);
         return;
       }
       // Another item's delta: the spare's lane, or one armed now on the states as they are. Both lanes
       // are set before the delta is taken: a re-entrant event taking the steps during its emission clears them.
-      const other = this.spare ?? this.arm!(this.states, value);
+      const other = this.#spare ?? this.#arm!(this.states, value);
       const otherDelta = other?.deltaOf(value);
       if (otherDelta !== undefined) {
         // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
-        this.spare = lane.sameItem(other!) ? undefined : lane;
-        this.lane = lane = other!;
-        this.takeLane(lane, value, otherDelta);
+        this.#spare = lane.sameItem(other!) ? undefined : lane;
+        this.#lane = lane = other!;
+        this.#takeLane(lane, value, otherDelta);
         return;
       }
     }
-    this.lane = undefined;
-    this.spare = undefined;
-    const ctx = this.ctx;
+    this.#lane = undefined;
+    this.#spare = undefined;
+    const ctx = this.#ctx;
     // A nested event must not leave its index to the rest of the outer one.
     const outer = ctx.index;
-    ctx.index = this.index++;
-    this.depth++;
+    ctx.index = this.#index++;
+    this.#depth++;
     try {
-      this.feed(0, value);
+      this.#feed(0, value);
     } catch (error) {
       // What the failing event changed before the failure is published too: delivered stays delivered.
-      this.depth--;
+      this.#depth--;
       ctx.index = outer;
-      this.published();
+      this.#published();
       throw error;
     }
-    this.depth--;
+    this.#depth--;
     ctx.index = outer;
-    if (this.depth === 0 && this.arm !== undefined) this.lane = this.arm(this.states, value);
-    this.published();
+    if (this.#depth === 0 && this.#arm !== undefined) this.#lane = this.#arm(this.states, value);
+    this.#published();
   }
 
   /**
@@ -175,12 +175,14 @@ export class ChainRunner {
    * path (D-PATHS, D-TRUNC); then the links publish and the first error (the upstream's first) is thrown.
    */
   complete(upstream?: { readonly error: unknown }): void {
-    this.lane = undefined;
-    this.spare = undefined;
-    const { stages, states, ctx } = this;
-    ctx.index = this.index;
+    this.#lane = undefined;
+    this.#spare = undefined;
+    const stages = this.#stages;
+    const states = this.states;
+    const ctx = this.#ctx;
+    ctx.index = this.#index;
     let failure = upstream;
-    this.depth++;
+    this.#depth++;
     try {
       for (let i = 0; i < stages.length; i++) {
         const stage = stages[i]!;
@@ -188,39 +190,39 @@ export class ChainRunner {
         try {
           const r = stage.finish(states[i], ctx) as StepResult<unknown, unknown>;
           states[i] = r.state;
-          this.deliver(i, r.warnings);
-          for (let o = 0; o < r.out.length && !this.stopped; o++) this.feed(i + 1, r.out[o]);
+          this.#deliver(i, r.warnings);
+          for (let o = 0; o < r.out.length && !this.#stopped; o++) this.#feed(i + 1, r.out[o]);
         } catch (error) {
           failure ??= { error };
         }
       }
     } finally {
-      this.depth--;
+      this.#depth--;
     }
-    this.published();
+    this.#published();
     if (failure !== undefined) throw failure.error;
   }
 
-  private takeLane(lane: ChainLane, value: unknown, delta: string): void {
-    this.index++;
-    this.depth++;
+  #takeLane(lane: ChainLane, value: unknown, delta: string): void {
+    this.#index++;
+    this.#depth++;
     try {
-      lane.take(this.states, value, delta, this.emitOut);
+      lane.take(this.states, value, delta, this.#emitOut);
     } finally {
-      this.depth--;
+      this.#depth--;
     }
-    this.published();
+    this.#published();
   }
 
   /** After a source event: the links publish, then the policy's hook runs (outside the event: `busy` is false). */
-  private published(): void {
-    const { publishers } = this;
-    for (let p = 0; p < publishers.length && !this.stopped; p++) {
+  #published(): void {
+    const publishers = this.#publishers;
+    for (let p = 0; p < publishers.length && !this.#stopped; p++) {
       const { at, publish } = publishers[p]!;
       const values = publish(this.states[at]);
-      for (let v = 0; v < values.length && !this.stopped; v++) this.feed(at + 1, values[v]);
+      for (let v = 0; v < values.length && !this.#stopped; v++) this.#feed(at + 1, values[v]);
     }
-    this.afterEvent?.();
+    this.#afterEvent?.();
   }
 
   /**
@@ -229,8 +231,10 @@ export class ChainRunner {
    * path, which recurses once per output. A result is read completely before its stage steps again,
    * so stages may reuse one result object.
    */
-  private feed(from: number, value: unknown): void {
-    const { stages, states, ctx } = this;
+  #feed(from: number, value: unknown): void {
+    const stages = this.#stages;
+    const states = this.states;
+    const ctx = this.#ctx;
     for (let i = from; i < stages.length; i++) {
       const r = stages[i]!.step(states[i], value, ctx) as StepResult<unknown, unknown>;
       states[i] = r.state;
@@ -239,15 +243,15 @@ export class ChainRunner {
         value = out[0];
         continue;
       }
-      this.deliver(i, warnings);
-      for (let o = 0; o < out.length && !this.stopped; o++) this.feed(i + 1, out[o]);
+      this.#deliver(i, warnings);
+      for (let o = 0; o < out.length && !this.#stopped; o++) this.#feed(i + 1, out[o]);
       return;
     }
-    this.emitOut(value);
+    this.#emitOut(value);
   }
 
-  private deliver(i: number, warnings: readonly ReasoningWarning[]): void {
-    const sink = this.sinks[i]!;
+  #deliver(i: number, warnings: readonly ReasoningWarning[]): void {
+    const sink = this.#sinks[i]!;
     for (let w = 0; w < warnings.length; w++) sink(warnings[w]!);
   }
 }

@@ -12,11 +12,6 @@ import { fitsContentLength } from "../history/content-limit";
 import type { ChainLane, LaneArming } from "../core/chain-runner";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
-import type { FacadeStates } from "../resume/pipeline-snapshot";
-
-/** The stage states the lane is judged on. */
-export type LaneStates = Pick<FacadeStates, "expand" | "verify" | "history">;
-
 /** Where the stages the lane reads sit in a chain in the facade's order (upcast, enforce, expand, verify, history). */
 const EXPAND = 2;
 const VERIFY = 3;
@@ -29,18 +24,7 @@ const HISTORY = 4;
  * (deriveHistory publishes its history after each source event, `ChainLink.publish`).
  */
 export function historyLane(maxContentLength: number, emitsEvents: boolean): LaneArming {
-  // One object, refreshed before each judgement (`arm` keeps none of it), rather than one per event.
-  const judged = {
-    expand: undefined as unknown as ExpandState,
-    verify: undefined as unknown as VerifyState,
-    history: undefined as unknown as Conversation,
-  };
-  return (states, event) => {
-    judged.expand = states[EXPAND] as ExpandState;
-    judged.verify = states[VERIFY] as VerifyState;
-    judged.history = states[HISTORY] as Conversation;
-    return DeltaLane.arm(judged, event, maxContentLength, emitsEvents);
-  };
+  return (states, event) => DeltaLane.arm(states, event, maxContentLength, emitsEvents);
 }
 
 /** The field naming the streamed item: a message's or a tool call's. */
@@ -96,13 +80,21 @@ export class DeltaLane implements ChainLane {
     private readonly emitsEvents: boolean,
   ) {}
 
-  /** The lane for the deltas that may follow `event`, judged on the states as they are now; or undefined. */
-  static arm(states: LaneStates, event: unknown, maxContentLength: number, emitsEvents = true): DeltaLane | undefined {
+  /**
+   * The lane for the deltas that may follow `event`, judged on the states (of a chain in the facade's
+   * order) as they are now; or undefined.
+   */
+  static arm(
+    states: readonly unknown[],
+    event: unknown,
+    maxContentLength: number,
+    emitsEvents = true,
+  ): DeltaLane | undefined {
     const read = readDelta(event);
     if (read === undefined) return undefined;
     const { type, idField, tag, chunkFamily } = read;
     const namespace = idField === "toolCallId" ? "tool-call" : "message";
-    const { expand } = states;
+    const expand = states[EXPAND] as ExpandState;
     let stream: OpenStream | undefined;
     let id: string;
     let contentType: string;
@@ -122,10 +114,10 @@ export class DeltaLane implements ChainLane {
       contentType = type;
       owner = tag;
     }
-    if (!passesAsContinuation(states.verify, contentType, id, owner)) return undefined;
+    if (!passesAsContinuation(states[VERIFY] as VerifyState, contentType, id, owner)) return undefined;
     // An id-less chunk continues its own lane's stream, which this one is only when the lane is the tag's.
     const idOptional = stream !== undefined && expand.lanes.get(tag) === stream;
-    const conversation = states.history as Conversation;
+    const conversation = states[HISTORY] as Conversation;
     if (contentType === EventType.TOOL_CALL_ARGS) {
       const call = appendableCall(conversation, id);
       if (call === undefined) return undefined;

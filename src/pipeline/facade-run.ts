@@ -41,13 +41,16 @@ export class FacadeRun {
   published: ReasoningHistory;
   /** The source ended, failed, or was let go. */
   done = false;
-  private readonly runner: ChainRunner;
+  readonly #runner: ChainRunner;
   // Set when the stream was rejected mid-event: its states cannot be exported any more.
-  private rejection: { error: unknown } | undefined;
+  #rejection: { error: unknown } | undefined;
   // The states as they were when the source ended, before the stages' `finish` changed them.
-  private beforeFinish: FacadeStates | undefined;
+  #beforeFinish: FacadeStates | undefined;
 
-  constructor(private readonly options: ReasoningPipelineOptions) {
+  readonly #options: ReasoningPipelineOptions;
+
+  constructor(options: ReasoningPipelineOptions) {
+    this.#options = options;
     const resume = resumePointOf(options);
     // Validated here first, so that a bad bound names the facade; the history stage holds the same one.
     const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
@@ -64,26 +67,26 @@ export class FacadeRun {
       sink(w);
       this.warnings.next(w);
     };
-    this.runner = new ChainRunner(
+    this.#runner = new ChainRunner(
       stages.map((stage) => ({ stage, state: stage.init(), warn })),
       (e) => this.events.next(e as AguiEvent),
       {
         firstIndex: resume?.index ?? 0,
         lane: historyLane(maxContentLength, true),
-        afterEvent: () => this.publish(),
+        afterEvent: () => this.#publish(),
       },
     );
-    this.published = this.history();
+    this.published = this.#history();
   }
 
   /** One source event; false when it rejected the stream (the source is to be let go). */
   next(value: unknown): boolean {
     try {
-      this.runner.next(value);
+      this.#runner.next(value);
       return true;
     } catch (error) {
-      this.rejection = { error };
-      this.end({ error });
+      this.#rejection = { error };
+      this.#end({ error });
       return false;
     }
   }
@@ -91,70 +94,70 @@ export class FacadeRun {
   /** The source failed; a truncation (an upstream RUN_TRUNCATED) ends the stages as a completion would (D-PATHS). */
   error(error: unknown): void {
     if (isTruncation(error)) this.complete({ error });
-    else this.end({ error });
+    else this.#end({ error });
   }
 
   complete(upstream?: { readonly error: unknown }): void {
     // The history's finish clears its open sets in place; the other stages' finish changes nothing.
-    const current = this.states();
-    this.beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
+    const current = this.#states();
+    this.#beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
     try {
-      this.runner.complete(upstream);
+      this.#runner.complete(upstream);
     } catch (error) {
-      this.end({ error });
+      this.#end({ error });
       return;
     }
-    this.end();
+    this.#end();
   }
 
   /** Every view unsubscribed: the run stops, and a later subscriber gets a defined end. */
   letGo(error: Error): void {
     this.done = true;
-    this.runner.stop();
+    this.#runner.stop();
     this.histories.complete();
     this.warnings.complete();
     this.events.error(error);
   }
 
   exportState(): PipelineSnapshot {
-    if (this.runner.busy) {
+    if (this.#runner.busy) {
       throw new Error(
         "agui-reasoning: exportState() was called while the pipeline was processing a source event (or the end of the source); " +
           "call it between events, e.g. from a history$ subscriber",
       );
     }
-    if (this.rejection !== undefined) {
+    if (this.#rejection !== undefined) {
       throw new Error(
-        `agui-reasoning: exportState(): the stream was rejected (${describeRejection(this.rejection.error)}); a rejected stream cannot be resumed`,
+        `agui-reasoning: exportState(): the stream was rejected (${describeRejection(this.#rejection.error)}); a rejected stream cannot be resumed`,
       );
     }
-    return exportPipelineState(this.beforeFinish ?? this.states(), this.runner.count, this.options.producer);
+    return exportPipelineState(this.#beforeFinish ?? this.#states(), this.#runner.count, this.#options.producer);
   }
 
-  private end(error?: { error: unknown }): void {
+  #end(error?: { error: unknown }): void {
     this.done = true;
-    this.runner.stop();
-    this.publish();
+    this.#runner.stop();
+    this.#publish();
     this.histories.complete();
     this.warnings.complete();
     if (error) this.events.error(error.error);
     else this.events.complete();
   }
 
-  private publish(): void {
-    const current = this.history();
+  #publish(): void {
+    const current = this.#history();
     if (current !== this.published) {
       this.published = current;
       this.histories.next(current);
     }
   }
 
-  private history(): ReasoningHistory {
-    return (this.runner.states[HISTORY] as HistoryState).history;
+  #history(): ReasoningHistory {
+    return (this.#runner.states[HISTORY] as HistoryState).history;
   }
 
-  private states(): FacadeStates {
-    const s = this.runner.states;
+  #states(): FacadeStates {
+    const s = this.#runner.states;
     return {
       upcast: s[0] as UpcastState,
       expand: s[2] as ExpandState,

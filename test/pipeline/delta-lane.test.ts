@@ -38,8 +38,6 @@ import { ChainRunner } from "../../src/core/chain-runner";
 import { DeltaLane } from "../../src/pipeline/delta-lane";
 import { ContentBuilder } from "../../src/history/content-builder";
 import { DEFAULT_MAX_CONTENT_LENGTH } from "../../src/history/content-limit";
-import type { ExpandState } from "../../src/chunks/lanes";
-import type { VerifyState } from "../../src/discipline/verify-state";
 import { isCleanHotEvent } from "../../src/schema/fast-path";
 import { deltaArb, mutatedCaseArb, validCaseArb } from "../property/arbitraries";
 import { mintingIds } from "../property/harness";
@@ -109,11 +107,7 @@ function statesAfter(events: readonly unknown[]): unknown[] {
 
 /** `DeltaLane.arm` on a chain's states (upcast, enforce, expand, verify, history), as the facade's `states()` gives them. */
 function armOn(states: readonly unknown[], event: unknown): DeltaLane | undefined {
-  return DeltaLane.arm(
-    { expand: states[2] as ExpandState, verify: states[3] as VerifyState, history: states[4] as HistoryState },
-    event,
-    DEFAULT_MAX_CONTENT_LENGTH,
-  );
+  return DeltaLane.arm(states, event, DEFAULT_MAX_CONTENT_LENGTH);
 }
 
 /** The same stages, stepped by the runner without a lane: what the facade does without its lane. */
