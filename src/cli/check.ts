@@ -23,6 +23,7 @@ import { Progress } from "./progress";
 import { DeepestEvent } from "./nesting";
 import { TRANSPORT_LABEL, describeReply, liveSource, type Reply } from "./live-source";
 import { printable as escaped } from "./printable";
+import { Linter } from "./lint-rules";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -94,16 +95,23 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   // Kept only for --json, which prints them all; the other formats keep counts (constant memory).
   const warnings: ReasoningWarning[] | undefined = json ? [] : undefined;
   const events: AguiEvent[] | undefined = json ? [] : undefined;
+  const linted = (w: ReasoningWarning): void => {
+    warnings?.push(w);
+    report.onWarning(w);
+  };
+  const linter = new Linter(source.initialMessages, linted);
   const run = await runThrough(source, {
     onSourceEvent: (raw, index) => {
       trail.observe(raw);
       report.onSourceEvent(raw);
+      linter.onSource(raw, index);
       secrets?.collect(raw);
       deepest?.observe(raw, index);
       if (args.url !== undefined) progress.update(index + 1, undefined);
     },
     onEvent: (e) => {
       report.onEvent(e);
+      linter.onEvent(e);
       secrets?.assemble(e);
       events?.push(e);
     },
@@ -127,11 +135,10 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
 
   const error = failure;
+  // A run cut short is still linted to its end; after a violation the stream is not read further.
+  if (error === undefined || error.code === "RUN_TRUNCATED") linter.end();
   if (error) report.onFailure(error.code);
-  for (const w of source.sourceWarnings(read)) {
-    warnings?.push(w);
-    report.onWarning(w);
-  }
+  for (const w of source.sourceWarnings(read)) linted(w);
   const runs = report.all();
   const history = run.history;
   const outcome: CheckOutcome = {
