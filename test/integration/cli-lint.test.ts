@@ -199,6 +199,16 @@ describe("each lint rule", () => {
     ).toEqual([]);
   });
 
+  it("D-REDACT: the lint warnings of a recording tripping all four name ids and types, never its text", async () => {
+    const r = await check(["check", join(ROOT, "test/fixtures/cli/lint-rules.jsonl"), "--json"]);
+    const warnings = (JSON.parse(r.stdout) as { warnings: { code: string }[] }).warnings.filter((w) =>
+      LINT_CODES.includes(w.code),
+    );
+    expect(warnings.map((w) => w.code).sort()).toEqual([...LINT_CODES].sort());
+    for (const text of ["Checking the order", "It ships today", "Second question", "Tomorrow"])
+      expect(JSON.stringify(warnings)).not.toContain(text);
+  });
+
   it("D-WARN: every lint code is catalogued, non-lossy, under the rule it cites", () => {
     expect(LINT_CODES.map((c) => WARNING_CODES[c as keyof typeof WARNING_CODES].rules)).toEqual([
       { "R-EVT-8": false },
