@@ -118,7 +118,7 @@ const ROLE_CARRIERS: ReadonlySet<unknown> = new Set([
 ]);
 
 /**
- * R-REASON-27: a reasoning message's role is `reasoning`. On REASONING_MESSAGE_START another role
+ * R-SCHEMA-2: a reasoning message's role is `reasoning`, required and fixed. On REASONING_MESSAGE_START another role
  * is fatal (MALFORMED_EVENT); a chunk or a 0.x THINKING_* opener has no role in the schema, so the
  * pipeline strips it, but a producer that writes `"role": "assistant"` there labels its reasoning
  * as the answer (and a 0.x-era consumer shows it so).
@@ -132,7 +132,7 @@ function reasoningRole(): LintRule {
       if (typeof role !== "string" || role === "reasoning") return;
       const id = field(raw, "messageId");
       ctx.warn(
-        catalogued("REASONING_ROLE", "R-REASON-27", {
+        catalogued("REASONING_ROLE", "R-SCHEMA-2", {
           message: `${String(type)} carries role ${quote(role)}: a reasoning message's role is "reasoning"`,
           eventType: String(type),
           eventIndex: ctx.index,

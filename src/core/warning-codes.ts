@@ -79,7 +79,7 @@ export const WARNING_CODES = {
   // agui-reasoning check: its lint rules (src/cli/lint-rules.ts), not raised by the pipeline
   MESSAGE_ID_REUSED: { rules: { "R-EVT-8": false } },
   SNAPSHOT_DROPS_REASONING: { rules: { "R-REASON-20": false } },
-  REASONING_ROLE: { rules: { "R-REASON-27": false } },
+  REASONING_ROLE: { rules: { "R-SCHEMA-2": false } },
   REASONING_WITHOUT_TIMESTAMP: { rules: { "D-DURATION": false } },
 } as const satisfies Readonly<Record<string, WarningCodeInfo>>;
 

@@ -87,7 +87,7 @@ describe("lint rules over the real producers' streams", () => {
   });
 
   it.each(corpus)(
-    "D-PATHS R-EVT-8 R-REASON-20 R-REASON-27 D-DURATION: %s gets exactly the lint warnings its events call for",
+    "R-EVT-8 R-REASON-20 R-SCHEMA-2 R-EVT-3: %s gets exactly the lint warnings its events call for",
     async (name) => {
       const r = await check(["check", join(CORPUS, name), "--json", "--no-progress"]);
       const json = JSON.parse(r.stdout) as { outcome: string; warnings: { code: string }[] };
@@ -153,7 +153,7 @@ describe("each lint rule", () => {
     }
   });
 
-  it("R-REASON-27: REASONING_ROLE — a reasoning chunk or 0.x opener labelled with another role; a START so labelled is fatal", async () => {
+  it("R-SCHEMA-2: REASONING_ROLE — a reasoning chunk or 0.x opener labelled with another role; a START so labelled is fatal", async () => {
     const chunk = [ev.runStarted("r1"), ev.reasoningChunk("m1", "x", { role: "assistant" }), ev.runFinished("r1")];
     const json = JSON.parse((await check(["check", file("role.jsonl", jsonl(chunk)), "--json"])).stdout);
     expect(json.warnings.map((w: { code: string }) => w.code)).toEqual(["REASONING_ROLE", "STRIPPED_PROPERTY"]);
@@ -175,7 +175,7 @@ describe("each lint rule", () => {
     ).toBe("MALFORMED_EVENT");
   });
 
-  it("D-DURATION: REASONING_WITHOUT_TIMESTAMP — the run stamps its other events but no reasoning event; once per run", async () => {
+  it("R-EVT-3: REASONING_WITHOUT_TIMESTAMP (the rule cites the duration decision) — the run stamps its other events but no reasoning event; once per run", async () => {
     const t = { timestamp: 1_764_600_000_000 };
     const unstamped = [
       ev.runStarted("r1", t),
@@ -213,7 +213,7 @@ describe("each lint rule", () => {
     expect(LINT_CODES.map((c) => WARNING_CODES[c as keyof typeof WARNING_CODES].rules)).toEqual([
       { "R-EVT-8": false },
       { "R-REASON-20": false },
-      { "R-REASON-27": false },
+      { "R-SCHEMA-2": false },
       { "D-DURATION": false },
     ]);
   });
