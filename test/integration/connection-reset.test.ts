@@ -18,19 +18,26 @@ import { runInput } from "../support/http-run";
 const midRun = [ev.runStarted("r1"), ev.textStart("a1"), ev.textContent("a1", "half an ans")];
 const completeRun = [...midRun, ev.textEnd("a1"), ev.runFinished("r1")];
 
-/** A server that writes `events` as SSE frames, then resets the connection (TCP RST). */
-async function resettingServer(events: readonly unknown[]): Promise<{ url: string; server: Server }> {
+/**
+ * A server that writes `events` as SSE frames and keeps the response open; `reset()` then resets the
+ * connection (TCP RST). The client calls it once it has received the last frame, so the reset comes
+ * after the response started however slow the machine is.
+ */
+async function resettingServer(
+  events: readonly unknown[],
+): Promise<{ url: string; server: Server; reset: () => void }> {
+  const sockets: Array<{ resetAndDestroy(): void }> = [];
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
-      // Let the frames reach the client first: the reset comes after the response started.
-      setTimeout(() => res.socket?.resetAndDestroy(), 30);
+      if (res.socket) sockets.push(res.socket);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`, server };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`;
+  return { url, server, reset: () => sockets.splice(0).forEach((socket) => socket.resetAndDestroy()) };
 }
 
 let servers: Server[] = [];
@@ -48,16 +55,18 @@ afterEach(async () => {
   servers = [];
 });
 
-async function serve(events: readonly unknown[]): Promise<string> {
-  const { url, server } = await resettingServer(events);
+/** The server's URL, and what the client calls on each event it receives (resets after the last). */
+async function serve(events: readonly unknown[]): Promise<{ url: string; received: (event: unknown) => void }> {
+  const { url, server, reset } = await resettingServer(events);
   servers.push(server);
-  return url;
+  const last = (events.at(-1) as { type: string }).type;
+  return { url, received: (event) => (event as { type?: unknown }).type === last && reset() };
 }
 
 /** Long enough for a rejection raised by the client's teardown to be reported. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
-async function throughAgentEvents(url: string) {
+async function throughAgentEvents({ url, received }: Awaited<ReturnType<typeof serve>>) {
   const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url }), runInput()), {
     producer: url,
     onWarning: () => {},
@@ -65,18 +74,22 @@ async function throughAgentEvents(url: string) {
   let history: ReasoningHistory | undefined;
   pipeline.history$.subscribe((h) => (history = h));
   const end = await new Promise<{ error?: unknown }>((resolve) =>
-    pipeline.events$.subscribe({ error: (error: unknown) => resolve({ error }), complete: () => resolve({}) }),
+    pipeline.events$.subscribe({
+      next: received,
+      error: (error: unknown) => resolve({ error }),
+      complete: () => resolve({}),
+    }),
   );
   await settle();
   return { end, history: history! };
 }
 
-async function throughMiddleware(url: string) {
+async function throughMiddleware({ url, received }: Awaited<ReturnType<typeof serve>>) {
   const middleware = reasoningMiddleware({ producer: url, onWarning: () => {} });
   const agent = new HttpAgent({ url }).use(middleware);
   const consoleError = jest.spyOn(console, "error").mockImplementation(() => {});
   try {
-    const end = await agent.runAgent().then(
+    const end = await agent.runAgent(undefined, { onEvent: ({ event }) => received(event) }).then(
       () => ({}),
       (error: unknown) => ({ error }),
     );
@@ -92,8 +105,8 @@ describe.each([
   ["the middleware", throughMiddleware],
 ] as const)("a connection reset through %s", (_path, run) => {
   it("D-TRUNC finding 7: mid-run, the stream ends with RUN_TRUNCATED, the open message truncated, and no unhandled rejection", async () => {
-    const url = await serve(midRun);
-    const { end, history } = await run(url);
+    const server = await serve(midRun);
+    const { end, history } = await run(server);
     expect(end.error).toMatchObject({ name: "ReasoningProtocolError", code: "RUN_TRUNCATED" });
     expect(history.messages).toEqual([{ id: "a1", role: "assistant", content: "half an ans" }]);
     expect(history.incomplete).toEqual([{ kind: "message", id: "a1", reason: "truncated" }]);
@@ -101,8 +114,9 @@ describe.each([
   });
 
   it("finding 7: after a complete run, the stream ends with a TransportError naming the URL, not a success, and no unhandled rejection", async () => {
-    const url = await serve(completeRun);
-    const { end, history } = await run(url);
+    const server = await serve(completeRun);
+    const url = server.url;
+    const { end, history } = await run(server);
     expect(end.error).toBeInstanceOf(TransportError);
     const error = end.error as TransportError;
     expect(error.message).toContain(`the connection to ${url} failed (TypeError, ECONNRESET)`);
@@ -115,7 +129,7 @@ describe.each([
 
 describe("TransportError", () => {
   it("D-REDACT names the endpoint without credentials and the failure's kind, never the failure's message", async () => {
-    const url = await serve(completeRun);
+    const { url } = await serve(completeRun);
     const withCredentials = url.replace("http://", "http://user:secret@") + "?token=t0k";
     const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url: withCredentials }), runInput()), {
       producer: url,
