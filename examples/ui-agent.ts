@@ -19,7 +19,8 @@ export const uiAgent: AgentScript = (request) => {
       ? truncatedTurn()
       : userMessages.length <= 1
         ? modernTurn()
-        : followUpTurn(request);
+        : // Every follow-up answer is a message of its own (the demo's has one fixed id).
+          withAnswerId(followUpTurn(request), `answer-${input.runId}`);
   return withRunIds(turn, input.threadId, input.runId);
 };
 
@@ -51,6 +52,14 @@ function runInputOf(request: RecordedRequest): SentInput {
     runId: typeof json.runId === "string" ? json.runId : `run-${request.index + 1}`,
     messages: Array.isArray(json.messages) ? (json.messages as SentInput["messages"]) : [],
   };
+}
+
+/** The turn with `messageId` set to `id` on every event that has one. */
+function withAnswerId(turn: AgentTurn, id: string): AgentTurn {
+  const events = turn.events.map((event) =>
+    typeof (event as { messageId?: unknown }).messageId === "string" ? { ...(event as object), messageId: id } : event,
+  );
+  return { ...turn, events };
 }
 
 /** The turn with its run lifecycle events naming the request's thread and run. */

@@ -33,6 +33,7 @@ export {
 } from "./pipeline/reasoning-pipeline";
 
 export { agentEvents, type RunnableAgent } from "./integration/agent-events";
+export { TransportError } from "./integration/transport-end";
 export {
   reasoningMiddleware,
   type ReasoningMiddleware,

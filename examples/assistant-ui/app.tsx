@@ -9,32 +9,50 @@
  * - The UI: assistant-ui's primitives. Reasoning streams open ("Thinking…") and collapses once the
  *   answer goes on; tool calls show their arguments and result; a failed run shows its error on the
  *   message; the middleware's warnings are listed, one line per code.
+ * - The thread: the middleware's history (every encrypted value, the issuer records) is saved in
+ *   localStorage when a run ends; a reopened page continues from it (`initialHistory`) and shows it.
  */
 import { HttpAgent } from "@ag-ui/client";
 import {
   AssistantRuntimeProvider,
+  ExportedMessageRepository,
   ComposerPrimitive,
   ErrorPrimitive,
   MessagePrimitive,
   ThreadPrimitive,
 } from "@assistant-ui/react";
-import { useAgUiRuntime } from "@assistant-ui/react-ag-ui";
-import { bridgeAgent, reasoningMiddleware, serializeHistory, type ReasoningWarning } from "agui-reasoning";
+import { fromAgUiMessages, useAgUiRuntime } from "@assistant-ui/react-ag-ui";
+import {
+  bridgeAgent,
+  messagesOf,
+  parseHistory,
+  reasoningMiddleware,
+  serializeHistory,
+  type ReasoningWarning,
+} from "agui-reasoning";
 import { useEffect, useState, type ReactNode } from "react";
 import { createRoot } from "react-dom/client";
 
 /** The agent beside this page; also the producer identity of the values it issues (D-ISSUER). */
 const AGENT_URL = new URL("/agent", location.href).href;
 
-const reasoning = reasoningMiddleware({ producer: AGENT_URL });
-const agent = new HttpAgent({ url: AGENT_URL });
-agent.use(reasoning);
-
 /**
- * The conversation as the middleware holds it (every encrypted value, the issuer records), saved when
- * a run ends: what `reasoningMiddleware({ initialHistory: parseHistory(saved) })` continues from.
+ * The conversation as the middleware holds it (every encrypted value, the issuer records): saved when a
+ * run ends, and continued from when the page is opened again (`initialHistory`).
  */
 const SAVED_HISTORY_KEY = "agui-reasoning-example:history";
+const saved = localStorage.getItem(SAVED_HISTORY_KEY);
+const restored = saved === null ? undefined : parseHistory(saved);
+
+const reasoning = reasoningMiddleware({
+  producer: AGENT_URL,
+  ...(restored === undefined ? {} : { initialHistory: restored }),
+});
+const agent = new HttpAgent({
+  url: AGENT_URL,
+  ...(restored === undefined ? {} : { initialMessages: messagesOf(restored) }),
+});
+agent.use(reasoning);
 agent.subscribe({
   onRunFinalized: () => {
     if (reasoning.history !== undefined) localStorage.setItem(SAVED_HISTORY_KEY, serializeHistory(reasoning.history));
@@ -49,6 +67,13 @@ function App(): ReactNode {
     // A ReasoningProtocolError (a truncated stream, a broken one) rejects the run: its message names
     // the event index, type, ids and rule, never reasoning text or a value (D-REDACT).
     onError: (error) => setFailure(error.message),
+    // A reopened page shows the saved thread: assistant-ui loads its own view through a history adapter.
+    adapters: {
+      history: {
+        load: () => Promise.resolve(ExportedMessageRepository.fromArray(fromAgUiMessages(restored?.messages ?? []))),
+        append: () => Promise.resolve(),
+      },
+    },
   });
   return (
     <AssistantRuntimeProvider runtime={runtime}>

@@ -9,26 +9,40 @@
  * - The UI: CopilotKit's own `<CopilotChat>`, which renders reasoning messages ("Thinking…", then
  *   "Thought for N seconds", collapsed) and, with a renderer, tool calls; the provider's `onError` shows
  *   a failed run, and the middleware's warnings are listed, one line per code.
+ * - The thread: the middleware's history (every encrypted value, the issuer records) is saved in
+ *   localStorage when a run ends; a reopened page continues from it (`initialHistory`) and shows it.
  */
 import "@copilotkit/react-core/v2/styles.css";
 import { HttpAgent } from "@ag-ui/client";
 import { CopilotChat, CopilotKitProvider, defineToolCallRenderer } from "@copilotkit/react-core/v2";
-import { bridgeAgent, reasoningMiddleware, serializeHistory, type ReasoningWarning } from "agui-reasoning";
+import {
+  bridgeAgent,
+  messagesOf,
+  parseHistory,
+  reasoningMiddleware,
+  serializeHistory,
+  type ReasoningWarning,
+} from "agui-reasoning";
 import { useEffect, useState, type ReactNode } from "react";
 import { createRoot } from "react-dom/client";
 
 /** The agent beside this page; also the producer identity of the values it issues (D-ISSUER). */
 const AGENT_URL = new URL("/agent", location.href).href;
 
-const reasoning = reasoningMiddleware({ producer: AGENT_URL });
-const agent = new HttpAgent({ url: AGENT_URL });
-agent.use(reasoning);
-
 /**
- * The conversation as the middleware holds it (every encrypted value, the issuer records), saved when
- * a run ends: what `reasoningMiddleware({ initialHistory: parseHistory(saved) })` continues from.
+ * The conversation as the middleware holds it (every encrypted value, the issuer records): saved when a
+ * run ends, and continued from when the page is opened again (`initialHistory`).
  */
 const SAVED_HISTORY_KEY = "agui-reasoning-example:history";
+const saved = localStorage.getItem(SAVED_HISTORY_KEY);
+const restored = saved === null ? undefined : parseHistory(saved);
+
+const reasoning = reasoningMiddleware({
+  producer: AGENT_URL,
+  ...(restored === undefined ? {} : { initialHistory: restored }),
+});
+const agent = new HttpAgent({ url: AGENT_URL });
+agent.use(reasoning);
 agent.subscribe({
   onRunFinalized: () => {
     if (reasoning.history !== undefined) localStorage.setItem(SAVED_HISTORY_KEY, serializeHistory(reasoning.history));
@@ -51,6 +65,11 @@ const toolCalls = [
 
 function App(): ReactNode {
   const [failure, setFailure] = useState<string | undefined>();
+  // A reopened page shows the saved thread. CopilotKit shows the agent's messages, but <CopilotChat>
+  // (without a `threadId`) clears them when it mounts; this effect runs after the chat's own.
+  useEffect(() => {
+    if (restored !== undefined) agent.setMessages(messagesOf(restored));
+  }, []);
   return (
     <CopilotKitProvider
       selfManagedAgents={{ default: bridgeAgent(agent) }}

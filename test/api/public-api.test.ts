@@ -21,6 +21,7 @@ const MAIN_EXPORTS = [
   "ReasoningProtocolError",
   "SNAPSHOT_FORMAT",
   "SNAPSHOT_VERSION",
+  "TransportError",
   "WARNING_CODES",
   "agentEvents",
   "bridgeAgent",

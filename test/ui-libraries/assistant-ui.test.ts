@@ -3,7 +3,8 @@
  * `@assistant-ui/react` with `@assistant-ui/react-ag-ui`'s `useAgUiRuntime`, given a 1.0 `HttpAgent`
  * with `reasoningMiddleware` installed (through `bridgeAgent`), against the demo agent. Three turns
  * typed into assistant-ui's own composer: the reasoning turn with a tool call and two encrypted
- * values, the follow-up (whose request must carry both values back), and a stream cut mid-reasoning.
+ * values, the follow-up (whose request must carry both values back), the page reopened (the thread it
+ * saved restored, and the next request carrying both values again), and a stream cut mid-reasoning.
  *
  * Not part of `npm test` (the example's dependencies are installed in its folder): `.ci/run` runs it
  * after `npm ci` in examples/assistant-ui (`npm run test:ui-libraries`). Screenshot:
@@ -11,7 +12,7 @@
  */
 import { ISSUED, returnedValues } from "../../examples/demo-agent";
 import { startExample } from "../../examples/assistant-ui/serve";
-import { openChatPage, valuesIn, type ChatPage } from "./chat-page";
+import { ALL_BACK_IDENTICAL, openChatPage, valuesIn, type ChatPage } from "./chat-page";
 
 /** assistant-ui's reasoning part, as examples/assistant-ui/app.tsx renders it: open with "Thinking…" while it streams. */
 const STREAMING_REASONING = `
@@ -30,7 +31,11 @@ describe("assistant-ui (@assistant-ui/react-ag-ui useAgUiRuntime) with reasoning
   };
 
   beforeAll(async () => {
-    chat = await openChatPage(startExample, { input: "textarea.input", streamingReasoning: STREAMING_REASONING });
+    chat = await openChatPage(startExample, {
+      input: "textarea.input",
+      sendButton: "button.send",
+      streamingReasoning: STREAMING_REASONING,
+    });
   }, 60_000);
   afterAll(async () => {
     await chat?.close();
@@ -61,14 +66,7 @@ describe("assistant-ui (@assistant-ui/react-ag-ui useAgUiRuntime) with reasoning
     await page.getByText("With my earlier reasoning restored").waitFor();
 
     // assistant-ui's own message list drops the tool call's value; the middleware restores it (D-KEEPER).
-    expect(returnedValues(request)).toEqual(
-      ISSUED.map((v) => ({
-        subtype: v.subtype,
-        entityId: v.entityId,
-        bytes: Buffer.byteLength(v.encryptedValue),
-        identical: true,
-      })),
-    );
+    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
     // Saved when the run ended, as a restored thread would continue from it: both values, each recorded
     // as issued by this agent (D-ISSUER).
     expect(valuesIn(await open().savedHistory())).toEqual(
@@ -81,7 +79,20 @@ describe("assistant-ui (@assistant-ui/react-ag-ui useAgUiRuntime) with reasoning
     await open().screenshot("assistant-ui");
   }, 30_000);
 
-  it("D-TRUNC turn 3: a stream that just stops mid-reasoning shows as an error on the message, not as a finished turn", async () => {
+  it("R-REASON-17 D-KEEPER turn 3, after a reload: the saved thread shows again, and the next request carries both values back byte-identical", async () => {
+    const { page, send, reload } = open();
+    await reload();
+    // The reopened page: assistant-ui loads its view through a history adapter (`fromAgUiMessages`, which drops the tool call's value); the middleware continues from the saved history (`initialHistory`) and restores it.
+    await page.getByText("With my earlier reasoning restored").waitFor();
+    expect(await page.locator('[data-tool-call-id="call-fares"] .tool-head').innerText()).toBe("→ lookup_fares");
+
+    const request = await send("And in first class?");
+    await page.getByText("With my earlier reasoning restored").nth(1).waitFor();
+    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
+    expect(open().consoleErrors).toEqual([]);
+  }, 30_000);
+
+  it("D-TRUNC turn 4: a stream that just stops mid-reasoning shows as an error on the message, not as a finished turn", async () => {
     const { page, send, consoleErrors } = open();
     await send("cut the connection, please");
 

@@ -20,8 +20,10 @@ export interface ChatPage {
   readonly page: Page;
   /** Console errors and page errors, in order. */
   readonly consoleErrors: string[];
-  /** Types `text` into the composer, sends it, and resolves with the request once its response is over. */
+  /** Types `text` into the composer, clicks send, and resolves with the request once its response is over. */
   readonly send: (text: string) => Promise<RecordedRequest>;
+  /** Reloads the page (a user reopening it): the app restores the thread it saved. */
+  readonly reload: () => Promise<void>;
   /** The reasoning texts the page showed while they streamed (see `recordStreaming`). */
   readonly streamingSeen: () => Promise<string[]>;
   /** The history the app saved when its last run ended (`serializeHistory`, in localStorage), parsed. */
@@ -33,6 +35,8 @@ export interface ChatPage {
 export interface ChatPageOptions {
   /** The composer's text input. */
   readonly input: string;
+  /** The composer's send button (clicked once enabled: a library may hold it while it loads a thread). */
+  readonly sendButton: string;
   /**
    * A function body run on every DOM change, returning the reasoning text shown as streaming right
    * now (or "" for none). A string: this file is compiled without DOM types.
@@ -74,10 +78,14 @@ export async function openChatPage(start: () => Promise<ChatExample>, options: C
         const index = example.server.requests.length;
         const input = page.locator(options.input).first();
         await input.fill(text);
-        await input.press("Enter");
+        await page.locator(options.sendButton).click();
         const request = await example.server.request(index);
         await request.end;
         return request;
+      },
+      reload: async () => {
+        await page.reload();
+        await page.waitForSelector(options.input, { timeout: 30_000 });
       },
       streamingSeen: () => page.evaluate<string[]>("window.streamingSeen"),
       savedHistory: async () => {
@@ -101,6 +109,14 @@ export async function openChatPage(start: () => Promise<ChatExample>, options: C
     throw error;
   }
 }
+
+/** `returnedValues(request)` when every issued value came back byte-identical. */
+export const ALL_BACK_IDENTICAL = ISSUED.map((v) => ({
+  subtype: v.subtype,
+  entityId: v.entityId,
+  bytes: Buffer.byteLength(v.encryptedValue),
+  identical: true,
+}));
 
 /**
  * Where each issued value is in a saved history, and who it is recorded as issued by: what a restored

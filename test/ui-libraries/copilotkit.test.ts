@@ -2,8 +2,9 @@
  * agui-reasoning inside CopilotKit v2, in headless Chromium (examples/copilotkit, docs/ui-libraries.md):
  * `<CopilotKitProvider selfManagedAgents>` and `<CopilotChat>` from `@copilotkit/react-core/v2`,
  * given a 1.0 `HttpAgent` with `reasoningMiddleware` installed (through `bridgeAgent`), against the demo
- * agent. Three turns typed into CopilotKit's own composer: the reasoning turn with a tool call and two
- * encrypted values, the follow-up (whose request must carry both values back), and a stream cut
+ * agent. Four turns typed into CopilotKit's own composer: the reasoning turn with a tool call and two
+ * encrypted values, the follow-up (whose request must carry both values back), the page reopened (the
+ * thread it saved restored, and the next request carrying both values again), and a stream cut
  * mid-reasoning.
  *
  * Not part of `npm test` (the example's dependencies are installed in its folder): `.ci/run` runs it
@@ -12,7 +13,7 @@
  */
 import { ISSUED, returnedValues } from "../../examples/demo-agent";
 import { startExample } from "../../examples/copilotkit/serve";
-import { openChatPage, valuesIn, type ChatPage } from "./chat-page";
+import { ALL_BACK_IDENTICAL, openChatPage, valuesIn, type ChatPage } from "./chat-page";
 
 /** CopilotKit's reasoning message while it streams: its header says "Thinking…" and is expanded. */
 const STREAMING_REASONING = `
@@ -30,7 +31,11 @@ describe("CopilotKit v2 (CopilotKitProvider selfManagedAgents, CopilotChat) with
   };
 
   beforeAll(async () => {
-    chat = await openChatPage(startExample, { input: "textarea", streamingReasoning: STREAMING_REASONING });
+    chat = await openChatPage(startExample, {
+      input: "textarea",
+      sendButton: '[data-testid="copilot-send-button"]',
+      streamingReasoning: STREAMING_REASONING,
+    });
   }, 60_000);
   afterAll(async () => {
     await chat?.close();
@@ -62,14 +67,7 @@ describe("CopilotKit v2 (CopilotKitProvider selfManagedAgents, CopilotChat) with
     const request = await send("And if we book a week ahead?");
     await page.getByText("With my earlier reasoning restored").waitFor();
 
-    expect(returnedValues(request)).toEqual(
-      ISSUED.map((v) => ({
-        subtype: v.subtype,
-        entityId: v.entityId,
-        bytes: Buffer.byteLength(v.encryptedValue),
-        identical: true,
-      })),
-    );
+    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
     // Saved when the run ended, as a restored thread would continue from it: both values, each recorded
     // as issued by this agent (D-ISSUER).
     expect(valuesIn(await open().savedHistory())).toEqual(
@@ -82,7 +80,20 @@ describe("CopilotKit v2 (CopilotKitProvider selfManagedAgents, CopilotChat) with
     await open().screenshot("copilotkit");
   }, 30_000);
 
-  it("D-TRUNC turn 3: a stream that just stops mid-reasoning shows as an error, not as a finished turn", async () => {
+  it("R-REASON-17 turn 3, after a reload: the saved thread shows again, and the next request carries both values back byte-identical", async () => {
+    const { page, send, reload } = open();
+    await reload();
+    // The reopened page: the page gives the agent the saved messages (`setMessages(messagesOf(history))`) and the middleware the saved history (`initialHistory`).
+    await page.getByText("With my earlier reasoning restored").waitFor();
+    expect(await page.locator('[data-tool-call-id="call-fares"] .tool-head').innerText()).toBe("→ lookup_fares");
+
+    const request = await send("And in first class?");
+    await page.getByText("With my earlier reasoning restored").nth(1).waitFor();
+    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
+    expect(open().consoleErrors).toEqual([]);
+  }, 30_000);
+
+  it("D-TRUNC turn 4: a stream that just stops mid-reasoning shows as an error, not as a finished turn", async () => {
     const { page, send, consoleErrors } = open();
     await send("cut the connection, please");
 
