@@ -2,7 +2,7 @@
  * The web demo's page script, bundled for the browser by examples/web/serve.ts. It does in a web page
  * what `npm start` does in a terminal: `@ag-ui/client`'s `HttpAgent` talks to the local example agent,
  * `reasoningPipeline` upcasts, validates, expands, verifies and derives the history, and the page
- * renders `history$`, paced to one history per animation frame (D-PACE), through the display view
+ * renders `history$` through the display view
  * `reasoningView` — reasoning in a "Thinking…" panel that collapses to "Thought for N s" (D-DURATION)
  * when the reasoning message ends, the answer as it streams, tool calls with their arguments and results, a lock badge (byte
  * length only) on whatever holds an encrypted value — and `warnings$` as they arrive. Turn 3 sends the
@@ -10,7 +10,6 @@
  */
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput, ToolCall } from "@ag-ui/core";
-import { animationFrameScheduler } from "rxjs";
 import {
   agentEvents,
   reasoningPipeline,
@@ -203,29 +202,13 @@ async function runTurn(history: ReasoningHistory, n: number): Promise<ReasoningH
     initialHistory: before,
     // Warnings as they arrive, grouped on the page (and not also one console line each).
     onWarning: (w) => showWarning(n, w),
-    // D-PACE: at most one history per animation frame; the last one before the run's end.
-    historyPace: 0,
-    scheduler: animationFrameScheduler,
   });
-  // For the browser test: histories published and animation frames seen while the turns ran.
-  const page = window as { demoPacing?: { histories: number; frames: number } };
-  const pacing = (page.demoPacing ??= { histories: 0, frames: 0 });
-  let counting = true;
-  const frame = (): void => {
-    pacing.frames++;
-    if (counting) requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
   // The view completes with events$, awaited below: nothing to unsubscribe.
   // eslint-disable-next-line rxjs-x/no-ignored-subscription
-  pipeline.history$.subscribe((h) => {
-    pacing.histories++;
-    render(h);
-  });
+  pipeline.history$.subscribe(render);
   try {
     await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ error: reject, complete: resolve }));
   } finally {
-    counting = false;
     logWarnings(n);
   }
   return pipeline.history;

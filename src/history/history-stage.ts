@@ -1,5 +1,5 @@
 import { EventType, type Message } from "@ag-ui/core";
-import { asyncScheduler, type OperatorFunction, type SchedulerLike } from "rxjs";
+import { asyncScheduler, type SchedulerLike } from "rxjs";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, Stage, StepContext, StepResult, WarningOptions } from "../core/types";
 import { appendContent, endMessage, REASONING_FAMILY, startMessage, TEXT_FAMILY } from "./apply-messages";
@@ -12,10 +12,6 @@ import { endOpenItems } from "./incomplete";
 import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
 import { issuersOf } from "./issuers";
 import { PersistentList } from "./persistent-list";
-import { projectedStageOperator, type StageProjection } from "../core/projected-stage-operator";
-import { chainLane } from "../pipeline/chain-lane";
-import { historyPaceOf } from "../pipeline/paced-publisher";
-import { FLUSH, pacedHistories } from "../pipeline/paced-histories";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
@@ -42,13 +38,6 @@ export interface HistoryOptions extends WarningOptions {
    * (`scheduler.now()` at arrival, marked observed). Default `asyncScheduler` (`Date.now()`).
    */
   scheduler?: SchedulerLike;
-  /**
-   * D-PACE (`deriveHistory`, the facade, the middleware; the stage itself ignores it): publish the
-   * history at most once per this many milliseconds of `scheduler` time — the first change at once,
-   * the latest of those within the window at its end, and whatever is pending before RUN_FINISHED,
-   * RUN_ERROR, the end of the source and `exportState()`. Unset: every change, as it happens.
-   */
-  historyPace?: number;
 }
 
 /**
@@ -83,47 +72,6 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
   };
   return stage;
 }
-
-/** The history stage's `out`: the events, minus encrypted values naming no known target. */
-export function routeEncryptedValues(options?: HistoryOptions): OperatorFunction<AguiEvent, AguiEvent> {
-  return projectedStageOperator(createHistoryStage(options), ROUTED_EVENTS, options, "route", chainLane);
-}
-
-/**
- * The history stage's states: the initial history on subscribe, then every new history (identity
- * change), including the one `finish` leaves when it marks truncation; completes with the source.
- */
-export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
-  const pace = historyPaceOf(options?.historyPace, "deriveHistory");
-  if (pace === undefined)
-    return projectedStageOperator(createHistoryStage(options), HISTORY_CHANGES, options, "derive", chainLane);
-  // D-PACE: the operator emits states (and a flush mark at a run's end); histories are built when published.
-  const states = projectedStageOperator(createHistoryStage(options), PACED_STATES, options, "derive", chainLane);
-  return (source) => pacedHistories(states(source), pace, options?.scheduler ?? asyncScheduler);
-}
-
-const ROUTED_EVENTS: StageProjection<HistoryState, AguiEvent, AguiEvent> = {
-  project: (_before, _after, out) => out,
-  // This view reports what concerns the events it emits; history-only warnings belong to deriveHistory,
-  // so routeEncryptedValues → deriveHistory reports each warning once.
-  keepWarning: (w) => w.code === "UNKNOWN_ENTITY" || w.code === "UNKNOWN_SUBTYPE",
-};
-
-const HISTORY_CHANGES: StageProjection<HistoryState, AguiEvent, ReasoningHistory> = {
-  start: (state) => [state.history],
-  // A step returns the same state when nothing changed, and each state has its own history.
-  project: (before, after) => (after === before ? NONE : [after.history]),
-};
-
-/** What the paced `deriveHistory` projects: each new state, and `FLUSH` after RUN_FINISHED / RUN_ERROR. */
-const PACED_STATES: StageProjection<HistoryState, AguiEvent, HistoryState | typeof FLUSH> = {
-  start: (state) => [state],
-  project: (before, after, out) => {
-    const ends = out.some((e) => e.type === EventType.RUN_FINISHED || e.type === EventType.RUN_ERROR);
-    if (after === before) return ends ? [FLUSH] : NONE;
-    return ends ? [after, FLUSH] : [after];
-  },
-};
 
 function reduce(
   conversation: Conversation,

@@ -10,7 +10,7 @@ import { PEERS, REPO_ROOT, bundleForBrowser } from "./bundle";
 
 const KiB = 1024;
 /** The budget for what agui-reasoning adds to a chat UI (minified, gzipped, peers excluded). */
-// 30 KiB until issue 23 added what chat UIs need: durations (D-DURATION), pacing (D-PACE), the display view.
+// 31 KiB until issue 23 added what chat UIs need: reasoning durations (D-DURATION) and the display view.
 const BUDGET_GZIP_BYTES = 34 * KiB;
 
 /** What a chat UI imports (the web demo's page imports exactly this). */
