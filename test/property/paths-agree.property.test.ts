@@ -20,6 +20,8 @@
  *
  * FC_SEED / PATHS_RUNS (default 10,000) come from the environment.
  */
+// D-DURATION: each path its own counting clock, so that durations compare exactly.
+import { countingClock } from "../support/clock";
 import fc from "fast-check";
 import { isDeepStrictEqual } from "node:util";
 import { map, Observable, Subject, type OperatorFunction } from "rxjs";
@@ -104,6 +106,7 @@ function viaFacade(
     ...options,
     idFactory: mintingIds(),
     onWarning: (w) => warnings.push(w),
+    scheduler: countingClock(),
   });
   let error: unknown;
   pipeline.history$.subscribe((h) => {
@@ -121,7 +124,7 @@ function viaOperators(c: Case, fused: boolean): PathRun {
   const onWarning = (w: ReasoningWarning): void => {
     warnings.push(w);
   };
-  const seed = { producer: c.producer, initialMessages: c.initialMessages, onWarning };
+  const seed = { producer: c.producer, initialMessages: c.initialMessages, onWarning, scheduler: countingClock() };
   const operators = [
     upcastThinking({ onWarning, idFactory: mintingIds() }),
     enforceSchema({ onWarning }),
@@ -156,6 +159,7 @@ function viaMiddleware(c: Case): PathRun {
     producer: c.producer,
     idFactory: mintingIds(),
     onWarning: (w) => warnings.push(w),
+    scheduler: countingClock(),
     onHistory: (h) => {
       histories.push(h);
       delivery.onHistory();
