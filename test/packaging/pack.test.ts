@@ -1,25 +1,42 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 /**
- * The published package, as a user gets it: build, `npm pack`, install the tarball into an empty
- * project with an empty npm cache and no network, then `require` and `import` both entry points and
- * run a three-event stream through each, compile a TypeScript consumer against the shipped
- * declarations, and run the `agui-reasoning` command.
+ * The published package, as a user gets it: a fresh `git clone` of this checkout (with the working
+ * tree's uncommitted edits laid over it, so a local run tests what you would commit), `npm ci` there
+ * — whose `prepare` script must build `dist/` —, then `npm pack` there from a clone without `dist/`
+ * (so packing builds by itself), and the tarball installed into an empty project with an empty npm
+ * cache and no network. There, `require` and `import` both entry points and run a three-event stream
+ * through each, compile a TypeScript consumer against the shipped declarations, and run the
+ * `agui-reasoning` command.
  *
  * The package has no dependencies, only peers; those are linked from this repository's
- * node_modules (what `npm ci` installed), so nothing is fetched.
+ * node_modules (what `npm ci` installed), so nothing is fetched for the consumer.
  */
 
 const repo = resolve(__dirname, "../..");
-const bin = (name: string) => join(repo, "node_modules", ".bin", name);
 // Linked into the consumer project: the peers, and jest's types for the matcher declarations.
 const LINKED = ["rxjs", "@ag-ui/core", "zod", "@types/jest"];
 
 let work: string;
+let clone: string;
 let consumer: string;
+let tarball: string;
+/** What the fresh clone's `npm ci` left in `dist/` (its `prepare` build). */
+let builtByNpmCi: string[];
 
 function run(command: string, args: readonly string[], cwd: string): string {
   return execFileSync(command, args, {
@@ -30,12 +47,32 @@ function run(command: string, args: readonly string[], cwd: string): string {
   });
 }
 
+/** `git clone` of the checkout, then the working tree's uncommitted changes (edits, new files, deletions). */
+function freshClone(into: string): void {
+  run("git", ["clone", "--quiet", "--no-hardlinks", repo, into], repo);
+  const changed = run("git", ["ls-files", "--modified", "--others", "--exclude-standard", "-z"], repo);
+  for (const file of changed.split("\0").filter(Boolean)) {
+    const from = join(repo, file);
+    if (!existsSync(from)) rmSync(join(into, file), { force: true });
+    else if (statSync(from).isFile()) {
+      mkdirSync(dirname(join(into, file)), { recursive: true });
+      copyFileSync(from, join(into, file));
+    }
+  }
+}
+
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "agui-reasoning-pack-"));
-  run(bin("tsdown"), ["--log-level", "warn"], repo);
-  run("npm", ["pack", "--pack-destination", work, "--ignore-scripts", "--silent"], repo);
-  const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-  if (!tarball) throw new Error("npm pack produced no tarball");
+  clone = join(work, "clone");
+  freshClone(clone);
+  if (existsSync(join(clone, "dist"))) throw new Error("the fresh clone has a dist/ folder before npm ci");
+  run("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], clone);
+  builtByNpmCi = existsSync(join(clone, "dist")) ? readdirSync(join(clone, "dist")) : [];
+  rmSync(join(clone, "dist"), { recursive: true, force: true });
+  run("npm", ["pack", "--pack-destination", work, "--silent"], clone);
+  const packed = readdirSync(work).find((f) => f.endsWith(".tgz"));
+  if (!packed) throw new Error("npm pack produced no tarball");
+  tarball = join(work, packed);
 
   consumer = join(work, "consumer");
   mkdirSync(consumer);
@@ -44,7 +81,7 @@ beforeAll(() => {
     "npm",
     [
       "install",
-      join(work, tarball),
+      tarball,
       "--offline",
       "--no-audit",
       "--no-fund",
@@ -62,7 +99,7 @@ beforeAll(() => {
   }
   for (const [file, text] of Object.entries(CONSUMER_FILES)) writeFileSync(join(consumer, file), text);
   writeFileSync(join(consumer, "example.test.ts"), integratorExample());
-}, 120_000);
+}, 300_000);
 
 /** docs/testing.md's integrator example, as an integrator has it: importing the package by name. */
 function integratorExample(): string {
@@ -105,18 +142,14 @@ const EXPECTED = {
 };
 
 describe("packaging: the packed tarball installed into a clean project", () => {
+  it("npm ci in a fresh clone builds dist/ (the prepare script): the CLI and both entry points", () => {
+    expect(builtByNpmCi).toEqual(
+      expect.arrayContaining(["cli.mjs", "index.cjs", "index.mjs", "testing.cjs", "testing.mjs"]),
+    );
+  });
+
   it("ships only dist, schema (the check's --json JSON Schema), README.md, LICENSE and package.json", () => {
-    const files = run(
-      "tar",
-      [
-        "-tzf",
-        join(
-          work,
-          readdirSync(work).find((f) => f.endsWith(".tgz"))!,
-        ),
-      ],
-      work,
-    )
+    const files = run("tar", ["-tzf", tarball], work)
       .split("\n")
       .filter(Boolean)
       .map((f) => f.replace(/^package\//, ""));
@@ -127,6 +160,9 @@ describe("packaging: the packed tarball installed into a clean project", () => {
       "package.json",
       "schema",
     ]);
+    expect(files).toEqual(
+      expect.arrayContaining(["dist/cli.mjs", "dist/index.mjs", "dist/index.cjs", "dist/index.d.mts"]),
+    );
     expect(files.filter((f) => f.startsWith("schema/"))).toEqual(["schema/check-result.v1.json"]);
   });
 
