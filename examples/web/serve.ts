@@ -15,10 +15,10 @@ import { build } from "esbuild";
 import { startAgentServer, type AgentServer } from "../agent-server";
 import { demoAgent, returnedValues } from "../demo-agent";
 
-/** The page script as one browser ES module (every dependency bundled, nothing from Node), and its source map. */
-export async function bundlePage(): Promise<{ script: string; sourceMap: string }> {
+/** A page script (default: the web demo's) as one browser ES module (every dependency bundled, nothing from Node), and its source map. */
+export async function bundlePage(entry = join(__dirname, "page.ts")): Promise<{ script: string; sourceMap: string }> {
   const result = await build({
-    entryPoints: [join(__dirname, "page.ts")],
+    entryPoints: [entry],
     // Not written: the names only set the script's `//# sourceMappingURL=page.js.map`.
     outfile: join(__dirname, "page.js"),
     bundle: true,

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@ag-ui/core";
 import * as main from "../../src";
+import * as storage from "../../src/storage";
 import * as testing from "../../src/testing";
 import { ev, historyOf, msg, runPipeline } from "../../src/testing";
 
@@ -78,6 +79,9 @@ const TESTING_EXPORTS = [
   "warningWith",
 ];
 
+/** `agui-reasoning/storage`: the adapters, an entry of their own so a chat UI not using them bundles none. */
+const STORAGE_EXPORTS = ["IndexedDbHistoryStore", "KeyValueHistoryStore"];
+
 describe("public API: the export lists are deliberate", () => {
   it("agui-reasoning exports exactly the pinned names", () => {
     expect(Object.keys(main).sort()).toEqual(MAIN_EXPORTS);
@@ -85,6 +89,17 @@ describe("public API: the export lists are deliberate", () => {
 
   it("agui-reasoning/testing exports exactly the pinned names", () => {
     expect(Object.keys(testing).sort()).toEqual(TESTING_EXPORTS);
+  });
+
+  it("agui-reasoning/storage exports exactly the pinned names, and package.json maps the subpath", () => {
+    expect(Object.keys(storage).sort()).toEqual(STORAGE_EXPORTS);
+    const pkg = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    expect(pkg.exports["./storage"]).toEqual({
+      import: { types: "./dist/storage.d.mts", default: "./dist/storage.mjs" },
+      require: { types: "./dist/storage.d.cts", default: "./dist/storage.cjs" },
+    });
   });
 
   it("the per-stage state codecs and resumedStage are internal (resume is the facade's exportState/resumeFrom)", () => {
@@ -102,7 +117,7 @@ describe("public API: the export lists are deliberate", () => {
     expect(internal.filter((name) => name in main)).toEqual([]);
   });
 
-  it("every runtime export of agui-reasoning is named in the docs", () => {
+  it("every runtime export of agui-reasoning and agui-reasoning/storage is named in the docs", () => {
     const docs = [
       "README.md",
       "docs/operators.md",
@@ -117,7 +132,7 @@ describe("public API: the export lists are deliberate", () => {
     ]
       .map((f) => readFileSync(join(__dirname, "../..", f), "utf8"))
       .join("\n");
-    expect(MAIN_EXPORTS.filter((name) => !new RegExp(`\\b${name}\\b`).test(docs))).toEqual([]);
+    expect([...MAIN_EXPORTS, ...STORAGE_EXPORTS].filter((name) => !new RegExp(`\\b${name}\\b`).test(docs))).toEqual([]);
   });
 });
 

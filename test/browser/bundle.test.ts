@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { PEERS, REPO_ROOT, bundleForBrowser } from "./bundle";
+import { PEERS, REPO_ROOT, bundleForBrowser, type BrowserBundle } from "./bundle";
 
 const KiB = 1024;
 /** The budget for what agui-reasoning adds to a chat UI (minified, gzipped, peers excluded). */
@@ -69,6 +69,32 @@ describe("browser build facts (docs/browser.md)", () => {
     expect(Math.abs(documentedKiB("whole main entry") - whole.gzipBytes / KiB) / (whole.gzipBytes / KiB)).toBeLessThan(
       0.15,
     );
+  });
+
+  it("agui-reasoning/storage: a chat UI that does not import it bundles none of its adapters; with IndexedDbHistoryStore it weighs what docs/browser.md reports; the entry needs nothing from Node", async () => {
+    const bytesOf = (
+      bundle: { metafile: { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> } },
+      file: string,
+    ) => Object.values(bundle.metafile.outputs)[0]!.inputs[file]?.bytesInOutput ?? 0;
+    const ADAPTERS = [
+      "src/storage/indexeddb-store.ts",
+      "src/storage/key-value-store.ts",
+      "src/storage/stored-record.ts",
+    ];
+    const chatUi = await bundleForBrowser({ contents: CHAT_UI_IMPORTS }, { external: PEERS });
+    expect(ADAPTERS.map((file) => bytesOf(chatUi, file))).toEqual([0, 0, 0]);
+
+    const withStore = await bundleForBrowser(
+      { contents: `${CHAT_UI_IMPORTS}\nexport { IndexedDbHistoryStore } from "./src/storage/index.ts";` },
+      { external: PEERS },
+    );
+    expect(bytesOf(withStore, "src/storage/indexeddb-store.ts")).toBeGreaterThan(0);
+    const documented = documentedKiB("chat UI + IndexedDbHistoryStore");
+    expect(Math.abs(documented - withStore.gzipBytes / KiB) / (withStore.gzipBytes / KiB)).toBeLessThan(0.15);
+
+    // Nothing external: a Node built-in in the adapters (or what they import) would fail the build.
+    expect((await bundleForBrowser("src/storage/index.ts")).nodeImports).toEqual([]);
+    expect((await bundleForBrowser("src/storage/index.ts", { external: PEERS })).nodeGlobals).toEqual([]);
   });
 
   it("agui-reasoning/testing needs Node only for loading the shipped recordings (docs/testing.md)", async () => {

@@ -139,6 +139,11 @@ const EXPECTED = {
     recorded: 18,
     failure: { code: "ORPHAN_CONTENT", sameClass: true },
   },
+  storage: {
+    keys: ["agui-reasoning/history/t1"],
+    reloaded: true,
+    indexedDbInNode: "agui-reasoning: IndexedDbHistoryStore: no IndexedDB here; pass options.indexedDB",
+  },
 };
 
 describe("packaging: the packed tarball installed into a clean project", () => {
@@ -166,11 +171,11 @@ describe("packaging: the packed tarball installed into a clean project", () => {
     expect(files.filter((f) => f.startsWith("schema/"))).toEqual(["schema/check-result.v1.json"]);
   });
 
-  it("require(): both entry points run a three-event stream (CommonJS)", () => {
+  it("require(): the main and testing entries run a three-event stream, the storage entry saves and loads it (CommonJS)", () => {
     expect(JSON.parse(run("node", ["consumer.cjs"], consumer))).toEqual(EXPECTED);
   });
 
-  it("import: both entry points run a three-event stream (ES modules)", () => {
+  it("import: the main and testing entries run a three-event stream, the storage entry saves and loads it (ES modules)", () => {
     expect(JSON.parse(run("node", ["consumer.mjs"], consumer))).toEqual(EXPECTED);
   });
 
@@ -242,7 +247,13 @@ const agent = testing.mockAgent([[ev.runStarted(), ev.reasoningChunk("m1", "Let 
 const run = testing.runPipeline(agent.run({ threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {} }));
 const failed = testing.runPipeline([ev.runStarted(), ev.reasoningMessageContent("m1", "x")]).error;
 
-console.log(JSON.stringify({
+// The storage entry: the key-value adapter over a Map, and the IndexedDB adapter, which says what Node lacks.
+const strings = new Map();
+const kv = new storage.KeyValueHistoryStore({ get: (k) => strings.get(k), set: (k, v) => strings.set(k, v) });
+Promise.all([
+  kv.save("t1", run.history).then(() => kv.load("t1")),
+  new storage.IndexedDbHistoryStore().load("t1").catch((e) => e.message),
+]).then(([reloaded, indexedDbInNode]) => console.log(JSON.stringify({
   main: { events: seen, messages: pipeline.history.messages },
   testing: {
     events: run.events.map((e) => e.type),
@@ -251,15 +262,22 @@ console.log(JSON.stringify({
     recorded: testing.loadRecording("anthropic-style-thinking").length,
     failure: { code: failed.code, sameClass: failed instanceof main.ReasoningProtocolError },
   },
-}));
+  storage: {
+    keys: [...strings.keys()],
+    reloaded: main.serializeHistory(reloaded) === main.serializeHistory(run.history),
+    indexedDbInNode,
+  },
+})));
 `;
 
 const CONSUMER_FILES: Record<string, string> = {
   "consumer.cjs": RUNTIME(`const main = require("agui-reasoning");
 const testing = require("agui-reasoning/testing");
+const storage = require("agui-reasoning/storage");
 const rxjs = require("rxjs");`),
   "consumer.mjs": RUNTIME(`import * as main from "agui-reasoning";
 import * as testing from "agui-reasoning/testing";
+import * as storage from "agui-reasoning/storage";
 import * as rxjs from "rxjs";`),
   "jest.config.json": JSON.stringify({
     testEnvironment: "node",
@@ -286,8 +304,11 @@ import * as rxjs from "rxjs";`),
   "typed.mts": `import { from } from "rxjs";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningHistory, type ReasoningWarning } from "agui-reasoning";
 import { alphabet, createTestScheduler, ev, expectPipeline, historyOf, installReasoningMatchers, mockAgent, msg, protocolError } from "agui-reasoning/testing";
+import { IndexedDbHistoryStore, type IndexedDbHistoryStoreOptions } from "agui-reasoning/storage";
 
 installReasoningMatchers();
+const idbOptions: IndexedDbHistoryStoreOptions = { objectStore: "threads" };
+export const idb: Promise<ReasoningHistory | undefined> = new IndexedDbHistoryStore(idbOptions).load("t1");
 const p = reasoningPipeline(from([ev.runStarted(), ev.reasoningChunk("m1", "Let me"), ev.runFinished()]), { producer: "p" });
 p.history$.subscribe((h: ReasoningHistory) => toRunInputMessages(h, { producer: "p" }));
 p.warnings$.subscribe((w: ReasoningWarning) => w.code);
@@ -302,12 +323,15 @@ expect([ev.runStarted()]).toWarnWith("UNKNOWN_ENTITY", { ids: ["x"] });
 // @ts-expect-error not an error code of the package
 expect([ev.runStarted()]).toFailWithCode("NOT_A_CODE");
 `,
-  "typed.cts": `import { reasoningPipeline, ERROR_CODES } from "agui-reasoning";
+  "typed.cts": `import { reasoningPipeline, ERROR_CODES, type HistoryStore } from "agui-reasoning";
+import { IndexedDbHistoryStore, KeyValueHistoryStore, type StringStore } from "agui-reasoning/storage";
 import { ev, runPipeline } from "agui-reasoning/testing";
 import { of } from "rxjs";
 
 export const codes: readonly string[] = ERROR_CODES;
 export const events = reasoningPipeline(of(ev.runStarted(), ev.runFinished())).events$;
 export const run = runPipeline([ev.runStarted(), ev.runFinished()]).history.messages;
+const strings: StringStore = { get: async (key: string) => key, set: () => undefined };
+export const stores: HistoryStore[] = [new KeyValueHistoryStore(strings, { keyPrefix: "p:" }), new IndexedDbHistoryStore({ database: "d" })];
 `,
 };
