@@ -5,6 +5,7 @@ import { toolCallsOf, type Conversation } from "./conversation";
 import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messages";
 import { keepHeld, unlist } from "./incomplete";
 import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
+import { messageKey } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import type { ValueIssuer } from "./types";
@@ -60,7 +61,7 @@ interface Reconciliation {
 function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
   // Snapshot message by key (a repeated key: the later copy wins, placed where the key first appears).
   const copies = new Map<string, Message>();
-  for (const message of snapshot) copies.set(keyOf(message), message);
+  for (const message of snapshot) copies.set(messageKey(message), message);
   const restatesActivity = snapshot.some((m) => m.role === "activity");
   const restatesReasoning = snapshot.some((m) => m.role === "reasoning");
   // Ids a held message of another role than tool has: a tool message with such an id holds no value
@@ -79,7 +80,7 @@ function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reco
     for (const call of toolCallsOf(message) ?? []) plan.goneToolCalls.add(call.id);
   };
   for (const message of held) {
-    const key = keyOf(message);
+    const key = messageKey(message);
     const copy = copies.get(key);
     if (copy !== undefined) {
       drop(message);
@@ -92,18 +93,10 @@ function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reco
     } else drop(message);
   }
   for (const message of snapshot) {
-    const key = keyOf(message);
+    const key = messageKey(message);
     if (!placed.has(key)) place(key, copies.get(key)!);
   }
   return plan;
-}
-
-/**
- * How a snapshot message is matched with a held one: by id, and a tool message only with a tool
- * message, since a tool result may share its id with the message holding its call (D-TOOL-RESULT-ID).
- */
-function keyOf(message: Message): string {
-  return message.role === "tool" ? `tool:${message.id}` : `message:${message.id}`;
 }
 
 /** The family that opened each open message (by its held role before a snapshot). */

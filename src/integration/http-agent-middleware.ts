@@ -1,14 +1,14 @@
 import { Observable, ReplaySubject, Subject, from, type ObservableInput } from "rxjs";
-import type { Message, RunAgentInput } from "@ag-ui/core";
+import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
-import type { ReasoningHistory, ValueIssuer } from "../history/types";
-import { toRunInputMessages } from "../history/run-input";
+import type { ReasoningHistory } from "../history/types";
+import { continueConversation } from "./kept-conversation";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 
 export interface ReasoningMiddlewareOptions extends Omit<
   ReasoningPipelineOptions,
-  "producer" | "initialMessages" | "initialHistory"
+  "producer" | "initialMessages" | "initialHistory" | "resumeFrom"
 > {
   /** Identity of the agent this middleware is installed on (D-ISSUER), e.g. its URL or agentId. */
   readonly producer: string;
@@ -48,16 +48,26 @@ export interface ReasoningMiddleware {
  * reasoning pipeline, and the derived history is reachable through `onHistory`, `history$` or
  * `history`.
  *
- * Outgoing, the run input keeps an encrypted value only if this middleware has no record of another
- * producer issuing it (D-ISSUER): a value recorded for another producer is removed and reported
- * with a `VALUE_WITHHELD` warning. Values on messages it has never seen are what the application
- * chose to give this agent, and are attributed to it (as `initialMessages` are).
+ * It keeps the conversation across runs (D-KEEPER, `continueConversation`): the history continues
+ * from its own, so a value the application's message store dropped (a chat-UI library's tool calls,
+ * a text-only store) is still held, and goes back to `producer` restored onto the application's
+ * copy. Outgoing, only values `producer` issued travel (D-ISSUER): any other is left out, reported
+ * with a `VALUE_WITHHELD` warning, and stays in the history. Values on messages it has never seen are
+ * what the application chose to give this agent, and are attributed to it (as `initialMessages` are).
  *
  * Note the order inside `@ag-ui/client`: its own compatibility boundary runs closest to the wire,
  * so `THINKING_*` events arrive here already translated by it; and its enforcement, chunk expansion
  * and verification run again after this middleware, on events this pipeline already validated.
  */
 export function reasoningMiddleware(options: ReasoningMiddlewareOptions): ReasoningMiddleware {
+  if ((options as { resumeFrom?: unknown }).resumeFrom !== undefined) {
+    // D-KEEPER: a snapshot continues one interrupted stream; every run of the middleware is a new request.
+    throw new TypeError(
+      "agui-reasoning: reasoningMiddleware does not take resumeFrom: each run of the agent is a new request, " +
+        "which a snapshot of an interrupted stream cannot continue; give the conversation as initialHistory " +
+        "(the interrupted pipeline's history) instead",
+    );
+  }
   const { onHistory, initialHistory, ...pipelineOptions } = options;
   const sink = warningSink(options);
   // History states across runs; replays the latest.
@@ -75,12 +85,14 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
 
   const run = (input: RunAgentInput, next: NextAgent): Observable<unknown> =>
     new Observable<unknown>((subscriber) => {
-      const messages = outgoingMessages(input.messages, latest, options.producer, report);
+      // D-KEEPER: the conversation continues from the middleware's own history, not from the
+      // application's (possibly lossy) copy of it.
+      const { history: start, messages } = continueConversation(latest, input.messages, options.producer, report);
       const pipeline = reasoningPipeline(from(next.run({ ...input, messages }) as ObservableInput<unknown>), {
         ...pipelineOptions,
         quiet: false,
         onWarning: report,
-        initialMessages: messages,
+        initialHistory: start,
       });
       const history = pipeline.history$.subscribe((h) => {
         latest = h;
@@ -100,38 +112,3 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     history: { get: () => latest, enumerable: true },
   }) as ReasoningMiddleware;
 }
-
-/**
- * The run input's messages with every encrypted value recorded as issued by another producer
- * removed (one `VALUE_WITHHELD` warning). Values without a record are attributed to `producer`.
- */
-function outgoingMessages(
-  messages: readonly Message[] | undefined,
-  known: ReasoningHistory | undefined,
-  producer: string,
-  onWarning: (w: ReasoningWarning) => void,
-): Message[] {
-  const list = Array.isArray(messages) ? messages : [];
-  const recorded = new Map<string, ValueIssuer>();
-  for (const issuer of known?.issuers ?? []) recorded.set(entityKey(issuer.subtype, issuer.entityId), issuer);
-  const issuers: ValueIssuer[] = [];
-  for (const [subtype, entityId] of valueCarriers(list)) {
-    issuers.push(recorded.get(entityKey(subtype, entityId)) ?? { subtype, entityId, issuer: producer });
-  }
-  return toRunInputMessages({ messages: list, incomplete: [], issuers }, { producer, onWarning });
-}
-
-/** Every message and tool call in `messages` that carries an encrypted value. */
-function* valueCarriers(messages: readonly Message[]): Generator<[ValueIssuer["subtype"], string]> {
-  for (const m of messages) {
-    if (typeof m !== "object" || m === null) continue;
-    if (typeof (m as { encryptedValue?: unknown }).encryptedValue === "string") yield ["message", m.id];
-    const calls = (m as { toolCalls?: unknown }).toolCalls;
-    if (!Array.isArray(calls)) continue;
-    for (const call of calls as Array<{ id?: unknown; encryptedValue?: unknown }>) {
-      if (typeof call?.encryptedValue === "string" && typeof call.id === "string") yield ["tool-call", call.id];
-    }
-  }
-}
-
-const entityKey = (subtype: string, entityId: string): string => `${subtype}\u0000${entityId}`;

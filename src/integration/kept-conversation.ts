@@ -1,0 +1,238 @@
+import type { Message, ToolCall } from "@ag-ui/core";
+import type { ReasoningWarning } from "../core/types";
+import { toolCallsOf } from "../history/conversation";
+import { hasValue, issuersOf } from "../history/issuers";
+import { messageKey } from "../history/message-key";
+import { NotJsonData, ownCopy } from "../history/own-copy";
+import { messageProblem } from "../history/read-event";
+import { toRunInputMessages } from "../history/run-input";
+import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
+
+/** Where the middleware's next run starts, and what it sends. */
+export interface NextRun {
+  /** The history the run continues (the pipeline's `initialHistory`). */
+  readonly history: ReasoningHistory;
+  /** The run input's messages, as they go to the producer. */
+  readonly messages: Message[];
+}
+
+/**
+ * The middleware keeps the conversation (D-KEEPER). `held` is its history after the last run, `sent`
+ * the messages of the run input the application built (its own message list, which a chat-UI library
+ * or a text-only store may have stripped of values):
+ *
+ * - the history continues from `held`, in the application's order: a message the application still
+ *   sends stays as held, values and issuer records included, even where the application's copy lacks
+ *   them; a message it no longer sends leaves the history (with its records and `incomplete` items);
+ *   one it adds enters as `initialMessages` do (its values attributed to `producer`). Held activity
+ *   messages, which a client never sends (R-INPUT-4), stay after the message they followed;
+ * - the run input is the application's list with every held value restored onto the matching message
+ *   or tool call whose copy has none, and then only the values issued by `producer` (D-ISSUER:
+ *   `toRunInputMessages` leaves out the others, with one `VALUE_WITHHELD`). A value the application
+ *   sets itself (none held, or a different one) is sent as given and held as `producer`'s.
+ *
+ * Messages match by id and whether they are tool messages (D-HISTORY-IDS), tool calls by id within
+ * their message. O(held + sent).
+ */
+export function continueConversation(
+  held: ReasoningHistory | undefined,
+  sent: unknown,
+  producer: string,
+  onWarning: (w: ReasoningWarning) => void,
+): NextRun {
+  const app = appMessages(sent);
+  const heldMessages = held?.messages ?? [];
+  const records = new Map<string, ValueIssuer>();
+  for (const record of held?.issuers ?? []) records.set(entityKey(record.subtype, record.entityId), record);
+
+  const sentKeys = new Set(app.map(messageKey));
+  const heldByKey = new Map<string, Message>();
+  // Held activity messages the application does not send, by the key of the message they follow ("" : first).
+  const following = new Map<string, Message[]>();
+  let anchor = "";
+  for (const message of heldMessages) {
+    const key = messageKey(message);
+    if (!heldByKey.has(key)) heldByKey.set(key, message);
+    if (sentKeys.has(key)) anchor = key;
+    else if (message.role === "activity") {
+      const list = following.get(anchor);
+      if (list === undefined) following.set(anchor, [message]);
+      else list.push(message);
+    }
+  }
+
+  const merge = new ValueMerge(records, producer);
+  const messages: Message[] = [...(following.get("") ?? [])];
+  const outgoing: Message[] = [];
+  // Key → the history's message for it. A key the application repeats is held once (R-EVT-8); each
+  // copy it sends gets that message's values.
+  const placed = new Map<string, Message>();
+  app.forEach((message, i) => {
+    const key = messageKey(message);
+    const entry = placed.get(key);
+    if (entry !== undefined) {
+      outgoing.push(merge.restored(entry, message));
+      return;
+    }
+    const kept = heldByKey.get(key);
+    if (kept === undefined) {
+      const copy = appCopy(message, i);
+      messages.push(copy);
+      merge.added(copy);
+      outgoing.push(message);
+      placed.set(key, copy);
+    } else {
+      const merged = merge.kept(kept, message);
+      messages.push(merged);
+      outgoing.push(merge.restored(kept, message));
+      placed.set(key, merged);
+    }
+    messages.push(...(following.get(key) ?? []));
+  });
+
+  const issuers = merge.issuers(held?.issuers ?? [], messages);
+  const history: ReasoningHistory = {
+    messages,
+    incomplete: presentItems(held?.incomplete ?? [], messages),
+    issuers,
+  };
+  return {
+    history,
+    messages: toRunInputMessages({ messages: outgoing, incomplete: [], issuers }, { producer, onWarning }),
+  };
+}
+
+/**
+ * Merges held values with the application's copies, and collects the records that change: a value
+ * the application sets itself is `producer`'s (D-ISSUER), as are the values of a message it adds.
+ */
+class ValueMerge {
+  // Entity key → the record replacing (or joining) the held one.
+  private readonly changed = new Map<string, ValueIssuer>();
+
+  constructor(
+    private readonly records: ReadonlyMap<string, ValueIssuer>,
+    private readonly producer: string,
+  ) {}
+
+  /** Records the values of a message the application added. */
+  added(message: Message): void {
+    for (const record of issuersOf(message, this.producer))
+      this.changed.set(entityKey(record.subtype, record.entityId), record);
+  }
+
+  /** The held message, with every value the application set itself in place of the held one. */
+  kept(held: Message, copy: Message): Message {
+    let kept = this.takeValue(held, copy, "message", held.id);
+    const heldCalls = toolCallsOf(held);
+    const copyCalls = toolCallsOf(copy);
+    if (heldCalls === undefined || copyCalls === undefined) return kept;
+    const byId = callsById(copyCalls);
+    let changed = false;
+    const calls = heldCalls.map((call) => {
+      const theirs = byId.get(call.id);
+      const next = theirs === undefined ? call : this.takeValue(call, theirs, "tool-call", call.id);
+      if (next !== call) changed = true;
+      return next;
+    });
+    if (changed) kept = { ...kept, toolCalls: calls } as Message;
+    return kept;
+  }
+
+  /** The application's copy with every held value restored where the copy has none. */
+  restored(held: Message, copy: Message): Message {
+    let restored = restoreValue(copy, held);
+    const heldCalls = toolCallsOf(held);
+    const copyCalls = toolCallsOf(copy);
+    if (heldCalls === undefined || copyCalls === undefined) return restored;
+    const byId = callsById(heldCalls);
+    let changed = false;
+    const calls = copyCalls.map((call) => {
+      const mine = byId.get(call.id);
+      const next = mine === undefined ? call : restoreValue(call, mine);
+      if (next !== call) changed = true;
+      return next;
+    });
+    if (changed) restored = { ...restored, toolCalls: calls } as Message;
+    return restored;
+  }
+
+  /**
+   * The history's records: the held ones of entities still present (in their order, each replaced
+   * by its change), then the new ones.
+   */
+  issuers(held: readonly ValueIssuer[], messages: readonly Message[]): ValueIssuer[] {
+    const present = new Set<string>();
+    for (const message of messages) {
+      present.add(entityKey("message", message.id));
+      for (const call of toolCallsOf(message) ?? []) present.add(entityKey("tool-call", call.id));
+    }
+    const out: ValueIssuer[] = [];
+    const done = new Set<string>();
+    for (const record of held) {
+      const key = entityKey(record.subtype, record.entityId);
+      if (!present.has(key) || done.has(key)) continue;
+      done.add(key);
+      out.push(this.changed.get(key) ?? record);
+    }
+    for (const [key, record] of this.changed) if (!done.has(key)) out.push(record);
+    return out;
+  }
+
+  /** `held`, or a copy of it with the application's value when the application set a different one. */
+  private takeValue<T extends object>(held: T, copy: object, subtype: ValueIssuer["subtype"], id: string): T {
+    if (!hasValue(copy)) return held;
+    if (hasValue(held) && held.encryptedValue === copy.encryptedValue) return held;
+    this.changed.set(entityKey(subtype, id), { subtype, entityId: id, issuer: this.producer });
+    return { ...held, encryptedValue: copy.encryptedValue };
+  }
+}
+
+/** `copy` with `held`'s value when it has none of its own (the application dropped it). */
+function restoreValue<T extends object>(copy: T, held: object): T {
+  if (hasValue(copy) || !hasValue(held)) return copy;
+  return { ...copy, encryptedValue: held.encryptedValue };
+}
+
+function callsById(calls: readonly ToolCall[]): Map<string, ToolCall> {
+  const byId = new Map<string, ToolCall>();
+  for (const call of calls) if (!byId.has(call.id)) byId.set(call.id, call);
+  return byId;
+}
+
+/** The held `incomplete` items whose message or tool call is still in the conversation. */
+function presentItems(items: readonly IncompleteItem[], messages: readonly Message[]): readonly IncompleteItem[] {
+  if (items.length === 0) return items;
+  const ids = new Set<string>();
+  const calls = new Set<string>();
+  for (const message of messages) {
+    ids.add(message.id);
+    for (const call of toolCallsOf(message) ?? []) calls.add(call.id);
+  }
+  return items.filter((item) => (item.kind === "message" ? ids : calls).has(item.id));
+}
+
+/** The run input's messages, checked as `initialMessages` are (a non-array is none). */
+function appMessages(sent: unknown): readonly Message[] {
+  if (!Array.isArray(sent)) return [];
+  sent.forEach((message: unknown, i) => {
+    const problem = messageProblem(message);
+    if (problem !== undefined)
+      throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages[${i}]: ${problem}`);
+  });
+  return sent as readonly Message[];
+}
+
+/** The history's own copy of a message the application added (D-NO-ALIAS). */
+function appCopy(message: Message, i: number): Message {
+  try {
+    return ownCopy(message);
+  } catch (error) {
+    const why = error instanceof NotJsonData ? error.message : "it cannot be read";
+    throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages[${i}] is not JSON data: ${why}`, {
+      cause: error,
+    });
+  }
+}
+
+const entityKey = (subtype: string, entityId: string): string => `${subtype}\u0000${entityId}`;
