@@ -72,10 +72,8 @@ describe("browser build facts (docs/browser.md)", () => {
   });
 
   it("agui-reasoning/storage: a chat UI that does not import it bundles none of its adapters; with IndexedDbHistoryStore it weighs what docs/browser.md reports; the entry needs nothing from Node", async () => {
-    const bytesOf = (
-      bundle: { metafile: { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> } },
-      file: string,
-    ) => Object.values(bundle.metafile.outputs)[0]!.inputs[file]?.bytesInOutput ?? 0;
+    const bytesOf = (bundle: BrowserBundle, file: string) =>
+      Object.values(bundle.metafile.outputs)[0]!.inputs[file]?.bytesInOutput ?? 0;
     const ADAPTERS = [
       "src/storage/indexeddb-store.ts",
       "src/storage/key-value-store.ts",
