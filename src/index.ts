@@ -16,6 +16,7 @@ export { verifyDiscipline, createVerifyStage, type VerifyOptions } from "./disci
 export { routeEncryptedValues, deriveHistory, createHistoryStage, type HistoryOptions } from "./history/history-stage";
 export { toRunInputMessages, type RunInputOptions } from "./history/run-input";
 export { messagesOf } from "./history/messages-of";
+export { emptyHistory } from "./history/empty-history";
 export type { ReasoningHistory, IncompleteItem, IncompleteReason, ValueIssuer } from "./history/types";
 
 export {

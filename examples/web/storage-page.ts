@@ -7,7 +7,14 @@
  */
 import { HttpAgent } from "@ag-ui/client";
 import type { Message } from "@ag-ui/core";
-import { agentEvents, reasoningPipeline, serializeHistory, toRunInputMessages, type ReasoningHistory } from "../../src";
+import {
+  agentEvents,
+  emptyHistory,
+  reasoningPipeline,
+  serializeHistory,
+  toRunInputMessages,
+  type ReasoningHistory,
+} from "../../src";
 import { IndexedDbHistoryStore } from "../../src/storage";
 import { DEMO_TURNS } from "../demo-turns";
 
@@ -46,7 +53,7 @@ interface StorageResult {
 async function main(): Promise<StorageResult> {
   const store = new IndexedDbHistoryStore();
   const saved = await store.load(THREAD);
-  let history: ReasoningHistory = saved ?? { messages: [], incomplete: [], issuers: [] };
+  let history = saved ?? emptyHistory();
   for (let n = saved === undefined ? 1 : 3; n <= (saved === undefined ? 2 : 3); n++)
     history = await runTurn(history, n);
   await store.save(THREAD, history);

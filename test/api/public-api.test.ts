@@ -34,6 +34,7 @@ const MAIN_EXPORTS = [
   "createVerifyStage",
   "deriveHistory",
   "downcastToThinking",
+  "emptyHistory",
   "enforceSchema",
   "expandChunks",
   "formatWarning",
@@ -68,12 +69,14 @@ const TESTING_EXPORTS = [
   "installReasoningMatchers",
   "loadRecording",
   "mockAgent",
+  "mockAgentServer",
   "msg",
   "parseDiagram",
   "parseRecording",
   "protocolError",
   "reasoningMatchers",
   "recordingsDirectory",
+  "returnedValues",
   "runPipeline",
   "sequentialIds",
   "warningWith",
@@ -133,6 +136,19 @@ describe("public API: the export lists are deliberate", () => {
       .map((f) => readFileSync(join(__dirname, "../..", f), "utf8"))
       .join("\n");
     expect([...MAIN_EXPORTS, ...STORAGE_EXPORTS].filter((name) => !new RegExp(`\\b${name}\\b`).test(docs))).toEqual([]);
+  });
+});
+
+describe("emptyHistory: what the first turn starts from", () => {
+  it("is a history with nothing in it, a new object each call, that a pipeline starts from and adds to", () => {
+    const empty = main.emptyHistory();
+    expect(empty).toEqual({ messages: [], incomplete: [], issuers: [] });
+    expect(main.emptyHistory()).not.toBe(empty);
+    expect(main.emptyHistory().messages).not.toBe(empty.messages);
+    const run = runPipeline([ev.runStarted(), ev.textChunk("a1", "Hi"), ev.runFinished()], { initialHistory: empty });
+    expect(run.histories[0]).toEqual(empty);
+    expect(run.history.messages).toEqual([msg.assistant("a1", "Hi")]);
+    expect(empty.messages).toEqual([]);
   });
 });
 

@@ -95,11 +95,15 @@ describe("browser build facts (docs/browser.md)", () => {
     expect((await bundleForBrowser("src/storage/index.ts", { external: PEERS })).nodeGlobals).toEqual([]);
   });
 
-  it("agui-reasoning/testing needs Node only for loading the shipped recordings (docs/testing.md)", async () => {
-    const testing = await bundleForBrowser("src/testing/index.ts", { external: [...PEERS, "node:*"] });
-    expect(testing.nodeImporters).toEqual(["src/testing/recordings.ts"]);
-    expect(testing.nodeImports).toEqual(["node:fs", "node:path"]);
-    expect(testing.nodeGlobals).toEqual(["__dirname"]);
-    expect(readFileSync(resolve(REPO_ROOT, "docs/testing.md"), "utf8")).toMatch(/Node-only[^\n]*loadRecording/);
+  it("agui-reasoning/testing needs Node only for loading the shipped recordings and for mockAgentServer (docs/testing.md)", async () => {
+    const testing = await bundleForBrowser("src/testing/index.ts", {
+      external: [...PEERS, "node:*", "@ag-ui/encoder"],
+    });
+    expect(testing.nodeImporters).toEqual(["src/testing/mock-agent-server.ts", "src/testing/recordings.ts"]);
+    expect(testing.nodeImports).toEqual(["node:fs", "node:http", "node:path"]);
+    expect(testing.nodeGlobals).toEqual(["Buffer", "__dirname", "setImmediate"]);
+    expect(readFileSync(resolve(REPO_ROOT, "docs/testing.md"), "utf8")).toMatch(
+      /Node-only[^\n]*loadRecording[^]*mockAgentServer/,
+    );
   });
 });

@@ -8,9 +8,9 @@
 
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startAgentServer, type AgentServer } from "../../examples/agent-server";
-import { ISSUED, demoAgent, returnedValues } from "../../examples/demo-agent";
+import { ISSUED, demoAgent } from "../../examples/demo-agent";
 import { bundlePage } from "../../examples/web/serve";
+import { mockAgentServer, returnedValues, type MockAgentServer } from "../../src/testing";
 import { BROWSER_TEST_REQUIRED, CHROMIUM_FLAGS, HOW_TO_RUN, findChromium } from "./chromium";
 
 const executablePath = findChromium();
@@ -32,7 +32,7 @@ async function visit(page: Page, how: "goto" | "reload", url: string): Promise<S
 
 describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, continue", () => {
   const run = executablePath !== undefined || BROWSER_TEST_REQUIRED ? it : it.skip;
-  let server: AgentServer | undefined;
+  let server: MockAgentServer | undefined;
   let browser: Browser | undefined;
 
   afterAll(async () => {
@@ -46,7 +46,7 @@ describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, con
       if (executablePath === undefined)
         throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
       const { script } = await bundlePage(join(__dirname, "../../examples/web/storage-page.ts"));
-      server = await startAgentServer(demoAgent, {
+      server = await mockAgentServer(demoAgent, {
         pages: {
           "/": { contentType: "text/html; charset=utf-8", body: () => PAGE },
           "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
@@ -79,7 +79,7 @@ describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, con
       expect(second.error).toBeUndefined();
       expect(second.loaded).toBe(first.saved);
       expect(server.requests).toHaveLength(3);
-      expect(returnedValues(server.requests[2])).toEqual(
+      expect(returnedValues(server.requests[2], ISSUED)).toEqual(
         ISSUED.map((v) => expect.objectContaining({ entityId: v.entityId, identical: true })),
       );
       expect(second.saved).toContain("With my earlier reasoning restored");

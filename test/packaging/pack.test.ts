@@ -237,7 +237,7 @@ const events = [
 ];
 
 // The main entry: the facade over the three events.
-const pipeline = main.reasoningPipeline(rxjs.from(events), { producer: "https://agent.example/run", onWarning() {} });
+const pipeline = main.reasoningPipeline(rxjs.from(events), { producer: "https://agent.example/run", initialHistory: main.emptyHistory(), onWarning() {} });
 const seen = [];
 pipeline.events$.subscribe((e) => seen.push(e.type));
 
@@ -305,10 +305,13 @@ import * as rxjs from "rxjs";`),
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningHistory, type ReasoningWarning } from "agui-reasoning";
 import { alphabet, createTestScheduler, ev, expectPipeline, historyOf, installReasoningMatchers, mockAgent, msg, protocolError } from "agui-reasoning/testing";
 import { IndexedDbHistoryStore, type IndexedDbHistoryStoreOptions } from "agui-reasoning/storage";
+import { mockAgentServer, returnedValues, type MockAgentServer, type ReturnedValue } from "agui-reasoning/testing";
 
 installReasoningMatchers();
 const idbOptions: IndexedDbHistoryStoreOptions = { objectStore: "threads" };
 export const idb: Promise<ReasoningHistory | undefined> = new IndexedDbHistoryStore(idbOptions).load("t1");
+export const server: Promise<MockAgentServer> = mockAgentServer([[ev.runStarted(), ev.runFinished()]], { encoding: "protobuf" });
+export const back = (s: MockAgentServer): ReturnedValue[] => returnedValues(s.requests[0], s.issued);
 const p = reasoningPipeline(from([ev.runStarted(), ev.reasoningChunk("m1", "Let me"), ev.runFinished()]), { producer: "p" });
 p.history$.subscribe((h: ReasoningHistory) => toRunInputMessages(h, { producer: "p" }));
 p.warnings$.subscribe((w: ReasoningWarning) => w.code);
