@@ -32,6 +32,7 @@ export {
   type ReasoningMiddlewareOptions,
   type NextAgent,
 } from "./integration/http-agent-middleware";
+export { bridgeAgent, type AgUiAgentSurface } from "./integration/bridge-agent";
 
 // Resilience (docs/resilience.md): resume (the facade's exportState()/resumeFrom; the per-stage state
 // codecs behind it are internal), repair, downgrade, storage.

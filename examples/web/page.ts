@@ -134,7 +134,7 @@ function render(history: ReasoningHistory): void {
 }
 
 /** One line per turn and warning code, its count going up as more arrive (e.g. one THINKING_UPCAST per event). */
-const warningLines = new Map<string, { count: number; counter: HTMLElement }>();
+const warningLines = new Map<string, { count: number; counter: HTMLElement; item: HTMLElement }>();
 function showWarning(turn: number, warning: ReasoningWarning): void {
   const key = `${turn} ${warning.code}`;
   const line = warningLines.get(key);
@@ -149,7 +149,17 @@ function showWarning(turn: number, warning: ReasoningWarning): void {
   item.append(element("strong", "code", `turn ${turn} · ${warning.code}`), counter, ` — e.g. ${warning.message}`);
   item.dataset.code = warning.code;
   warningList.append(item);
-  warningLines.set(key, { count: 1, counter });
+  warningLines.set(key, { count: 1, counter, item });
+}
+
+/**
+ * The console gets what the page shows: one line per grouped warning of the turn, with its count, once
+ * the turn is over (the pipeline's own console sink is off, as the page passes `onWarning`).
+ */
+function logWarnings(turn: number): void {
+  for (const [key, line] of warningLines) {
+    if (key.startsWith(`${turn} `)) console.warn(`[agui-reasoning web demo] ${line.item.textContent ?? ""}`);
+  }
 }
 
 /** One turn: send the history with the new question, stream the answer through the pipeline. */
@@ -170,13 +180,17 @@ async function runTurn(history: ReasoningHistory, n: number): Promise<ReasoningH
   const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url: AGENT_URL }), input), {
     producer: AGENT_URL,
     initialHistory: before,
+    // Warnings as they arrive, grouped on the page (and not also one console line each).
+    onWarning: (w) => showWarning(n, w),
   });
-  // The views complete with events$, awaited below: nothing to unsubscribe.
+  // The view completes with events$, awaited below: nothing to unsubscribe.
   // eslint-disable-next-line rxjs-x/no-ignored-subscription
   pipeline.history$.subscribe(render);
-  // eslint-disable-next-line rxjs-x/no-ignored-subscription
-  pipeline.warnings$.subscribe((w) => showWarning(n, w));
-  await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ error: reject, complete: resolve }));
+  try {
+    await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ error: reject, complete: resolve }));
+  } finally {
+    logWarnings(n);
+  }
   return pipeline.history;
 }
 

@@ -112,7 +112,8 @@ export function passThrough<S, O>(): (state: S, event: O) => StepResult<S, O> {
 /** Options every operator accepts. */
 export interface WarningOptions {
   /**
-   * Where warnings go (D-WARN). Default: `console.warn` of a one-line rendering. Use `() => {}`
+   * Where warnings go (D-WARN). Default: `console.warn` of a one-line rendering, while nobody
+   * subscribes to the facade's or middleware's `warnings$` (D-WARN-SINK). Use `() => {}`
    * together with `quiet` to silence non-lossy warnings; lossy warnings are still delivered to a
    * custom sink, and printed by the default sink even when `quiet` is set (R-VER-7).
    */

@@ -14,8 +14,15 @@ export function formatWarning(w: ReasoningWarning): string {
  * Resolves the warning sink of an operator's options: the user's `onWarning`, or `console.warn`.
  * `quiet` silences non-lossy warnings only (R-VER-7: lossy warnings are never silenced by default,
  * and no flag silences them at the default sink).
+ *
+ * `listened` tells whether someone subscribes to a `warnings$` stream delivering the same warnings:
+ * then that subscriber is where they go, and the default sink stays silent (D-WARN-SINK: the
+ * README's program printed every warning twice). A custom `onWarning` gets them either way.
  */
-export function warningSink(options: WarningOptions | undefined): (w: ReasoningWarning) => void {
+export function warningSink(
+  options: WarningOptions | undefined,
+  listened?: () => boolean,
+): (w: ReasoningWarning) => void {
   const custom = options?.onWarning;
   const quiet = options?.quiet === true;
   if (custom)
@@ -25,7 +32,7 @@ export function warningSink(options: WarningOptions | undefined): (w: ReasoningW
         }
       : custom;
   return (w) => {
-    if (quiet && !w.lossy) return;
+    if ((quiet && !w.lossy) || listened?.() === true) return;
     console.warn(formatWarning(w));
   };
 }

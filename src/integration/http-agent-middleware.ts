@@ -69,11 +69,11 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     );
   }
   const { onHistory, initialHistory, ...pipelineOptions } = options;
-  const sink = warningSink(options);
   // History states across runs; replays the latest.
   const histories = new ReplaySubject<ReasoningHistory>(1);
   // Warnings across runs.
   const warnings = new Subject<ReasoningWarning>();
+  const sink = warningSink(options, () => warnings.observed);
   // The latest history: what decides, on the next run, which values may go out.
   let latest: ReasoningHistory | undefined = initialHistory;
   if (latest) histories.next(latest);

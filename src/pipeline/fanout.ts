@@ -20,6 +20,11 @@ export class Fanout<T> {
     return this.end !== undefined;
   }
 
+  /** Whether anyone is subscribed (D-WARN-SINK: the default warning sink gives way to a subscriber). */
+  get observed(): boolean {
+    return this.subscribers.length > 0;
+  }
+
   subscribe(subscriber: Subscriber<T>): Unsubscribable {
     if (this.end !== undefined) {
       deliverEnd(subscriber, this.end);

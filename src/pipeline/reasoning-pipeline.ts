@@ -89,7 +89,7 @@ export function reasoningPipeline(
   const events = new Fanout<AguiEvent>();
   const warnings = new Fanout<ReasoningWarning>();
   const histories = new Fanout<ReasoningHistory>();
-  const sink = warningSink(options);
+  const sink = warningSink(options, () => warnings.observed);
 
   const resume = resumePointOf(options);
   // Validated here first, so that a bad bound names the facade; the history stage holds the same one.

@@ -25,6 +25,7 @@ const MAIN_EXPORTS = [
   "SNAPSHOT_FORMAT",
   "SNAPSHOT_VERSION",
   "agentEvents",
+  "bridgeAgent",
   "createDowncastStage",
   "createEnforceStage",
   "createExpandStage",

@@ -5,7 +5,8 @@
  * panel, then collapsed to a one-line summary that expands on click; the answers; the tool call with
  * its arguments and result; a lock badge with the right byte length on exactly the two things that
  * hold an encrypted value, never the value itself; the THINKING_* upcast warning; the server's
- * byte-identical check; no console error. Saves a screenshot to .tmp/web-demo.png.
+ * byte-identical check; one console line per grouped warning and no console error; at 390 px wide,
+ * nothing overflows. Saves screenshots to .tmp/web-demo.png and .tmp/web-demo-390.png.
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -16,6 +17,7 @@ import { BROWSER_TEST_REQUIRED, CHROMIUM_FLAGS, HOW_TO_RUN, findChromium } from 
 
 const executablePath = findChromium();
 const SCREENSHOT = resolve(__dirname, "../../.tmp/web-demo.png");
+const SCREENSHOT_PHONE = resolve(__dirname, "../../.tmp/web-demo-390.png");
 
 if (executablePath === undefined && !BROWSER_TEST_REQUIRED) {
   process.stderr.write(`browser test skipped: no Chromium found; ${HOW_TO_RUN}\n`);
@@ -56,8 +58,10 @@ describe("the web demo in headless Chromium (examples/web, npm run demo:web)", (
       browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
       const page: Page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
       const consoleErrors: string[] = [];
+      const consoleWarnings: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error") consoleErrors.push(message.text());
+        if (message.type() === "warning") consoleWarnings.push(message.text());
       });
       page.on("pageerror", (error) => consoleErrors.push(error.message));
       await page.addInitScript({ content: RECORD_STREAMING_PANELS });
@@ -125,9 +129,32 @@ describe("the web demo in headless Chromium (examples/web, npm run demo:web)", (
         );
       expect(demo.server.requests).toHaveLength(3);
 
+      // The console says what the page shows: one line per grouped warning, not one per warning.
+      const warningLines = await page.locator("#warnings li").allInnerTexts();
+      expect(warningLines.length).toBeGreaterThan(0);
+      expect(consoleWarnings).toEqual(warningLines.map((line) => `[agui-reasoning web demo] ${line}`));
+
+      // The lock badge's padlock is drawn (an SVG mask), not left to a glyph the fonts may lack.
+      const padlock = await page.evaluate<string>(
+        `getComputedStyle(document.querySelector(".lock"), "::before").maskImage`,
+      );
+      expect(padlock).toContain("image/svg+xml");
+
       expect(consoleErrors).toEqual([]);
       mkdirSync(resolve(SCREENSHOT, ".."), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+      await panels.nth(1).locator("summary").click(); // both thoughts collapsed again
+
+      // On a 390 px phone the collapsed thoughts' one-line previews stay inside their panels: nothing scrolls sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+      const overflow = await page.evaluate<number[]>(`[...document.querySelectorAll("details.reasoning")].map((panel) =>
+        Math.max(...[...panel.querySelectorAll(".gist, .lock")].map((e) => e.getBoundingClientRect().right))
+          - panel.getBoundingClientRect().right)`);
+      expect(overflow).toHaveLength(2);
+      for (const px of overflow) expect(px).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: SCREENSHOT_PHONE, fullPage: true });
     },
     60_000,
   );

@@ -64,6 +64,8 @@ describe("docs: the runnable blocks run", () => {
     ev.runStarted(id),
     ev.reasoningChunk(`m-${id}`, "Let me think."),
     ev.encryptedValue("message", `m-${id}`, value),
+    // One warning per run (a value naming no message, UNKNOWN_ENTITY): the README prints it once (D-WARN-SINK).
+    ev.encryptedValue("message", `nowhere-${id}`, value),
     ev.textChunk(`a-${id}`, "Done."),
     ev.runFinished(id),
   ];
@@ -75,7 +77,7 @@ describe("docs: the runnable blocks run", () => {
   afterAll(() => server.close());
 
   it.each(runnable.map((b) => [b.where, b] as const))(
-    "%s runs against a local agent and exits 0",
+    "%s runs against a local agent, exits 0 and prints each warning once (D-WARN-SINK)",
     async (_where, block) => {
       const file = join(dir, `${block.where.replace(/[^\w]+/g, "_")}.mts`);
       const tsconfig = join(dir, "tsconfig.json");
@@ -89,7 +91,7 @@ describe("docs: the runnable blocks run", () => {
         }),
       );
       const before = server.requests.length;
-      const { stdout } = await promisify(execFile)(
+      const { stdout, stderr } = await promisify(execFile)(
         join(ROOT, "node_modules/.bin/tsx"),
         ["--tsconfig", tsconfig, file],
         { cwd: ROOT, env: { ...process.env, AGENT_URL: server.url } },
@@ -101,6 +103,8 @@ describe("docs: the runnable blocks run", () => {
         expect(JSON.stringify((await server.request(before + 1)).json)).toContain(
           `"encryptedValue":"opaque-${before}"`,
         );
+        // D-WARN-SINK: its warnings$ subscriber prints each warning, and nothing prints it a second time.
+        expect(stderr.match(/UNKNOWN_ENTITY/g)).toHaveLength(2);
       }
     },
     60_000,

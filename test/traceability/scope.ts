@@ -155,5 +155,4 @@ export const PENDING_IMPLEMENTATION: readonly string[] = [
   "D-PATHS",
   "D-PACE",
   "D-DURATION",
-  "D-WARN-SINK",
 ];

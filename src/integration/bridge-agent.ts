@@ -1,0 +1,74 @@
+/**
+ * The members of an AG-UI agent that chat-UI libraries drive: the public surface `AbstractAgent` has,
+ * with the same meaning, in `@ag-ui/client` 0.0.5x (which assistant-ui and CopilotKit pin) and in 1.0.
+ * Parameters are left open (`never[]`): the two copies type them differently (their `Message` unions
+ * differ), and what matters here is that the member is there.
+ */
+export interface AgUiAgentSurface {
+  threadId: string;
+  messages: readonly unknown[];
+  state: unknown;
+  run(...args: never[]): unknown;
+  runAgent(...args: never[]): Promise<unknown>;
+  connectAgent(...args: never[]): Promise<unknown>;
+  abortRun(): void;
+  detachActiveRun(): Promise<void>;
+  subscribe(...args: never[]): unknown;
+  use(...args: never[]): unknown;
+  clone(): unknown;
+  addMessage(...args: never[]): void;
+  addMessages(...args: never[]): void;
+  setMessages(...args: never[]): void;
+  setState(...args: never[]): void;
+}
+
+/** The methods a chat-UI library calls, checked at run time by `bridgeAgent`. */
+const METHODS = [
+  "run",
+  "runAgent",
+  "connectAgent",
+  "abortRun",
+  "detachActiveRun",
+  "subscribe",
+  "use",
+  "clone",
+  "addMessage",
+  "addMessages",
+  "setMessages",
+  "setState",
+] as const satisfies ReadonlyArray<keyof AgUiAgentSurface>;
+
+/**
+ * The same agent object, typed as the `AbstractAgent` of the `@ag-ui/client` copy a UI library pins:
+ * `useAgUiRuntime({ agent: bridgeAgent(agent) })`, `selfManagedAgents={{ default: bridgeAgent(agent) }}`.
+ * The library's type is inferred from where the result goes.
+ *
+ * Why it is needed: an `HttpAgent` of `@ag-ui/client` 1.0 is not assignable to 0.0.5x's `AbstractAgent`
+ * (that class has private members, and 1.0's `Message` union is wider), although at run time the
+ * library only calls the members both have. Both sides must be agents (`AgUiAgentSurface`): the
+ * argument is checked by the compiler and, for the methods, at run time (a clear `TypeError` naming
+ * what is missing), so only the copy's type changes, never the object — the library runs the agent the
+ * middleware is installed on (`agent.use(reasoningMiddleware(...))`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- return-only on purpose: the library's agent type is inferred from where the result goes
+export function bridgeAgent<LibraryAgent extends AgUiAgentSurface>(agent: AgUiAgentSurface): LibraryAgent {
+  const missing = METHODS.filter((name) => !isMethod(agent, name));
+  if (missing.length > 0) {
+    throw new TypeError(
+      `bridgeAgent: expected an AG-UI agent (an @ag-ui/client AbstractAgent such as HttpAgent); missing method${
+        missing.length === 1 ? "" : "s"
+      } ${missing.join(", ")}`,
+    );
+  }
+  return agent as unknown as LibraryAgent;
+}
+
+/** Whether `agent[name]` is a function; a getter that throws counts as missing (input is hostile). */
+function isMethod(agent: unknown, name: string): boolean {
+  if (typeof agent !== "object" || agent === null) return false;
+  try {
+    return typeof (agent as Record<string, unknown>)[name] === "function";
+  } catch {
+    return false;
+  }
+}
