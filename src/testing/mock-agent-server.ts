@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { IssuedValue } from "./returned-values";
 
@@ -48,9 +48,12 @@ export interface RecordedRequest {
   readonly index: number;
   readonly method: string;
   readonly path: string;
-  readonly headers: IncomingHttpHeaders;
+  /** The request headers, by lower-case name (Node's `IncomingHttpHeaders`). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The request body exactly as received, byte for byte. */
-  readonly body: Buffer;
+  readonly body: Uint8Array;
+  /** The body decoded as UTF-8. */
+  readonly text: string;
   /** The body parsed as JSON (`undefined` when it is not JSON): the `RunAgentInput` the client sent. */
   readonly json: unknown;
   /** Resolves when the response is over: the server ended it, or the client closed the connection first. */
@@ -93,7 +96,7 @@ export interface MockAgentServerOptions {
 /** One `GET` route: built per request, so it can report on what the agent received. */
 export interface ServerPage {
   readonly contentType: string;
-  body(requests: readonly RecordedRequest[]): string | Buffer;
+  body(requests: readonly RecordedRequest[]): string | Uint8Array;
 }
 
 /** How events are framed on the wire. */
@@ -157,6 +160,7 @@ export async function mockAgentServer(
       path: req.url ?? "",
       headers: req.headers,
       body,
+      text: body.toString("utf8"),
       json: parseJson(body),
       end: new Promise<ResponseEnd>((resolve) => {
         // "close" fires for both endings; only a finished response has flushed everything.

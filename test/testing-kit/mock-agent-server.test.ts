@@ -60,7 +60,7 @@ describe("mockAgentServer: a scripted AG-UI endpoint over real HTTP", () => {
       const second = await runOverHttp(server.url, runInput({ runId: "r2", messages }));
       expect(second.error).toBeUndefined();
       expect(server.requests.map((r) => (r.json as { runId: string }).runId)).toEqual(["r1", "r2"]);
-      expect((await server.request(1)).body.toString("utf8")).toBe(JSON.stringify((await server.request(1)).json));
+      expect((await server.request(1)).text).toBe(JSON.stringify((await server.request(1)).json));
 
       const bytes = (text: string) => Buffer.byteLength(text, "utf8");
       expect(returnedValues(server.requests[1], server.issued)).toEqual([
