@@ -11,7 +11,7 @@ import tseslint from "typescript-eslint";
 const TESTS = ["test/**/*.ts", "marbles/**/*.ts"];
 
 export default defineConfig(
-  { ignores: ["dist/", "coverage/", ".tmp/", "bench/profiles/", "node_modules/"] },
+  { ignores: ["dist/", "coverage/", ".tmp/", "bench/profiles/", "node_modules/", ".stryker-tmp/", "reports/"] },
   {
     linterOptions: { reportUnusedDisableDirectives: "error" },
   },

@@ -8,6 +8,13 @@ export type { AguiEvent, ReasoningWarning, Stage, StepContext, StepResult, Warni
 export { ReasoningProtocolError, ERROR_CODES, isReasoningProtocolError, type ReasoningErrorCode } from "./core/errors";
 export { stageOperator, runStage } from "./core/stage-operator";
 export { formatWarning } from "./core/warnings";
+export {
+  WARNING_CODES,
+  type ReasoningWarningCode,
+  type WarningCodeInfo,
+  type WarningRule,
+  type Lossiness,
+} from "./core/warning-codes";
 
 export { upcastThinking, createUpcastStage, type UpcastOptions } from "./upcast/upcast-thinking";
 export { enforceSchema, createEnforceStage } from "./schema/enforce-schema";
@@ -40,20 +47,16 @@ export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type PipelineSnapshot } from "./resu
 export {
   repairStream,
   createRepairStage,
-  REPAIR_WARNING_CODES,
   REPAIRED_TRUNCATION,
   type RepairOptions,
   type RepairState,
-  type RepairWarningCode,
 } from "./repair/repair-stream";
 export {
   downcastToThinking,
   createDowncastStage,
   DowncastError,
-  DOWNCAST_WARNING_CODES,
   type DowncastOptions,
   type DowncastState,
-  type DowncastWarningCode,
 } from "./downcast/downcast-thinking";
 export {
   serializeHistory,

@@ -2,42 +2,44 @@ import { AGUIError } from "@ag-ui/core";
 import { isPlainObject } from "./json";
 
 /**
- * Every way this package rejects a stream. Stable: users match on `code`. Documented in
- * docs/errors.md with the rule each one implements.
+ * Every way this package rejects a stream, keyed by code (`ERROR_CODES.ORPHAN_CONTENT` is
+ * `"ORPHAN_CONTENT"`). Stable: users match on `code`. Documented in docs/errors.md with the rule each
+ * one implements.
  */
-export const ERROR_CODES = [
+export const ERROR_CODES = {
   /** A known field carries a value its schema rejects (R-PROC-4, R-REASON-23). Also non-object events. */
-  "MALFORMED_EVENT",
+  MALFORMED_EVENT: "MALFORMED_EVENT",
   /** CONTENT/END (or span END) naming an item that is not open (R-REASON-9/10/14, R-STREAM-2, R-TEXT-9). */
-  "ORPHAN_CONTENT",
-  "ORPHAN_END",
+  ORPHAN_CONTENT: "ORPHAN_CONTENT",
+  ORPHAN_END: "ORPHAN_END",
   /** START naming an item already open (R-REASON-10/11, R-STREAM-1). */
-  "DUPLICATE_OPEN",
+  DUPLICATE_OPEN: "DUPLICATE_OPEN",
   /** A span/message/tool call/step still open at RUN_FINISHED (R-REASON-13, R-RUN-4, R-STREAM-3). */
-  "OPEN_AT_RUN_FINISHED",
+  OPEN_AT_RUN_FINISHED: "OPEN_AT_RUN_FINISHED",
   /** The source completed while a run was open (D-TRUNC, R-TRANS-3). */
-  "RUN_TRUNCATED",
+  RUN_TRUNCATED: "RUN_TRUNCATED",
   /** First chunk of an item without its id (or tool name) (R-STREAM-10/11). */
-  "FIRST_CHUNK_WITHOUT_ID",
+  FIRST_CHUNK_WITHOUT_ID: "FIRST_CHUNK_WITHOUT_ID",
   /** An id-less continuation with several candidate lanes (R-STREAM-16). */
-  "AMBIGUOUS_CONTINUATION",
+  AMBIGUOUS_CONTINUATION: "AMBIGUOUS_CONTINUATION",
   /** A continuation chunk repeating an opener field with another value (R-STREAM-14). */
-  "CONFLICTING_CHUNK_FIELD",
+  CONFLICTING_CHUNK_FIELD: "CONFLICTING_CHUNK_FIELD",
   /** THINKING_* content/end without its start (D-THINK-ORPHAN). */
-  "LEGACY_ORPHAN",
+  LEGACY_ORPHAN: "LEGACY_ORPHAN",
   /** REASONING_MESSAGE_START for a non-reasoning message or the reverse (D-ROLE-CONFLICT). */
-  "ID_ROLE_CONFLICT",
+  ID_ROLE_CONFLICT: "ID_ROLE_CONFLICT",
   /** A continuation whose subagentRunId disagrees with its opener (R-SUB-2, D-SPAN-OWNER). */
-  "ATTRIBUTION_MISMATCH",
+  ATTRIBUTION_MISMATCH: "ATTRIBUTION_MISMATCH",
   /** First event not RUN_STARTED/RUN_ERROR, or an event after the run closed (R-RUN-1/7/8). */
-  "EVENT_OUTSIDE_RUN",
+  EVENT_OUTSIDE_RUN: "EVENT_OUTSIDE_RUN",
   /** RUN_STARTED while a run is open (R-RUN-9). */
-  "NESTED_RUN",
+  NESTED_RUN: "NESTED_RUN",
   /** More open items than `maxOpenItems` allows. */
-  "LIMIT_EXCEEDED",
-] as const;
+  LIMIT_EXCEEDED: "LIMIT_EXCEEDED",
+} as const;
 
-export type ReasoningErrorCode = (typeof ERROR_CODES)[number];
+/** The type of `ReasoningProtocolError.code`. */
+export type ReasoningErrorCode = keyof typeof ERROR_CODES;
 
 export interface ReasoningProtocolErrorInit {
   readonly code: ReasoningErrorCode;

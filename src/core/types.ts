@@ -7,6 +7,8 @@
  * call the steps directly, without RxJS.
  */
 
+import type { ReasoningWarningCode } from "./warning-codes";
+
 /**
  * An event as it travels between stages. Before `enforceSchema` nothing about it is known (it may
  * even be `null` or a number: hostile input must produce a clear error, never a `TypeError`), so
@@ -20,8 +22,8 @@ export interface AguiEvent {
 
 /** Structured warning (decision D-WARN). Never carries a delta, reasoning text or an encrypted value (D-REDACT). */
 export interface ReasoningWarning {
-  /** Stable machine-readable code, e.g. `UNKNOWN_EVENT_TYPE`, `STRIPPED_PROPERTY`, `UNKNOWN_ENTITY`. */
-  readonly code: string;
+  /** Stable machine-readable code, one of `WARNING_CODES` (e.g. `UNKNOWN_EVENT_TYPE`, `UNKNOWN_ENTITY`). */
+  readonly code: ReasoningWarningCode;
   /** One human sentence: event types, ids, JSON paths, counts and byte lengths only. */
   readonly message: string;
   /** The rule or decision id the warning implements (`R-PROC-6`, `D-UNKNOWN-ENTITY`, …). */
@@ -36,7 +38,7 @@ export interface ReasoningWarning {
   readonly ids?: readonly string[];
   /**
    * The warning reports content that was lost (R-REASON-19, R-VER-6/7): it cannot be silenced by
-   * the `quiet` option.
+   * the `quiet` option. Present (`true`) only then, as `WARNING_CODES` says for the code and rule.
    */
   readonly lossy?: boolean;
 }

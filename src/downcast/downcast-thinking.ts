@@ -20,7 +20,6 @@ import { droppedMetadata, recoverTitle } from "./thinking-title";
 import { THINKING_BY_REASONING } from "./thinking-shapes";
 
 export { DowncastError } from "./downcast-error";
-export { DOWNCAST_WARNING_CODES, type DowncastWarningCode } from "./downcast-warnings";
 
 export type DowncastOptions = WarningOptions;
 

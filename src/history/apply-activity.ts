@@ -1,6 +1,7 @@
 import type { ActivityMessage } from "@ag-ui/core";
 import { result } from "../core/types";
 import type { AguiEvent, StepContext, StepResult } from "../core/types";
+import type { WarningRule } from "../core/warning-codes";
 import type { Conversation } from "./conversation";
 import { applyJsonPatch } from "./json-patch";
 import {
@@ -104,12 +105,12 @@ function skipped(
   ctx: StepContext,
   id: string,
   why: string,
-  rule = "R-ACT-5",
+  rule: WarningRule<"ACTIVITY_SKIPPED"> = "R-ACT-5",
   metadataMerged = false,
 ): StepResult<Conversation, AguiEvent> {
   const what = metadataMerged
     ? "its content change was not applied to history (its metadata was merged)"
     : "it was not applied to history";
-  const w = warning("ACTIVITY_SKIPPED", rule, event, ctx, [id], `the event ${why}; ${what}`, true);
+  const w = warning("ACTIVITY_SKIPPED", rule, event, ctx, [id], `the event ${why}; ${what}`);
   return result(conversation, [event], [w]);
 }

@@ -98,7 +98,7 @@ export function startMessage(
     next = conversation.append(family.create(event, ctx, id, metadata));
     const text =
       "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
-    warnings = [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text, false)];
+    warnings = [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text)];
   } else if (position === undefined) {
     next = conversation.append(family.create(event, ctx, id, metadata));
   } else {
@@ -351,7 +351,7 @@ export function notApplied(
   const text = `the open item this event continues ${why}; ${lost} not applied to history`;
   const w: ReasoningWarning =
     why === RESTATED
-      ? warning("TARGET_REPLACED", "D-SNAPSHOT-ROLE", event, ctx, [id], text, true)
-      : warning("TARGET_REMOVED", "D-SNAPSHOT-OPEN", event, ctx, [id], text, true);
+      ? warning("TARGET_REPLACED", "D-SNAPSHOT-ROLE", event, ctx, [id], text)
+      : warning("TARGET_REMOVED", "D-SNAPSHOT-OPEN", event, ctx, [id], text);
   return result(conversation, [event], [w]);
 }

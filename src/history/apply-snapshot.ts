@@ -193,9 +193,7 @@ function withKnownRoles(
     if (isRole(message.role)) kept.push(message);
     else {
       const text = "a message with an unrecognised role was dropped from the list";
-      warnings.push(
-        warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, true, `${path}/${i}/role`),
-      );
+      warnings.push(warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, `${path}/${i}/role`));
     }
   });
   return { messages: kept, warnings };

@@ -81,7 +81,7 @@ function placeCall(
   if (holderAt !== undefined && parentId !== undefined && conversation.at(holderAt)!.role !== "assistant") {
     const role = roleName(conversation.at(holderAt)!.role);
     const text = `parentMessageId names a ${role} message, not an assistant message; the call is held on an assistant message with the tool call's id`;
-    warnings.push(warning("TOOL_CALL_PARENT_CONFLICT", "R-TOOL-1", event, ctx, [call.id, parentId], text, false));
+    warnings.push(warning("TOOL_CALL_PARENT_CONFLICT", "R-TOOL-1", event, ctx, [call.id, parentId], text));
     holderId = call.id;
     holderAt = index.position.get(holderId);
   }
@@ -91,7 +91,7 @@ function placeCall(
     conversation.yieldIdOfToolMessage(holderId, holderAt);
     const text =
       "the assistant message holding the call reuses the id of a held tool message; it was added as a message of its own";
-    warnings.push(warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [holderId], text, false));
+    warnings.push(warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [holderId], text));
     holderAt = undefined;
   }
   if (holderAt === undefined) {
@@ -265,7 +265,6 @@ export function addToolResult(
       ctx,
       [id],
       "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
-      true,
     );
     const replaced = conversation.index.sharedToolMessage.has(id)
       ? conversation
@@ -291,7 +290,7 @@ export function addToolResult(
 function sharedIdWarning(held: Message, event: AguiEvent, ctx: StepContext, id: string): readonly ReasoningWarning[] {
   if (toolCallsOf(held)?.some((call) => call.id === id) === true) return NONE;
   const text = `TOOL_CALL_RESULT reuses the id of a held ${roleName(held.role)} message; the result was added as a tool message of its own`;
-  return [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text, false)];
+  return [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text)];
 }
 
 const EMPTY_SET: ReadonlySet<string> = new Set();

@@ -2,6 +2,7 @@ import { isPlainObject } from "../core/json";
 import type { Message } from "@ag-ui/core";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
+import { catalogued, type ReasoningWarningCode, type WarningRule } from "../core/warning-codes";
 import { NotJsonData, ownCopy } from "./own-copy";
 
 /**
@@ -137,28 +138,18 @@ export function mergeMetadata(held: unknown, incoming: Metadata): Metadata {
   return isPlainObject(held) ? { ...held, ...incoming } : { ...incoming };
 }
 
-/** A warning about `event` (D-WARN). `message` must hold no content (D-REDACT). */
-export function warning(
-  code: string,
-  rule: string,
+/** A warning about `event` (D-WARN), lossy as `WARNING_CODES` says. `message` must hold no content (D-REDACT). */
+export function warning<C extends ReasoningWarningCode>(
+  code: C,
+  rule: WarningRule<C>,
   event: AguiEvent,
   ctx: StepContext,
   ids: readonly string[],
   message: string,
-  lossy: boolean,
   path?: string,
 ): ReasoningWarning {
-  const w: { -readonly [K in keyof ReasoningWarning]: ReasoningWarning[K] } = {
-    code,
-    message,
-    rule,
-    eventType: typeOf(event),
-    eventIndex: ctx.index,
-    ids,
-  };
-  if (path !== undefined) w.path = path;
-  if (lossy) w.lossy = true;
-  return w;
+  const where = { message, eventType: typeOf(event), eventIndex: ctx.index, ids };
+  return catalogued(code, rule, path === undefined ? where : { ...where, path });
 }
 
 export { isPlainObject };

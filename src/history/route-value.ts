@@ -65,7 +65,6 @@ export function routeEncryptedValue(
     ctx,
     [entityId],
     `subtype is not one this consumer knows; the event was removed and its value (${byteLength(value)} bytes) dropped`,
-    true,
     "/subtype",
   );
   return result(conversation, NONE, [w]);
@@ -97,7 +96,6 @@ function unknownEntity(
     ctx,
     [entityId],
     `REASONING_ENCRYPTED_VALUE ${why} (unknown, not streamed yet, or removed by a snapshot); the event was dropped and its value (${plural(byteLength(value), "byte")}) not stored`,
-    true,
   );
   return result(conversation, NONE, [w]);
 }

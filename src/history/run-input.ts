@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import type { WarningOptions } from "../core/types";
+import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
 import { dropValues } from "./drop-values";
@@ -44,13 +45,12 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
   }
 
   if (withheld.length > 0) {
-    warningSink(options)({
-      code: "VALUE_WITHHELD",
-      rule: "D-ISSUER",
-      message: `${withheld.length} encrypted value(s) left out of the run input: not issued by this producer (R-REASON-26)`,
-      ids: withheld,
-      lossy: true,
-    });
+    warningSink(options)(
+      catalogued("VALUE_WITHHELD", "D-ISSUER", {
+        message: `${withheld.length} encrypted value(s) left out of the run input: not issued by this producer (R-REASON-26)`,
+        ids: withheld,
+      }),
+    );
   }
   return messages;
 }

@@ -20,7 +20,6 @@ import { RepairState } from "./repair-state";
 import { repairWarning } from "./repair-warnings";
 
 export { RepairState } from "./repair-state";
-export { REPAIR_WARNING_CODES, type RepairWarningCode } from "./repair-warnings";
 export { REPAIRED_TRUNCATION } from "./closing-events";
 
 export type RepairOptions = WarningOptions;
@@ -132,7 +131,6 @@ function abandonRun(
     ctx,
     idsOf(items),
     `${what}: synthesized ${items.length} END event(s) and a RUN_ERROR (code REPAIRED_TRUNCATION); whatever the run would still have sent is lost`,
-    true,
   );
   state.forgetRun();
   state.phase = "errored";
@@ -156,7 +154,6 @@ function finishRun(state: RepairState, event: Obj, ctx: StepContext): Step {
     ctx,
     idsOf(items),
     `${items.length} item(s) still open at RUN_FINISHED were closed by END events synthesized before it`,
-    false,
   );
   state.forgetRun();
   return result(state, out, [w]);
@@ -179,7 +176,6 @@ function outsideRun(state: RepairState, event: Obj, ctx: StepContext): Step {
     ctx,
     NONE,
     `${String(event.type)} ${where} was dropped${lostText(event)}`,
-    true,
   );
   return result(state, NONE, [w]);
 }
@@ -305,9 +301,9 @@ function dropped(
   ctx: StepContext,
   ids: readonly string[],
   message: string,
-  lossy = carriesContent(event),
+  contentLost = carriesContent(event),
 ): Step {
-  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, lossy)]);
+  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, contentLost)]);
 }
 
 /** Whether `id` of `family` was announced in this run: open now, or ended (verification's nesting check, R-SUB-5). */

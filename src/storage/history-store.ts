@@ -1,4 +1,5 @@
 import type { WarningOptions } from "../core/types";
+import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
 import { stripValues } from "./strip-values";
@@ -44,15 +45,14 @@ export async function saveHistory(
   if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
   const stripped = stripValues(history);
   if (stripped.lost.length > 0) {
-    warningSink(options)({
-      code: "VALUE_NOT_STORED",
-      rule: "R-REASON-19",
-      message:
-        `${stripped.lost.length} encrypted value(s) not stored: the history store cannot carry encrypted values, ` +
-        "so the producer cannot restore that reasoning context in a later run (R-VER-6); use a store that keeps them",
-      ids: stripped.lost,
-      lossy: true,
-    });
+    warningSink(options)(
+      catalogued("VALUE_NOT_STORED", "R-REASON-19", {
+        message:
+          `${stripped.lost.length} encrypted value(s) not stored: the history store cannot carry encrypted values, ` +
+          "so the producer cannot restore that reasoning context in a later run (R-VER-6); use a store that keeps them",
+        ids: stripped.lost,
+      }),
+    );
   }
   return store.save(threadId, stripped.history);
 }

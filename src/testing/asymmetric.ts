@@ -1,5 +1,7 @@
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
+import type { ReasoningWarningCode } from "../core/warning-codes";
+import { deepMatch, show, type AsymmetricMatcher } from "./deep-match";
 
 /** The fields of a `ReasoningProtocolError` a test may pin besides its code. */
 export interface ExpectedFailure {
@@ -12,41 +14,48 @@ export interface ExpectedFailure {
 /** The fields of a `ReasoningWarning` a test may pin besides its code. */
 export type ExpectedWarning = Partial<Omit<ReasoningWarning, "code" | "message">>;
 
-/** The subset of jest's / vitest's global `expect` this kit uses. */
-interface ExpectWithObjectContaining {
-  objectContaining(fields: Record<string, unknown>): unknown;
-}
-
 /**
  * The expected error of a marble diagram's `#`: matches a `ReasoningProtocolError` with `code` and
- * whichever of `rule`, `eventIndex`, `eventType`, `ids` are given.
+ * whichever of `rule`, `eventIndex`, `eventType`, `ids` are given. An asymmetric matcher of its own
+ * (no global `expect` needed): jest's and vitest's `toEqual` and the kit's `createTestScheduler` honour it.
  *
- * `expectObservable(out).toBe("a #", values, protocolError("ORPHAN_CONTENT", { eventIndex: 1 }))`
+ * `expectObservable(out).toBe("a #", values, protocolErrorWith("ORPHAN_CONTENT", { eventIndex: 1 }))`
  */
-export function protocolError(code: ReasoningErrorCode, expected: ExpectedFailure = {}): unknown {
-  return globalExpect().objectContaining({ name: "ReasoningProtocolError", code, ...defined(expected) });
+export function protocolErrorWith(code: ReasoningErrorCode, expected: ExpectedFailure = {}): AsymmetricMatcher {
+  const given = defined(expected);
+  return fieldsMatcher(called("protocolErrorWith", code, given), { name: "ReasoningProtocolError", code, ...given });
 }
 
 /**
  * A warning value for a `warnings$` diagram: matches a warning with `code` and the fields given
  * (its `message` is prose, so it is not pinned). `warningWith("UNKNOWN_ENTITY", { ids: ["x"] })`.
  */
-export function warningWith(code: string, expected: ExpectedWarning = {}): unknown {
-  return globalExpect().objectContaining({ code, ...defined(expected) });
+export function warningWith(code: ReasoningWarningCode, expected: ExpectedWarning = {}): AsymmetricMatcher {
+  const given = defined(expected);
+  return fieldsMatcher(called("warningWith", code, given), { code, ...given });
+}
+
+/** Matches an object holding each of `fields` (deeply); prints as the call that made it. */
+function fieldsMatcher(shown: string, fields: Record<string, unknown>): AsymmetricMatcher {
+  return {
+    $$typeof: Symbol.for("jest.asymmetricMatcher"),
+    asymmetricMatch: (actual: unknown) =>
+      typeof actual === "object" &&
+      actual !== null &&
+      Object.entries(fields).every(([key, value]) => deepMatch((actual as Record<string, unknown>)[key], value)),
+    toString: () => shown,
+    toAsymmetricMatcher: () => shown,
+  } as AsymmetricMatcher;
+}
+
+/** `warningWith("UNKNOWN_ENTITY", { "ids": ["x"] })`: how a matcher prints in a failure. */
+function called(name: string, code: string, given: Record<string, unknown>): string {
+  const fields = Object.keys(given).length > 0 ? `, ${show(given).replace(/\s+/g, " ")}` : "";
+  return `${name}(${JSON.stringify(code)}${fields})`;
 }
 
 function defined(fields: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
   return out;
-}
-
-function globalExpect(): ExpectWithObjectContaining {
-  const e = (globalThis as { expect?: ExpectWithObjectContaining }).expect;
-  if (typeof e?.objectContaining !== "function") {
-    throw new Error(
-      "agui-reasoning/testing: protocolError()/warningWith() need a global `expect` (jest, or vitest with globals)",
-    );
-  }
-  return e;
 }

@@ -35,7 +35,7 @@ export interface PipelineHelpers {
  * ```
  *
  * `history$` and `warnings$` are subscribed before `events$`, because subscribing `events$` starts
- * the source. `error` is the expected error of the `events` row's `#` (see `protocolError`).
+ * the source. `error` is the expected error of the `events` row's `#` (see `protocolErrorWith`).
  */
 export function expectPipeline(
   helpers: PipelineHelpers,

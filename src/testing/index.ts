@@ -13,7 +13,8 @@ export {
   type PipelineHelpers,
   type PipelineViews,
 } from "./expect-pipeline";
-export { protocolError, warningWith, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
+export { protocolErrorWith, warningWith, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
+export type { AsymmetricMatcher } from "./deep-match";
 export { runPipeline, TEST_PRODUCER, type PipelineRun } from "./run-pipeline";
 export {
   mockAgent,

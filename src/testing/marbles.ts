@@ -1,14 +1,17 @@
 import { TestScheduler } from "rxjs/testing";
 import type { ReasoningWarning } from "../core/types";
+import { assertDeepMatch } from "./deep-match";
 
 /**
- * A `TestScheduler` wired to jest's deep equality (`toEqual`), so marble expectations print a
- * readable diff when they fail.
+ * A `TestScheduler` whose frames are compared by `assertDeepEqual`: by default the kit's own
+ * `assertDeepMatch` (`toEqual`'s semantics, asymmetric matchers honoured, no test framework or global
+ * `expect` needed). Pass your runner's assertion for its diff: `createTestScheduler((a, e) => expect(a).toEqual(e))`
+ * under jest or vitest, `assert.deepStrictEqual` under `node:test` (which knows no asymmetric matchers).
  */
-export function createTestScheduler(): TestScheduler {
-  return new TestScheduler((actual, expected) => {
-    expect(actual).toEqual(expected);
-  });
+export function createTestScheduler(
+  assertDeepEqual: (actual: unknown, expected: unknown) => void = assertDeepMatch,
+): TestScheduler {
+  return new TestScheduler(assertDeepEqual);
 }
 
 /**

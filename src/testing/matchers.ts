@@ -133,7 +133,7 @@ function errorOfObservable(source: Observable<unknown>): Outcome {
   });
   if (outcome) return outcome;
   subscription.unsubscribe();
-  return { problem: "the Observable did not end synchronously (use a marble test with protocolError() for time)" };
+  return { problem: "the Observable did not end synchronously (use a marble test with protocolErrorWith() for time)" };
 }
 
 /** The warnings of whatever the matcher received. */

@@ -18,7 +18,6 @@ import { legacyDuplicateOpen, legacyOrphan, malformedTitle, unreadableLegacy } f
 import { titleDroppedWarning, titleMovedWarning, upcastWarning } from "./upcast-warnings";
 
 export { DEFAULT_THINKING_EXPIRY } from "./thinking-expiry";
-export { UPCAST_WARNING_CODES } from "./upcast-warnings";
 
 export interface UpcastOptions extends WarningOptions {
   /** Mints ids for THINKING_* events that carry none (D-THINK-IDS). Default crypto.randomUUID(). */

@@ -13,17 +13,16 @@ import * as testing from "../../src/testing";
 import { ev, historyOf, msg, runPipeline } from "../../src/testing";
 
 const MAIN_EXPORTS = [
-  "DOWNCAST_WARNING_CODES",
   "DowncastError",
   "ERROR_CODES",
   "HISTORY_FORMAT",
   "HISTORY_FORMAT_VERSION",
   "InMemoryHistoryStore",
   "REPAIRED_TRUNCATION",
-  "REPAIR_WARNING_CODES",
   "ReasoningProtocolError",
   "SNAPSHOT_FORMAT",
   "SNAPSHOT_VERSION",
+  "WARNING_CODES",
   "agentEvents",
   "bridgeAgent",
   "createDowncastStage",
@@ -74,7 +73,7 @@ const TESTING_EXPORTS = [
   "msg",
   "parseDiagram",
   "parseRecording",
-  "protocolError",
+  "protocolErrorWith",
   "reasoningMatchers",
   "recordingsDirectory",
   "returnedValues",

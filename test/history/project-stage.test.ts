@@ -16,8 +16,8 @@ function counter(): Stage<{ n: number }, string, string> & { inits: number } {
       const warnings =
         value === "w"
           ? [
-              { code: "W", message: "w seen" },
-              { code: "X", message: "x" },
+              { code: "THINKING_UPCAST" as const, message: "w seen" },
+              { code: "UNKNOWN_EVENT_TYPE" as const, message: "x" },
             ]
           : NONE;
       return result({ n: state.n + 1 }, [value.toUpperCase()], warnings);
@@ -52,13 +52,13 @@ describe("projectedStageOperator (projection hook for stageOperator)", () => {
       .pipe(
         projectedStageOperator(
           counter(),
-          { project: (_b, _a, o) => o, keepWarning: (x) => x.code === "W" },
+          { project: (_b, _a, o) => o, keepWarning: (x) => x.code === "THINKING_UPCAST" },
           { onWarning: w.onWarning },
         ),
       )
       .subscribe((v) => out.push(v));
     expect(out).toEqual(["A", "W"]);
-    expect(w.codes()).toEqual(["W"]);
+    expect(w.codes()).toEqual(["THINKING_UPCAST"]);
   });
 
   it("R-RUN-13: a source error passes through after what was emitted; init runs once per subscription", () => {

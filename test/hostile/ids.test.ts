@@ -117,7 +117,7 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
       const histories: unknown[] = [];
       from(chain.out)
         .pipe(deriveHistory(opts))
-        .subscribe((h) => histories.push(h));
+        .subscribe({ next: (h) => histories.push(h), error: (e: unknown) => histories.push(e) });
       expect(histories[histories.length - 1]).toEqual(facade.history);
     }
   });

@@ -257,7 +257,11 @@ describe("an endless synchronous source", () => {
     const seen: string[] = [];
     reasoningPipeline(source, { producer: "p" })
       .events$.pipe(take(3))
-      .subscribe({ next: (e) => seen.push(e.type), complete: () => seen.push("complete") });
+      .subscribe({
+        next: (e) => seen.push(e.type),
+        error: () => seen.push("error"),
+        complete: () => seen.push("complete"),
+      });
     expect(seen).toEqual(["RUN_STARTED", "RUN_FINISHED", "RUN_STARTED", "complete"]);
     expect(pulled()).toBe(3);
   });
@@ -275,7 +279,11 @@ describe("an endless synchronous source", () => {
         routeEncryptedValues(opts),
         take(4),
       )
-      .subscribe({ next: (e) => seen.push(e.type), complete: () => seen.push("complete") });
+      .subscribe({
+        next: (e) => seen.push(e.type),
+        error: () => seen.push("error"),
+        complete: () => seen.push("complete"),
+      });
     expect(seen).toEqual(["RUN_STARTED", "RUN_FINISHED", "RUN_STARTED", "RUN_FINISHED", "complete"]);
     expect(pulled()).toBe(4);
   });

@@ -303,7 +303,7 @@ import * as rxjs from "rxjs";`),
   }),
   "typed.mts": `import { from } from "rxjs";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningHistory, type ReasoningWarning } from "agui-reasoning";
-import { alphabet, createTestScheduler, ev, expectPipeline, historyOf, installReasoningMatchers, mockAgent, msg, protocolError } from "agui-reasoning/testing";
+import { alphabet, createTestScheduler, ev, expectPipeline, historyOf, installReasoningMatchers, mockAgent, msg, protocolErrorWith } from "agui-reasoning/testing";
 import { IndexedDbHistoryStore, type IndexedDbHistoryStoreOptions } from "agui-reasoning/storage";
 import { mockAgentServer, returnedValues, type MockAgentServer, type ReturnedValue } from "agui-reasoning/testing";
 
@@ -320,7 +320,7 @@ createTestScheduler().run((helpers) => {
 });
 const expected = historyOf([msg.reasoning("m1", "Let me")]);
 const agent = mockAgent([[ev.runStarted(), ev.runFinished()]]);
-export const checks = [expected, agent.inputs, protocolError("ORPHAN_CONTENT", { eventIndex: 1 }), ReasoningProtocolError];
+export const checks = [expected, agent.inputs, protocolErrorWith("ORPHAN_CONTENT", { eventIndex: 1 }), ReasoningProtocolError];
 expect([ev.runStarted()]).toFailWithCode("RUN_TRUNCATED", { rule: "D-TRUNC" });
 expect([ev.runStarted()]).toWarnWith("UNKNOWN_ENTITY", { ids: ["x"] });
 // @ts-expect-error not an error code of the package
@@ -331,7 +331,7 @@ import { IndexedDbHistoryStore, KeyValueHistoryStore, type StringStore } from "a
 import { ev, runPipeline } from "agui-reasoning/testing";
 import { of } from "rxjs";
 
-export const codes: readonly string[] = ERROR_CODES;
+export const codes: readonly string[] = Object.keys(ERROR_CODES);
 export const events = reasoningPipeline(of(ev.runStarted(), ev.runFinished())).events$;
 export const run = runPipeline([ev.runStarted(), ev.runFinished()]).history.messages;
 const strings: StringStore = { get: async (key: string) => key, set: () => undefined };

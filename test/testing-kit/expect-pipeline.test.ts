@@ -8,7 +8,7 @@ import {
   historyOf,
   msg,
   parseDiagram,
-  protocolError,
+  protocolErrorWith,
   runPipeline,
   sequentialIds,
   TEST_PRODUCER,
@@ -21,7 +21,9 @@ function assertionFailureOf(run: () => void): boolean {
   try {
     run();
   } catch (e) {
-    return (e as { matcherResult?: { pass?: boolean } }).matcherResult?.pass === false;
+    // The kit's default assertion (node's AssertionError), or jest's when passed to createTestScheduler.
+    const error = e as { name?: string; matcherResult?: { pass?: boolean } };
+    return error.name === "AssertionError" || error.matcherResult?.pass === false;
   }
   return false;
 }
@@ -48,7 +50,7 @@ describe("testing kit: expectPipeline (events$, history$ and warnings$ in one di
     });
   });
 
-  it("R-REASON-9: the events row ends in # with protocolError(); history keeps what was delivered (R-RUN-13)", () => {
+  it("R-REASON-9: the events row ends in # with protocolErrorWith(); history keeps what was delivered (R-RUN-13)", () => {
     createTestScheduler().run((helpers) => {
       const p = reasoningPipeline(helpers.cold("R < c > C |", alphabet), options());
       expectPipeline(helpers, p).toBe(
@@ -60,7 +62,7 @@ describe("testing kit: expectPipeline (events$, history$ and warnings$ in one di
           2: historyOf([msg.reasoning("m1", "Let me")], { incomplete: [open("m1")] }),
           3: historyOf([msg.reasoning("m1", "Let me")]),
         },
-        protocolError("ORPHAN_CONTENT", {
+        protocolErrorWith("ORPHAN_CONTENT", {
           rule: "R-REASON-9",
           eventIndex: 4,
           eventType: "REASONING_MESSAGE_CONTENT",
@@ -119,16 +121,16 @@ describe("testing kit: expectPipeline (events$, history$ and warnings$ in one di
   });
 });
 
-describe("testing kit: protocolError() and warningWith()", () => {
+describe("testing kit: protocolErrorWith() and warningWith()", () => {
   const failure = runPipeline([ev.runStarted(), ev.reasoningEnd("s9")]).error;
 
-  it("R-REASON-10: protocolError matches the code and the given fields only", () => {
+  it("R-REASON-10: protocolErrorWith matches the code and the given fields only", () => {
     expect(failure).toBeInstanceOf(ReasoningProtocolError);
-    expect(failure).toEqual(protocolError("ORPHAN_END"));
-    expect(failure).toEqual(protocolError("ORPHAN_END", { rule: "R-REASON-10", eventIndex: 1, ids: ["s9"] }));
-    expect(failure).not.toEqual(protocolError("ORPHAN_CONTENT"));
-    expect(failure).not.toEqual(protocolError("ORPHAN_END", { eventIndex: 0 }));
-    expect(new Error("ORPHAN_END")).not.toEqual(protocolError("ORPHAN_END"));
+    expect(failure).toEqual(protocolErrorWith("ORPHAN_END"));
+    expect(failure).toEqual(protocolErrorWith("ORPHAN_END", { rule: "R-REASON-10", eventIndex: 1, ids: ["s9"] }));
+    expect(failure).not.toEqual(protocolErrorWith("ORPHAN_CONTENT"));
+    expect(failure).not.toEqual(protocolErrorWith("ORPHAN_END", { eventIndex: 0 }));
+    expect(new Error("ORPHAN_END")).not.toEqual(protocolErrorWith("ORPHAN_END"));
   });
 
   it("warningWith matches code and fields, ignoring the message", () => {
@@ -167,7 +169,7 @@ describe("testing kit: runPipeline", () => {
 
   it("D-TRUNC: a failure is returned, not thrown, with what was delivered before it", () => {
     const run = runPipeline(of(ev.runStarted(), ev.reasoningChunk("m1", "Let")));
-    expect(run.error).toEqual(protocolError("RUN_TRUNCATED", { eventIndex: 2, ids: ["m1"] }));
+    expect(run.error).toEqual(protocolErrorWith("RUN_TRUNCATED", { eventIndex: 2, ids: ["m1"] }));
     expect(run.history).toEqual(
       historyOf([msg.reasoning("m1", "Let")], { incomplete: [{ kind: "message", id: "m1", reason: "truncated" }] }),
     );

@@ -11,7 +11,7 @@ import {
   historyOf,
   mockAgent,
   msg,
-  protocolError,
+  protocolErrorWith,
   runPipeline,
   TEST_PRODUCER,
   type MockNextAgent,
@@ -73,7 +73,7 @@ describe("testing kit: mockAgent", () => {
       expectPipeline(helpers, p).toBe(
         { events: "R < c > #" },
         alphabet,
-        protocolError("ORPHAN_CONTENT", { eventIndex: 4 }),
+        protocolErrorWith("ORPHAN_CONTENT", { eventIndex: 4 }),
       );
       helpers.flush();
       // The pipeline unsubscribed the source on failure; the turn had a completion still to come.
@@ -107,7 +107,7 @@ describe("testing kit: mockAgent", () => {
 
   it("R-RUN-13: runAgent rejects with the protocol error, keeping what was delivered", async () => {
     const agent = mockAgent([[ev.runStarted(), ev.textChunk("a1", "part"), ev.reasoningMessageContent("zz", "x")]]);
-    await expect(agent.runAgent()).rejects.toEqual(protocolError("ORPHAN_CONTENT", { ids: ["zz"] }));
+    await expect(agent.runAgent()).rejects.toEqual(protocolErrorWith("ORPHAN_CONTENT", { ids: ["zz"] }));
     expect(agent.messages).toEqual([msg.assistant("a1", "part")]);
     expect(agent.isRunning).toBe(false);
   });

@@ -1,3 +1,4 @@
+import type { ReasoningWarningCode } from "../../src/core/warning-codes";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Subject, type Observable } from "rxjs";
@@ -18,7 +19,7 @@ import {
   expectPipeline,
   historyOf,
   msg,
-  protocolError,
+  protocolErrorWith,
   sequentialIds,
   TEST_PRODUCER,
   warningWith,
@@ -127,7 +128,7 @@ function errorOf(row: string | undefined): unknown {
   if (row === undefined) return undefined;
   const match = /^(\S+) (\S+) at #(\d+)$/.exec(row.trim());
   if (!match) throw new Error(`docs/operators.md: cannot read the error row ${JSON.stringify(row)}`);
-  return protocolError(match[1] as never, { rule: match[2]!, eventIndex: Number(match[3]) });
+  return protocolErrorWith(match[1] as never, { rule: match[2]!, eventIndex: Number(match[3]) });
 }
 
 describe("docs/operators.md: every marble diagram holds", () => {
@@ -138,7 +139,7 @@ describe("docs/operators.md: every marble diagram holds", () => {
   it.each(BLOCKS)("diagram $n ($operator)", ({ operator, rows }) => {
     const setup = SETUPS[operator]!;
     const warningValues = Object.fromEntries(
-      Object.entries(setup.warnings ?? {}).map(([letter, code]) => [letter, warningWith(code)]),
+      Object.entries(setup.warnings ?? {}).map(([letter, code]) => [letter, warningWith(code as ReasoningWarningCode)]),
     );
     const values = { ...setup.values, ...warningValues };
     createTestScheduler().run((helpers) => {

@@ -5,7 +5,7 @@ import {
   loadRecording,
   msg,
   parseRecording,
-  protocolError,
+  protocolErrorWith,
   RECORDINGS,
   recordingsDirectory,
   runPipeline,
@@ -99,13 +99,13 @@ describe("testing kit: recorded example streams", () => {
 
   it("R-REASON-9: broken-orphan-content fails with ORPHAN_CONTENT at event #5", () => {
     const run = runPipeline(loadRecording("broken-orphan-content"));
-    expect(run.error).toEqual(protocolError("ORPHAN_CONTENT", { eventIndex: 5, ids: ["thinking-1"] }));
+    expect(run.error).toEqual(protocolErrorWith("ORPHAN_CONTENT", { eventIndex: 5, ids: ["thinking-1"] }));
     expect(run.history.messages).toEqual([msg.reasoning("thinking-1", "First thought.")]);
   });
 
   it("D-TRUNC: truncated-mid-reasoning fails with RUN_TRUNCATED and history keeps the partial message", () => {
     const run = runPipeline(loadRecording("truncated-mid-reasoning"));
-    expect(run.error).toEqual(protocolError("RUN_TRUNCATED", { ids: ["span-1", "thinking-1"] }));
+    expect(run.error).toEqual(protocolErrorWith("RUN_TRUNCATED", { ids: ["span-1", "thinking-1"] }));
     expect(run.history).toEqual(
       historyOf([msg.reasoning("thinking-1", "Working through the steps: first, the")], {
         incomplete: [{ kind: "message", id: "thinking-1", reason: "truncated" }],
