@@ -51,7 +51,7 @@ function legacyTurn(): ServerTurnOptions {
 }
 
 /** Turn 2: AG-UI 1.0 — a reasoning span of chunks, a tool call, two encrypted values. */
-function modernTurn(): ServerTurnOptions {
+export function modernTurn(): ServerTurnOptions {
   const [onReasoning, onToolCall] = ISSUED;
   return {
     framePauseMs: 25,
@@ -106,7 +106,7 @@ function turnNumber(request: RecordedRequest): number {
 }
 
 /** Turn 3: the follow-up, answered from what came back. */
-function followUpTurn(request: RecordedRequest): ServerTurnOptions {
+export function followUpTurn(request: RecordedRequest): ServerTurnOptions {
   const restored = restoredValues(request);
   const answer =
     restored === ISSUED.length

@@ -132,6 +132,7 @@ describe("public API: the export lists are deliberate", () => {
       "docs/testing.md",
       "docs/cli.md",
       "docs/migration-from-thinking.md",
+      "docs/ui-libraries.md",
     ]
       .map((f) => readFileSync(join(__dirname, "../..", f), "utf8"))
       .join("\n");
