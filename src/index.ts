@@ -2,7 +2,7 @@
  * agui-reasoning — RxJS operators for the reasoning events of the AG-UI 1.0 protocol.
  *
  * Stage order (R-PROC-12/13, R-STREAM-7, R-PROC-17):
- * upcastThinking → enforceSchema → expandChunks → verifyDiscipline → routeEncryptedValues → deriveHistory.
+ * upcastThinking → enforceSchema → expandChunks → verifyDiscipline → deriveHistory.
  */
 export type { AguiEvent, ReasoningWarning, Stage, StepContext, StepResult, WarningOptions } from "./core/types";
 export { ReasoningProtocolError, ERROR_CODES, isReasoningProtocolError, type ReasoningErrorCode } from "./core/errors";
@@ -16,11 +16,12 @@ export {
   type Lossiness,
 } from "./core/warning-codes";
 
-export { upcastThinking, createUpcastStage, type UpcastOptions } from "./upcast/upcast-thinking";
-export { enforceSchema, createEnforceStage } from "./schema/enforce-schema";
-export { expandChunks, createExpandStage } from "./chunks/expand-chunks";
-export { verifyDiscipline, createVerifyStage, type VerifyOptions } from "./discipline/verify-discipline";
-export { routeEncryptedValues, deriveHistory, createHistoryStage, type HistoryOptions } from "./history/history-stage";
+export { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, deriveHistory } from "./pipeline/operators";
+export { createUpcastStage, type UpcastOptions } from "./upcast/upcast-thinking";
+export { createEnforceStage } from "./schema/enforce-schema";
+export { createExpandStage } from "./chunks/expand-chunks";
+export { createVerifyStage, type VerifyOptions } from "./discipline/verify-discipline";
+export { createHistoryStage, type HistoryOptions } from "./history/history-stage";
 export { toRunInputMessages, type RunInputOptions } from "./history/run-input";
 export { messagesOf } from "./history/messages-of";
 export type { ReasoningHistory, IncompleteItem, IncompleteReason, ValueIssuer } from "./history/types";

@@ -44,7 +44,6 @@ const MAIN_EXPORTS = [
   "reasoningMiddleware",
   "reasoningPipeline",
   "repairStream",
-  "routeEncryptedValues",
   "runStage",
   "saveHistory",
   "serializeHistory",
