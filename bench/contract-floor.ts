@@ -41,7 +41,11 @@ function seedConversation(): { conversation: Conversation; position: number } {
     role: "assistant",
     content: "x",
   }));
-  const conversation = Conversation.start(PersistentList.from(messages), { messages, incomplete: [], issuers: [] });
+  const conversation = Conversation.start(
+    PersistentList.from(messages),
+    { messages, incomplete: [], issuers: [] },
+    undefined,
+  );
   return { conversation, position: MESSAGES - 1 };
 }
 

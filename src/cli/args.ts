@@ -1,6 +1,6 @@
 /** How the result is printed. */
-export type OutputFormat = "human" | "json" | "github" | "junit";
-const FORMATS: readonly OutputFormat[] = ["human", "json", "github", "junit"];
+export type OutputFormat = "human" | "json" | "github" | "junit" | "sarif";
+const FORMATS: readonly OutputFormat[] = ["human", "json", "github", "junit", "sarif"];
 
 /** What `agui-reasoning check` was asked to do. */
 export interface CheckArgs {
@@ -10,6 +10,8 @@ export interface CheckArgs {
   readonly url?: string;
   /** A `RunAgentInput` JSON file for `--url` (defaults fill what it leaves out). */
   readonly input?: string;
+  /** The transport `--url` asks for (the request's `Accept`); the report names the one the reply used. */
+  readonly accept: "sse" | "proto";
   /** How the result is printed (`--json` is `--format json`). */
   readonly format: OutputFormat;
   /** Include the derived history in the human report. */
@@ -22,6 +24,10 @@ export interface CheckArgs {
   readonly allowEmpty: boolean;
   /** No progress line on stderr. */
   readonly progress: boolean;
+  /** Fail (exit 1) a valid stream with more warnings than this (ESLint's `--max-warnings`; 0: any). */
+  readonly maxWarnings: number | undefined;
+  /** Fail (exit 1) a valid stream with a lossy warning (R-VER-7). */
+  readonly failOnLossy: boolean;
 }
 
 /** A usage problem: the message is printed with the usage text, and the exit code is 2. */
@@ -43,17 +49,22 @@ Input (the format is detected from the first bytes):
                   (data: frames)
   -               the same, read from stdin
   --url <url>     run a live agent once through an HttpAgent (needs @ag-ui/client installed);
-                  the reply must be text/event-stream
+                  the reply must be an event stream: text/event-stream (SSE) or
+                  application/vnd.ag-ui.event+proto (protobuf)
   --input <file>  the RunAgentInput to POST with --url (threadId, runId, messages… default)
+  --accept <t>    the transport --url asks for: sse (default) or proto
 
 Options:
-  --format <f>    human (default), json, github (workflow annotations) or junit (XML, one test
-                  case per run)
+  --format <f>    human (default), json, github (workflow annotations), junit (XML, one test
+                  case per run) or sarif (SARIF 2.1.0, for code scanning)
   --json          same as --format json: one JSON object (schema: schema/check-result.v1.json)
   --history       add the derived history to the human report
   --show-values   print encrypted values (default: their byte length only)
   --show-reasoning  print reasoning text in --json and --history (default: its length only)
   --allow-empty   a stream without any run passes (default: it fails with NO_RUN)
+  --max-warnings <n>  fail (exit 1) a valid stream with more than n warnings; 0 fails on any
+                  (default: warnings never fail)
+  --fail-on-lossy fail (exit 1) a valid stream with a lossy warning (a value or content lost)
   --no-progress   no progress line on stderr
   --version       print the version
   -h, --help      this text
@@ -63,10 +74,12 @@ Examples:
   agui-reasoning check - < recording.sse
   agui-reasoning check fixture.json --json > result.json
   agui-reasoning check --url http://localhost:8000/agent --input run-input.json
+  agui-reasoning check --url http://localhost:8000/agent --accept proto
   agui-reasoning check recording.jsonl --format github      # in a GitHub Actions step
   agui-reasoning check recording.jsonl --format junit > junit.xml
+  agui-reasoning check recording.jsonl --format sarif > agui.sarif
 
-Exit codes: 0 valid, 1 protocol violation (or no run), 2 usage error, unreadable input or a
+Exit codes: 0 valid, 1 protocol violation (or no run, or --max-warnings / --fail-on-lossy), 2 usage error, unreadable input or a
 reply that is not an event stream.`;
 
 /** Parses `check …` arguments (argv without the node binary and script). */
@@ -81,8 +94,17 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   let file: string | undefined;
   let url: string | undefined;
   let input: string | undefined;
+  let accept: "sse" | "proto" | undefined;
   let format: OutputFormat | undefined;
-  const flags = { history: false, showValues: false, showReasoning: false, allowEmpty: false, progress: true };
+  const flags = {
+    history: false,
+    showValues: false,
+    showReasoning: false,
+    allowEmpty: false,
+    progress: true,
+    failOnLossy: false,
+  };
+  let maxWarnings: number | undefined;
   const setFormat = (f: OutputFormat): void => {
     if (format !== undefined && format !== f)
       throw new UsageError(`one output format at a time (got ${format} and ${f})`);
@@ -121,12 +143,28 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
       case "--no-progress":
         flags.progress = false;
         break;
+      case "--fail-on-lossy":
+        flags.failOnLossy = true;
+        break;
+      case "--max-warnings": {
+        const n = value(arg, rest);
+        if (!/^\d+$/.test(n)) throw new UsageError(`--max-warnings needs a whole number (got ${JSON.stringify(n)})`);
+        maxWarnings = Number(n);
+        break;
+      }
       case "--url":
         url = value(arg, rest);
         break;
       case "--input":
         input = value(arg, rest);
         break;
+      case "--accept": {
+        const t = value(arg, rest);
+        if (t !== "sse" && t !== "proto")
+          throw new UsageError(`--accept must be sse or proto (got ${JSON.stringify(t)})`);
+        accept = t;
+        break;
+      }
       default:
         if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
         if (file !== undefined)
@@ -138,12 +176,13 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   if (url === undefined && file === undefined)
     throw new UsageError("nothing to check: give a file, - for stdin, or --url");
   if (input !== undefined && url === undefined) throw new UsageError("--input only goes with --url");
+  if (accept !== undefined && url === undefined) throw new UsageError("--accept only goes with --url");
   if (url !== undefined && !/^https?:\/\//.test(url))
     throw new UsageError(`--url needs an http(s) URL, got ${JSON.stringify(url)}`);
   // --json always holds the history; the CI formats hold none.
-  if (flags.history && (format === "github" || format === "junit"))
+  if (flags.history && (format === "github" || format === "junit" || format === "sarif"))
     throw new UsageError(`--history goes with the human report, not --format ${format}`);
-  return { file, url, input, format: format ?? "human", ...flags };
+  return { file, url, input, accept: accept ?? "sse", format: format ?? "human", maxWarnings, ...flags };
 }
 
 function value(option: string, rest: string[]): string {

@@ -4,22 +4,25 @@ import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import { ReasoningProtocolError } from "../core/errors";
+import { catalogued } from "../core/warning-codes";
 import { reasoningPipeline } from "../pipeline/reasoning-pipeline";
 import { version } from "../../package.json";
 import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
-import { explain } from "./explain";
+import { explain, type CheckOnlyCode } from "./explain";
 import { count, countHistory, runCount, type CheckFailure, type CheckOutcome } from "./outcome";
 import { renderReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
 import { renderJunit } from "./render-junit";
+import { renderSarif } from "./render-sarif";
 import { StreamSecrets, type RedactOptions } from "./redact";
 import { Progress } from "./progress";
 import { DeepestEvent } from "./nesting";
-import { describeReply, liveSource, type Reply } from "./live-source";
+import { TRANSPORT_LABEL, describeReply, liveSource, type Reply } from "./live-source";
+import { printable as escaped } from "./printable";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -42,6 +45,8 @@ interface Source {
   readonly drain: boolean;
   /** The live endpoint's reply. */
   reply(): Reply | undefined;
+  /** What reading found beyond the events (R-TRANS-2): a recording cut inside an event, a broken connection. */
+  sourceWarnings(events: number): ReasoningWarning[];
 }
 
 /** `agui-reasoning <argv…>`; resolves with the exit code. Never throws, never prints a stack trace. */
@@ -51,7 +56,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
     args = parseArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`agui-reasoning: ${error.message}\n\n${USAGE}\n`);
+    io.stderr.write(escaped(`agui-reasoning: ${error.message}\n\n${USAGE}\n`));
     return EXIT.unusable;
   }
   if (args === "help") {
@@ -67,7 +72,9 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(
-      `agui-reasoning: ${error instanceof InputError || error instanceof UsageError ? "" : "internal error: "}${message}\n`,
+      escaped(
+        `agui-reasoning: ${error instanceof InputError || error instanceof UsageError ? "" : "internal error: "}${message}\n`,
+      ),
     );
     return EXIT.unusable;
   }
@@ -75,8 +82,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
 
 async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const progress = new Progress(io.stderr, args.progress);
-  const source =
-    args.url !== undefined ? await urlSource(args.url, args.input, progress) : fileSource(args.file!, io, progress);
+  const source = args.url !== undefined ? await urlSource(args, progress) : fileSource(args.file!, io, progress);
 
   const json = args.format === "json";
   // Only --json and --history print events and messages: only they need the stream's secrets and depth.
@@ -98,6 +104,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     },
     onEvent: (e) => {
       report.onEvent(e);
+      secrets?.assemble(e);
       events?.push(e);
     },
     onWarning: (w) => {
@@ -107,6 +114,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   });
   const { failure, read } = run;
   progress.done();
+  secrets?.flush();
 
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
     if (failure instanceof InputError) throw new InputError(`${source.label}: ${failure.message}`);
@@ -120,6 +128,10 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
 
   const error = failure;
   if (error) report.onFailure(error.code);
+  for (const w of source.sourceWarnings(read)) {
+    warnings?.push(w);
+    report.onWarning(w);
+  }
   const runs = report.all();
   const history = run.history;
   const outcome: CheckOutcome = {
@@ -135,10 +147,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     historyCounts: countHistory(history),
     lineOf: (index) => source.lineOf(index),
   };
-  const final: CheckOutcome =
-    outcome.failure === undefined && runCount(outcome) === 0 && !args.allowEmpty
-      ? { ...outcome, failure: noRun(outcome) }
-      : outcome;
+  const final: CheckOutcome = { ...outcome, failure: outcome.failure ?? checkFailure(outcome, args) };
 
   const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
   const output = printable(source, deepest, () => {
@@ -149,11 +158,14 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
         return renderGithub(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
       case "junit":
         return renderJunit(final);
+      case "sarif":
+        return renderSarif(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
       default:
         return renderReport(final, { showHistory: args.history, showValues: args.showValues, redaction });
     }
   });
-  io.stdout.write(output);
+  // JSON documents escape what they must themselves (SARIF's messages are escaped as annotations).
+  io.stdout.write(args.format === "json" || args.format === "sarif" ? output : escaped(output));
   return final.failure ? EXIT.violation : EXIT.valid;
 }
 
@@ -252,10 +264,29 @@ function protocolFailure(error: ReasoningProtocolError, trail: SourceTrail, sour
   };
 }
 
-/** A stream without any run: nothing was checked (R-RUN-1: a stream begins with RUN_STARTED or RUN_ERROR). */
-function noRun(outcome: CheckOutcome): CheckFailure {
-  const code = "NO_RUN";
-  const rule = "R-RUN-1";
+/**
+ * The check's own failures of a stream the pipeline found valid: no run at all (unless
+ * `--allow-empty`), more warnings than `--max-warnings`, a lossy warning with `--fail-on-lossy`.
+ */
+function checkFailure(outcome: CheckOutcome, args: CheckArgs): CheckFailure | undefined {
+  if (runCount(outcome) === 0 && !args.allowEmpty) return noRun(outcome);
+  if (args.maxWarnings !== undefined && outcome.warnings > args.maxWarnings) {
+    const code = "MAX_WARNINGS";
+    return streamFailure(
+      code,
+      "D-WARN",
+      `${count(outcome.warnings, "warning")}, more than --max-warnings ${args.maxWarnings} allows`,
+    );
+  }
+  const lost = outcome.runs.reduce((n, run) => n + run.lossyWarnings, 0);
+  if (args.failOnLossy && lost > 0) {
+    const code = "LOSSY_WARNINGS";
+    return streamFailure(code, "R-VER-7", `${count(lost, "lossy warning")} (--fail-on-lossy)`);
+  }
+  return undefined;
+}
+
+function streamFailure(code: CheckOnlyCode, rule: string, detail: string): CheckFailure {
   return {
     code,
     rule,
@@ -264,9 +295,14 @@ function noRun(outcome: CheckOutcome): CheckFailure {
     eventType: null,
     synthesizedType: null,
     ids: [],
-    message: `${code} (${rule}): the stream holds ${count(outcome.totalEvents, "event")} and no run`,
+    message: `${code} (${rule}): ${detail}`,
     explanation: explain({ code, rule, eventType: undefined, sourceType: undefined, ids: [], chunked: () => false }),
   };
+}
+
+/** A stream without any run: nothing was checked (R-RUN-1: a stream begins with RUN_STARTED or RUN_ERROR). */
+function noRun(outcome: CheckOutcome): CheckFailure {
+  return streamFailure("NO_RUN", "R-RUN-1", `the stream holds ${count(outcome.totalEvents, "event")} and no run`);
 }
 
 /**
@@ -300,19 +336,43 @@ function fileSource(file: string, io: CliIo, progress: Progress): Source {
     initialMessages: [],
     drain: true,
     reply: () => undefined,
+    sourceWarnings: (events) => {
+      const cut = recording.cut;
+      if (cut === undefined) return [];
+      return [
+        catalogued("RECORDING_CUT", "R-TRANS-2", {
+          message:
+            `the recording ends inside its last ${cut.unit} (line ${cut.line}), which is not complete JSON: ` +
+            "the recording was cut there, and that event is lost",
+          eventType: "<end of stream>",
+          eventIndex: events,
+        }),
+      ];
+    },
   };
 }
 
-async function urlSource(url: string, input: string | undefined, progress: Progress): Promise<Source> {
-  const live = await liveSource(url, input);
+async function urlSource(args: CheckArgs, progress: Progress): Promise<Source> {
+  const live = await liveSource(args.url!, args.input, args.accept);
   progress.update(0, undefined);
   return {
-    label: url,
+    label: args.url!,
     events$: live.events$,
-    format: () => "SSE over HTTP",
+    format: () => TRANSPORT_LABEL[live.transport() ?? args.accept],
     lineOf: () => undefined,
     initialMessages: live.initialMessages,
     drain: false,
     reply: () => live.reply(),
+    sourceWarnings: (events) => {
+      const reason = live.broken();
+      if (reason === undefined) return [];
+      return [
+        catalogued("CONNECTION_BROKEN", "R-TRANS-2", {
+          message: `the connection broke after ${count(events, "event")} (${reason}): the stream ends there, and what followed is lost`,
+          eventType: "<end of stream>",
+          eventIndex: events,
+        }),
+      ];
+    },
   };
 }

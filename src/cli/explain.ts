@@ -1,7 +1,7 @@
 import type { ReasoningErrorCode } from "../core/errors";
 
 /** Codes of the check itself, beyond the pipeline's (docs/cli.md). */
-export type CheckOnlyCode = "NO_RUN";
+export type CheckOnlyCode = "NO_RUN" | "MAX_WARNINGS" | "LOSSY_WARNINGS";
 
 /** One line per error code, for the reports: what the producer did wrong, in words. */
 export const EXPLANATIONS: Readonly<Record<ReasoningErrorCode | CheckOnlyCode, string>> = {
@@ -23,6 +23,10 @@ export const EXPLANATIONS: Readonly<Record<ReasoningErrorCode | CheckOnlyCode, s
   NESTED_RUN: "RUN_STARTED arrived while a run was still open",
   LIMIT_EXCEEDED:
     "a bound was passed: more items open at once than maxOpenItems, or a content or arguments longer than maxContentLength",
+  MAX_WARNINGS:
+    "the stream is valid, but it raised more warnings than --max-warnings allows (ESLint's convention: 0 fails on any warning)",
+  LOSSY_WARNINGS:
+    "the stream is valid, but a lossy warning reports content that was lost on the way (a value or content dropped, R-VER-7); --fail-on-lossy fails on it",
   NO_RUN:
     "the stream holds no run (no RUN_STARTED or RUN_ERROR): nothing was checked, which in CI usually means a wrong file or endpoint; --allow-empty accepts it",
 };

@@ -3,12 +3,24 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
+import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { plural } from "../core/plural";
 import { agentEvents } from "../integration/agent-events";
 import { InputError } from "./read-recording";
 
+/** The two transports an `HttpAgent` reads (`--accept`): SSE, and AG-UI's protobuf framing. */
+export type Transport = "sse" | "proto";
+const MEDIA_TYPE: Readonly<Record<Transport, string>> = {
+  sse: "text/event-stream",
+  proto: "application/vnd.ag-ui.event+proto",
+};
 /** Media types an `HttpAgent` reads as an event stream. */
 const EVENT_STREAM = /^(text\/event-stream|application\/vnd\.ag-ui\.event\+proto)\b/i;
+/** How the report names what it read, by the reply's media type. */
+export const TRANSPORT_LABEL: Readonly<Record<Transport, string>> = {
+  sse: "SSE over HTTP",
+  proto: "protobuf over HTTP",
+};
 /** Bytes of a wrong reply looked at to describe its shape. */
 const PEEK_BYTES = 512;
 
@@ -24,6 +36,10 @@ export interface LiveSource {
   readonly initialMessages: readonly Message[];
   /** The reply, once it came. */
   reply(): Reply | undefined;
+  /** The transport the reply used (by its media type), once it came. */
+  transport(): Transport | undefined;
+  /** Why the connection broke after the reply started, if it did (the stream then just ends). */
+  broken(): string | undefined;
 }
 
 /**
@@ -32,7 +48,11 @@ export interface LiveSource {
  * error, an HTML page, JSON — fails as unusable input (exit 2) with its status, reason, content type
  * and the shape of its first bytes, never their content.
  */
-export async function liveSource(url: string, inputFile: string | undefined): Promise<LiveSource> {
+export async function liveSource(
+  url: string,
+  inputFile: string | undefined,
+  accept: Transport = "sse",
+): Promise<LiveSource> {
   const input = await runInput(inputFile);
   let client: typeof import("@ag-ui/client");
   try {
@@ -43,21 +63,74 @@ export async function liveSource(url: string, inputFile: string | undefined): Pr
     throw new InputError("--url needs @ag-ui/client: npm install @ag-ui/client");
   }
   let reply: Reply | undefined;
+  let transport: Transport | undefined;
+  let broken: string | undefined;
   const checkedFetch = async (target: string, init: RequestInit): Promise<Response> => {
-    const response = await fetch(target, init);
+    const headers = new Headers(init.headers);
+    headers.set("accept", MEDIA_TYPE[accept]);
+    const response = await fetch(target, { ...init, headers });
     const contentType = response.headers.get("content-type") ?? "";
     reply = {
       status: response.status,
       reason: response.statusText || STATUS_CODES[response.status] || "",
       contentType,
     };
-    if (response.ok && EVENT_STREAM.test(contentType)) return response;
+    if (response.ok && EVENT_STREAM.test(contentType)) {
+      transport = contentType.toLowerCase().startsWith(MEDIA_TYPE.proto) ? "proto" : "sse";
+      return guarded(response, (reason) => (broken ??= reason));
+    }
     const shape = await bodyShape(response);
     const what = `${describeReply(reply)}, ${shape}`;
-    throw new InputError(response.ok ? `the reply is not an event stream (text/event-stream): ${what}` : what);
+    throw new InputError(
+      response.ok ? `the reply is not an event stream (${MEDIA_TYPE.sse} or ${MEDIA_TYPE.proto}): ${what}` : what,
+    );
   };
   const agent = new client.HttpAgent({ url, fetch: checkedFetch });
-  return { events$: agentEvents(agent, input), initialMessages: input.messages, reply: () => reply };
+  return {
+    events$: agentEvents(agent, input),
+    initialMessages: input.messages,
+    reply: () => reply,
+    transport: () => transport,
+    broken: () => broken,
+  };
+}
+
+/**
+ * The response with a body that ends instead of failing when the connection breaks after the reply
+ * started (a reset, broken chunked encoding, a body shorter than its content-length): R-TRANS-2 — a
+ * connection dying is the end of the stream, so an open run is truncated (RUN_TRUNCATED), one that
+ * ended is closed. `HttpAgent` rethrows a failed body's cancellation outside any promise chain (an
+ * uncaught `TypeError: terminated` and a stack trace), so the body it reads never fails.
+ */
+function guarded(response: Response, onBreak: (reason: string) => void): Response {
+  const reader = response.body?.getReader();
+  if (!reader) return response;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
+        if (done) controller.close();
+        else if (value) controller.enqueue(value);
+      } catch (error) {
+        onBreak(breakReason(error));
+        controller.close();
+      }
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** `terminated (other side closed)`: the fetch error and its cause, codes and words only. */
+function breakReason(error: unknown): string {
+  const words = (e: unknown): string | undefined => {
+    if (!(e instanceof Error)) return undefined;
+    const code = (e as { code?: unknown }).code;
+    return typeof code === "string" && !e.message.includes(code) ? `${e.message} [${code}]` : e.message;
+  };
+  const cause = error instanceof Error ? words(error.cause) : undefined;
+  const own = words(error) ?? "the connection failed";
+  return cause ? `${own} (${cause})` : own;
 }
 
 /** `HTTP 404 Not Found, content type "text/html"`. */
@@ -134,6 +207,19 @@ async function runInput(file: string | undefined): Promise<RunAgentInput> {
     throw new InputError(`--input ${file}: must be a JSON object (a RunAgentInput)`);
   }
   const merged = { ...base, ...(parsed as Partial<RunAgentInput>) };
-  if (!Array.isArray(merged.messages)) throw new InputError(`--input ${file}: "messages" must be an array`);
+  // The schema judges; the user's object is what is sent (fields the schema does not know stay).
+  const checked = RunAgentInputSchema.safeParse(merged);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new InputError(
+      `--input ${file}: not a RunAgentInput: ${issuePath(issue.path)} ${issue.message.replace(/^Invalid input: /, "")}`,
+    );
+  }
   return merged;
+}
+
+/** `"messages"[0].role` — where a zod issue is, by keys and indices (never a value). */
+function issuePath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "the object:";
+  return `${path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i === 0 ? "" : "."}${String(k)}`)).join("")}:`;
 }

@@ -1,5 +1,6 @@
-import { StringDecoder } from "node:string_decoder";
 import { Observable } from "rxjs";
+import { LineSplitter } from "./line-splitter";
+import { NotUtf8, StrictUtf8 } from "./utf8";
 
 /** Input that cannot be read as events: the message names the line, never its content. Exit code 2. */
 export class InputError extends Error {
@@ -17,6 +18,12 @@ export interface Recording {
   readonly format: RecordingFormat | undefined;
   /** Line where event `index` starts (JSON Lines and SSE only). */
   lineOf(index: number): number | undefined;
+  /**
+   * Where the recording was cut: its last line (JSON Lines) or SSE frame ended with the input, with
+   * no line break or blank line after it, and is not complete JSON — an event the recording lost,
+   * not bad input (R-TRANS-2: a stream that stops without a terminal event is a truncated run).
+   */
+  readonly cut: { readonly line: number; readonly unit: "line" | "SSE frame" } | undefined;
 }
 
 export interface ReadOptions {
@@ -28,28 +35,32 @@ export interface ReadOptions {
  * Reads a recording from a byte stream, detecting its format from the first bytes: `[` is a JSON
  * array; `data:`, `event:`, `id:`, `retry:` or `:` is SSE; `{` is JSON Lines when the first line is
  * a complete JSON value, else one JSON document (an array, or an object with a `stream` or `events`
- * array, such as a conformance fixture). JSON Lines and SSE are parsed as they arrive.
+ * array, such as a conformance fixture). JSON Lines and SSE are parsed as they arrive, in time linear
+ * in the input (`LineSplitter`); bytes must be UTF-8 (`StrictUtf8`).
  */
 export function readRecording(chunks: AsyncIterable<Buffer | string>, options: ReadOptions = {}): Recording {
   // Line number of each event's start (JSON Lines, SSE).
   const lines: number[] = [];
   let format: RecordingFormat | undefined;
+  let cut: Recording["cut"];
 
   const events$ = new Observable<unknown>((subscriber) => {
-    const decoder = new StringDecoder("utf8");
-    // JSON Lines / SSE: the unfinished last line. Before detection / JSON document: everything so far.
-    let pending = "";
+    const decoder = new StrictUtf8();
+    let splitter: LineSplitter | undefined;
     // Lines completed so far (1-based numbering of the next line is lineNo + 1).
     let lineNo = 0;
     let bytes = 0;
     let count = 0;
-    // Whether the current text is still the document's start (a BOM and blank lines are skipped).
-    let detecting = true;
+    // What is read now: the start (format unknown), the first line of a `{` input (JSON Lines or a
+    // document), lines, or one document buffered to the end.
+    let mode: "detect" | "first line" | "lines" | "document" = "detect";
+    // Text held by "detect", "first line" and "document" (joined once, when needed).
+    let held: string[] = [];
+    // "first line": the first line, parsed while deciding, emitted when it is read as a line.
+    let firstValue: { value: unknown } | undefined;
     // SSE: data lines of the frame being read, and the line it started on.
     let frame: string[] = [];
     let frameLine = 0;
-    // JSON document mode (array or object): buffered until the end.
-    let whole = false;
 
     const emit = (event: unknown, line: number | undefined): void => {
       if (line !== undefined) lines[count] = line;
@@ -60,18 +71,24 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
     const jsonLine = (line: string, at: number): void => {
       const text = line.trim();
       if (text === "") return;
+      if (firstValue !== undefined) {
+        const { value } = firstValue;
+        firstValue = undefined;
+        return emit(value, at);
+      }
       emit(parseJson(text, `line ${at}`), at);
     };
 
-    const sseLine = (raw: string, at: number): void => {
-      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    // WHATWG HTML § 9.2.6 "Interpreting an event stream": a line without a colon is a field name
+    // with an empty value; one space after the colon is dropped; comments start with a colon.
+    const sseLine = (line: string, at: number): void => {
       if (line === "") return dispatchFrame();
       if (line.startsWith(":")) return;
       const colon = line.indexOf(":");
       const field = colon < 0 ? line : line.slice(0, colon);
       if (field !== "data") return;
       if (frame.length === 0) frameLine = at;
-      const value = line.slice(colon + 1);
+      const value = colon < 0 ? "" : line.slice(colon + 1);
       frame.push(value.startsWith(" ") ? value.slice(1) : value);
     };
 
@@ -79,83 +96,121 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
       if (frame.length === 0) return;
       const text = frame.join("\n");
       frame = [];
+      // A frame of empty data lines holds no event (a keep-alive).
+      if (text.trim() === "") return;
       emit(parseJson(text, `SSE frame at line ${frameLine}`), frameLine);
     };
 
-    const consumeLines = (text: string, final: boolean): void => {
-      pending += text;
-      let start = 0;
-      for (let nl = pending.indexOf("\n", start); nl >= 0; nl = pending.indexOf("\n", start)) {
-        const line = pending.slice(start, nl);
-        lineNo++;
-        if (format === "SSE") sseLine(line, lineNo);
-        else jsonLine(line, lineNo);
-        if (subscriber.closed) return;
-        start = nl + 1;
-      }
-      pending = pending.slice(start);
-      if (final && pending !== "") {
-        lineNo++;
-        if (format === "SSE") sseLine(pending, lineNo);
-        else jsonLine(pending, lineNo);
-        pending = "";
-      }
-      if (final && format === "SSE") dispatchFrame();
+    const onLine = (line: string): boolean => {
+      lineNo++;
+      if (format === "SSE") sseLine(line, lineNo);
+      else jsonLine(line, lineNo);
+      return !subscriber.closed;
     };
 
-    /** Decides the format from the buffered start; `undefined` while more bytes are needed. */
-    const detect = (final: boolean): RecordingFormat | "document" | undefined => {
-      const start = pending.replace(/^\uFEFF/, "").trimStart();
-      if (start === "") return final ? "JSON Lines" : undefined;
-      const first = start[0];
-      if (first === "[") return "document";
-      if (first === ":" || /^(data|event|id|retry)(:|\r?\n)/.test(start)) return "SSE";
-      if (first === "{") {
-        const nl = start.indexOf("\n");
-        if (nl < 0 && !final) return undefined;
-        const firstLine = nl < 0 ? start : start.slice(0, nl);
-        try {
-          JSON.parse(firstLine);
-          return "JSON Lines";
-        } catch {
-          return "document";
+    /** The input ended: the last line without a break, and the SSE frame still open. */
+    const endLines = (): void => {
+      const last = splitter!.end();
+      if (format === "SSE") {
+        if (last !== undefined) sseLine(last, lineNo + 1);
+        // WHATWG discards a frame the input ends inside; one that is complete JSON is read (a recording
+        // whose final blank line was dropped), one that is not is where the recording was cut.
+        if (frame.length > 0 && !isJson(frame.join("\n"))) {
+          cut = { line: frameLine, unit: "SSE frame" };
+          frame = [];
         }
+        dispatchFrame();
+        return;
       }
-      if (!final && start.length < 6 && "data:event:retry:id:".includes(start)) return undefined;
+      if (last === undefined) return;
+      if (last.trim() !== "" && firstValue === undefined && !isJson(last.trim())) {
+        cut = { line: lineNo + 1, unit: "line" };
+        return;
+      }
+      onLine(last);
+    };
+
+    const startLines = (text: string, final: boolean): void => {
+      mode = "lines";
+      splitter = new LineSplitter(format === "SSE");
+      splitter.push(text, onLine);
+      if (final && !subscriber.closed) endLines();
+    };
+
+    /** "detect": decides the format from the start; keeps holding while more bytes are needed. */
+    const detect = (final: boolean): void => {
+      const text = held.length === 1 ? held[0]! : held.join("");
+      held = [text];
+      const body = text.replace(/^\uFEFF/, "");
+      const start = body.trimStart();
+      if (start === "") {
+        if (final) format = "JSON Lines";
+        return;
+      }
+      const first = start[0];
+      if (first === "[") {
+        mode = "document";
+        format = "JSON array";
+        held = [body];
+        if (final) emitDocument();
+        return;
+      }
+      if (first === ":" || /^(data|event|id|retry)(:|\r|\n)/.test(start)) {
+        format = "SSE";
+        held = [];
+        return startLines(body, final);
+      }
+      if (first === "{") {
+        mode = "first line";
+        held = [body];
+        return firstLine(body.indexOf("\n") >= 0, final);
+      }
+      if (!final && start.length < 6 && "data:event:retry:id:".includes(start)) return;
       throw new InputError(
         "unrecognised input: expected JSON Lines (one event per line), a JSON array of events, or SSE data: frames",
       );
     };
 
-    const feed = (text: string, final: boolean): void => {
-      if (whole) {
-        pending += text;
+    /** "first line": once the first line is complete, JSON Lines if it is a JSON value, else a document. */
+    const firstLine = (complete: boolean, final: boolean): void => {
+      if (!complete && !final) return;
+      const text = held.length === 1 ? held[0]! : held.join("");
+      held = [];
+      const nl = text.indexOf("\n");
+      try {
+        firstValue = { value: JSON.parse(nl < 0 ? text : text.slice(0, nl)) };
+      } catch {
+        mode = "document";
+        held = [text];
         if (final) emitDocument();
         return;
       }
-      if (detecting) {
-        pending += text;
-        const detected = detect(final);
-        if (detected === undefined) return;
-        detecting = false;
-        const buffered = pending.replace(/^\uFEFF/, "");
-        pending = "";
-        if (detected === "document") {
-          whole = true;
-          format = "JSON array";
-          feed(buffered, final);
+      format = "JSON Lines";
+      startLines(text, final);
+    };
+
+    const feed = (text: string, final: boolean): void => {
+      switch (mode) {
+        case "lines":
+          splitter!.push(text, onLine);
+          if (final && !subscriber.closed) endLines();
           return;
-        }
-        format = detected;
-        consumeLines(buffered, final);
-        return;
+        case "document":
+          held.push(text);
+          if (final) emitDocument();
+          return;
+        case "first line":
+          held.push(text);
+          return firstLine(text.includes("\n"), final);
+        case "detect":
+          held.push(text);
+          return detect(final);
       }
-      consumeLines(text, final);
     };
 
     const emitDocument = (): void => {
-      const document = parseJson(pending, "the document");
-      pending = "";
+      const document = parseJson(held.join(""), "the document");
+      held = [];
       format = Array.isArray(document) ? "JSON array" : "JSON document";
       const list = Array.isArray(document) ? document : eventsOf(document);
       if (list === undefined) {
@@ -178,7 +233,8 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
           options.onProgress?.(count, bytes);
         }
         if (subscriber.closed) return;
-        feed(decoder.end(), true);
+        decoder.end();
+        feed("", true);
         options.onProgress?.(count, bytes);
         subscriber.complete();
       } catch (error) {
@@ -193,7 +249,20 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
       return format;
     },
     lineOf: (index) => lines[index],
+    get cut() {
+      return cut;
+    },
   };
+}
+
+/** Whether `text` is one complete JSON value. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function eventsOf(document: unknown): unknown[] | undefined {
@@ -233,6 +302,9 @@ function readFailure(error: unknown): string {
       return "is a directory, not a file";
     case "EACCES":
       return "permission denied";
+    case undefined:
+      if (error instanceof NotUtf8) return `${error.message}: the input must be UTF-8 text`;
+      return error instanceof Error ? error.message : String(error);
     default:
       return error instanceof Error ? error.message : String(error);
   }

@@ -46,6 +46,33 @@ export class StreamSecrets {
   readonly reasoning = new Set<string>();
   /** Long secrets by their first SUBSTRING_MIN characters, for the substring search. */
   readonly byPrefix = new Map<string, LongSecret[]>();
+  /** Deltas of each reasoning message still streaming, to add its assembled text when it ends. */
+  private readonly streaming = new Map<string, string[]>();
+
+  /**
+   * One validated event: a reasoning message's text is also a secret as a whole, once assembled from
+   * its deltas (a producer's RAW event or state snapshot carries the model output in one piece).
+   * Read from the validated stream, where chunks and THINKING_* events are already REASONING_MESSAGE_*.
+   */
+  assemble(event: { readonly type: string; readonly messageId?: unknown; readonly delta?: unknown }): void {
+    if (typeof event.messageId !== "string") return;
+    if (event.type === "REASONING_MESSAGE_CONTENT" && typeof event.delta === "string") {
+      const parts = this.streaming.get(event.messageId);
+      if (parts) parts.push(event.delta);
+      else this.streaming.set(event.messageId, [event.delta]);
+    } else if (event.type === "REASONING_MESSAGE_END") this.ended(event.messageId);
+  }
+
+  /** The stream ended: the text of messages still open (truncated) is a secret too. */
+  flush(): void {
+    for (const id of [...this.streaming.keys()]) this.ended(id);
+  }
+
+  private ended(id: string): void {
+    const parts = this.streaming.get(id);
+    this.streaming.delete(id);
+    if (parts && parts.length > 1) this.addReasoning(parts.join(""));
+  }
 
   /** Walks one source event (iteratively: hostile nesting is fine). */
   collect(event: unknown): void {

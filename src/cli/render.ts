@@ -3,7 +3,7 @@ import { truncateId } from "../core/errors";
 import { formatWarning } from "../core/warnings";
 import { count, failureDetail, runCount, type CheckFailure, type CheckOutcome, type HistoryCounts } from "./outcome";
 import { redact, type RedactOptions } from "./redact";
-import { VALUES_KEPT, type RunReport } from "./run-report";
+import { VALUES_KEPT, type RunReport, type WarningGroup } from "./run-report";
 
 /** How the human report is asked for. */
 export interface HumanOptions {
@@ -33,6 +33,8 @@ export function renderReport(r: CheckOutcome, options: HumanOptions): string {
   if (!r.failure) out.push(`✓ valid: ${summary}`);
   else if (r.failure.code === "RUN_TRUNCATED") out.push(`✗ truncated: ${summary} (exit 1)`);
   else if (r.failure.code === "NO_RUN") out.push(`✗ no run: ${summary} (exit 1)`);
+  else if (r.failure.code === "MAX_WARNINGS") out.push(`✗ too many warnings: ${summary} (exit 1)`);
+  else if (r.failure.code === "LOSSY_WARNINGS") out.push(`✗ lossy warnings: ${summary} (exit 1)`);
   else out.push(`✗ violation: ${summary} (exit 1)`);
   return `${out.join("\n")}\n`;
 }
@@ -62,15 +64,34 @@ function renderRun(run: RunReport, showValues: boolean): string[] {
   lines.push(row("tool calls", run.toolCalls.size, ids([...run.toolCalls])));
   lines.push(row("events delivered", run.events, ""));
   lines.push(row("warnings", run.warnings, ""));
-  for (const w of run.warningsShown) lines.push(`    ${formatWarning(w)}`);
-  const more = run.warnings - run.warningsShown.length;
-  if (more > 0) lines.push(`    … and ${more.toLocaleString("en-US")} more (--json lists them all)`);
+  for (const group of run.warningGroups.values()) {
+    lines.push(`    ${formatWarning(group.first)}`);
+    if (group.count > 1) lines.push(`      ${repeated(group)}`);
+  }
   return lines;
 }
 
+/** `+ 5 more THINKING_UPCAST, at events #2, #3, …`: the rest of a group of one code. */
+function repeated(group: WarningGroup): string {
+  const more = group.count - 1;
+  const at = group.others.map((i) => `#${i}`);
+  const rest = more - at.length;
+  const where = at.length > 0 ? `, at event${more > 1 ? "s" : ""} ${at.join(", ")}${rest > 0 ? ", …" : ""}` : "";
+  return `+ ${more.toLocaleString("en-US")} more ${group.first.code}${where}${more > 1 ? " (--json lists them all)" : ""}`;
+}
+
+/** Headings of the failures no event caused (the check's own codes). */
+const STREAM_FAILURE: Readonly<Record<string, string>> = {
+  NO_RUN: "No run",
+  MAX_WARNINGS: "Too many warnings",
+  LOSSY_WARNINGS: "Lossy warnings",
+};
+
 function renderFailure(f: CheckFailure): string[] {
   if (f.eventIndex === null) {
-    return [`✗ No run: ${f.code} (${f.rule})`, `  ${f.explanation.text}.`];
+    const lines = [`✗ ${STREAM_FAILURE[f.code] ?? "Failed"}: ${f.code} (${f.rule})`, `  ${f.explanation.text}.`];
+    if (f.code !== "NO_RUN") lines.push(`  ${f.message}`);
+    return lines;
   }
   const where = f.line !== null ? ` (line ${f.line})` : "";
   const lines = [

@@ -45,7 +45,26 @@ export interface RunReport {
   warnings: number;
   /** The first WARNINGS_KEPT of them, for the report. */
   readonly warningsShown: ReasoningWarning[];
+  /** The lossy ones among them (R-VER-7: content was lost), for `--fail-on-lossy`. */
+  lossyWarnings: number;
+  /**
+   * The warnings grouped by code, in order of first appearance: the human report prints the first of
+   * each and counts the rest (a legacy THINKING_* turn is one upcast warning per event). Bounded by
+   * the codes the package has, whatever the stream.
+   */
+  readonly warningGroups: Map<string, WarningGroup>;
 }
+
+/** Every warning of one code in a run: the first in full, how many, and where the first few were. */
+export interface WarningGroup {
+  readonly first: ReasoningWarning;
+  count: number;
+  /** Event indices of the others (the first GROUP_INDICES_KEPT). */
+  readonly others: number[];
+}
+
+/** Event indices a group names beyond its first warning. */
+export const GROUP_INDICES_KEPT = 10;
 
 /** Warnings listed per run in the reports; `--json` lists them all. */
 export const WARNINGS_KEPT = 50;
@@ -65,6 +84,8 @@ export class ReportBuilder {
   private readonly before: RunReport = newRun(0, undefined, undefined);
   // The run that receives events and warnings now.
   private current: RunReport = this.before;
+  // Reasoning messages whose last delta ended on a high surrogate (the pair may end in the next one).
+  private readonly highSurrogateEnd = new Set<string>();
 
   /** A raw source event, before the pipeline processes it. */
   onSourceEvent(raw: unknown): void {
@@ -74,6 +95,7 @@ export class ReportBuilder {
     if (!opens) return;
     const { runId, threadId } = raw as { runId?: unknown; threadId?: unknown };
     this.current = newRun(this.runs.length + 1, str(runId), str(threadId));
+    this.highSurrogateEnd.clear();
     this.runs.push(this.current);
   }
 
@@ -90,7 +112,14 @@ export class ReportBuilder {
         break;
       case "REASONING_MESSAGE_CONTENT": {
         const id = String(event.messageId);
-        run.reasoning.set(id, (run.reasoning.get(id) ?? 0) + codePoints(String(event.delta)));
+        const delta = String(event.delta);
+        // A character split across two deltas (a surrogate pair) is one character, counted once.
+        const joins = this.highSurrogateEnd.has(id) && isLowSurrogate(delta.charCodeAt(0));
+        run.reasoning.set(id, (run.reasoning.get(id) ?? 0) + codePoints(delta) - (joins ? 1 : 0));
+        if (delta !== "") {
+          if (isHighSurrogate(delta.charCodeAt(delta.length - 1))) this.highSurrogateEnd.add(id);
+          else this.highSurrogateEnd.delete(id);
+        }
         break;
       }
       case "REASONING_ENCRYPTED_VALUE": {
@@ -126,7 +155,15 @@ export class ReportBuilder {
   onWarning(warning: ReasoningWarning): void {
     const run = this.current;
     run.warnings++;
+    if (warning.lossy === true) run.lossyWarnings++;
     if (run.warningsShown.length < WARNINGS_KEPT) run.warningsShown.push(warning);
+    const group = run.warningGroups.get(warning.code);
+    if (group === undefined) run.warningGroups.set(warning.code, { first: warning, count: 1, others: [] });
+    else {
+      group.count++;
+      if (group.others.length < GROUP_INDICES_KEPT && warning.eventIndex !== undefined)
+        group.others.push(warning.eventIndex);
+    }
   }
 
   /** The pipeline failed: `truncated` for RUN_TRUNCATED, else a violation. */
@@ -156,6 +193,8 @@ function newRun(number: number, runId: string | undefined, threadId: string | un
     toolCalls: new Set(),
     warnings: 0,
     warningsShown: [],
+    lossyWarnings: 0,
+    warningGroups: new Map(),
   };
 }
 
@@ -167,6 +206,9 @@ function finishedEnd(outcome: unknown): RunEnd {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 /** Characters as a reader counts them: Unicode code points, not UTF-16 units. */
 export function codePoints(text: string): number {

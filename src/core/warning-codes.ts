@@ -73,6 +73,9 @@ export const WARNING_CODES = {
   DOWNCAST_ID_DROPPED: { rules: { "R-VER-6": true } },
   DOWNCAST_METADATA_DROPPED: { rules: { "R-VER-6": true } },
   DOWNCAST_VALUE_DROPPED: { rules: { "R-REASON-19": true } },
+  // agui-reasoning check: what reading the input found (the stream then ends there, R-TRANS-2)
+  RECORDING_CUT: { rules: { "R-TRANS-2": true } },
+  CONNECTION_BROKEN: { rules: { "R-TRANS-2": true } },
 } as const satisfies Readonly<Record<string, WarningCodeInfo>>;
 
 /** A warning code of `WARNING_CODES`: the type of `ReasoningWarning.code`. */

@@ -295,17 +295,18 @@ export function openFamilies(sets: OpenSets): Family[] {
   return FAMILIES.filter((f) => sets.families[f.index]!.open > 0);
 }
 
-/** The ids of every open item, family by family in table order (at most `limit`). */
-export function openIds(sets: OpenSets, limit: number): string[] {
-  const ids: string[] = [];
-  for (const f of sets.families) {
+/** Every open item with its family, family by family in table order (at most `limit`). */
+export function openItems(sets: OpenSets, limit: number): { readonly family: Family; readonly id: string }[] {
+  const items: { family: Family; id: string }[] = [];
+  for (const [index, f] of sets.families.entries()) {
     if (f.open === 0) continue;
-    for (const [id, item] of f.byId) if (item.open && ids.push(id) >= limit) return ids;
+    const family = FAMILIES[index]!;
+    for (const [id, item] of f.byId) if (item.open && items.push({ family, id }) >= limit) return items;
     for (const scope of f.byOwner.values()) {
-      for (const [id, item] of scope) if (item.open && ids.push(id) >= limit) return ids;
+      for (const [id, item] of scope) if (item.open && items.push({ family, id }) >= limit) return items;
     }
   }
-  return ids;
+  return items;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued } from "../core/warning-codes";
 import type { Family } from "./families";
 import { recordMessages } from "./known-roles";
-import { openFamilies, openIds, resetOpenSets } from "./open-items";
+import { openFamilies, openItems, resetOpenSets, type OpenSets } from "./open-items";
 import { quote, violation } from "./violation";
 import type { VerifyState } from "./verify-state";
 
@@ -67,13 +67,14 @@ export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext
     const outcome = event.outcome;
     const cancelled =
       typeof outcome === "object" && outcome !== null && (outcome as { type?: unknown }).type === "cancelled";
+    const open = listOpen(state.sets);
     throw violation(
       "OPEN_AT_RUN_FINISHED",
       cancelled ? "R-RUN-4" : families[0]!.rules.openAtFinish,
       event,
       ctx,
-      openIds(state.sets, MAX_LISTED_IDS),
-      `Cannot send 'RUN_FINISHED' while ${families.map((f) => f.nouns).join(", ")} are still active (${countText(state.sets.total)}).`,
+      open.ids,
+      `Cannot send 'RUN_FINISHED' while ${families.map((f) => f.nouns).join(", ")} are still active (${open.text}).`,
     );
   }
   resetOpenSets(state.sets);
@@ -133,19 +134,30 @@ function namesOther(ended: unknown, opened: string | undefined): boolean {
  */
 export function truncatedRun(state: VerifyState, ctx: StepContext): ReasoningProtocolError {
   const run = state.runId === undefined ? "a run" : `run ${quote(state.runId)}`;
+  const open = listOpen(state.sets);
   return new ReasoningProtocolError({
     code: "RUN_TRUNCATED",
     rule: "D-TRUNC",
     eventIndex: ctx.index,
     eventType: "<end of stream>",
-    ids: openIds(state.sets, MAX_LISTED_IDS),
+    ids: open.ids,
     detail:
       `The source completed while ${run} was open, without RUN_FINISHED or RUN_ERROR ` +
-      `(${countText(state.sets.total)}); a truncated run has no outcome.`,
+      `(${open.text}); a truncated run has no outcome.`,
   });
 }
 
-function countText(total: number): string {
-  const listed = Math.min(total, MAX_LISTED_IDS);
-  return `${plural(total, "open item")}${listed < total ? `, the first ${listed} listed` : ""}`;
+/**
+ * The open items, each named with its family: a span and a message may share an id (R-REASON-12,
+ * CopilotKit and Mastra do), which is then listed once in `ids` and once per family in the text.
+ */
+function listOpen(sets: OpenSets): { ids: string[]; text: string } {
+  const items = openItems(sets, MAX_LISTED_IDS);
+  const total = sets.total;
+  const more = items.length < total ? `, the first ${items.length} listed` : "";
+  const named = items.map(({ family, id }) => `${family.noun} ${quote(id)}`).join(", ");
+  return {
+    ids: [...new Set(items.map((i) => i.id))],
+    text: `${plural(total, "open item")}${more}${named ? `: ${named}` : ""}`,
+  };
 }

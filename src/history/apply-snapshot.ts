@@ -4,7 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import { toolCallsOf, type Conversation } from "./conversation";
 import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messages";
 import { keepHeld, unlist } from "./incomplete";
-import { issuersOf, recordIssuer, replaceIssuers } from "./issuers";
+import { issuersOf, recordValuesOf, replaceIssuers } from "./issuers";
 import { messageKey } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
@@ -26,7 +26,6 @@ export function reconcileSnapshot(
   conversation: Conversation,
   event: AguiEvent,
   ctx: StepContext,
-  producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
   const { messages: snapshot, warnings } = withKnownRoles(
     readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx),
@@ -37,7 +36,7 @@ export function reconcileSnapshot(
   const openFamilies = openMessageFamilies(conversation);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
-  for (const message of plan.restated) issuersOf(message, producer, added);
+  for (const message of plan.restated) issuersOf(message, conversation.index.producer, added);
   const reconciled = replaceIssuers(
     conversation.withMessages(plan.messages),
     plan.goneMessages,
@@ -150,7 +149,6 @@ export function startRun(
   conversation: Conversation,
   event: AguiEvent,
   ctx: StepContext,
-  producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
   // Echoed messages are stored: the package's own copy of them (D-NO-ALIAS), not of the whole input.
   const echo = guarded(event, ctx, "input", () => {
@@ -168,9 +166,7 @@ export function startRun(
   let next = conversation;
   for (const message of messages) {
     if (next.index.position.has(message.id)) continue;
-    next = next.append(message);
-    for (const record of issuersOf(message, producer))
-      next = recordIssuer(next, record.subtype, record.entityId, producer);
+    next = recordValuesOf(next.append(message), message);
   }
   return result(next, [event], warnings);
 }

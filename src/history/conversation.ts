@@ -18,6 +18,12 @@ export interface HistoryState {
  */
 export interface ConversationIndex {
   /**
+   * The identity of the producer this history records values for (D-ISSUER, `undefined`: none
+   * configured). Held here, once, so that what records an issuer asks the conversation rather than
+   * being handed it; comparing identities is `producer-identity.ts`'s business (D-IDENTITY).
+   */
+  readonly producer: string | undefined;
+  /**
    * Message id → position in `messages`. Ids are unique per thread (R-EVT-8); a seed repeating one keeps the last.
    * A tool message whose id a held message of another role has (D-TOOL-RESULT-ID) is not here but in
    * `sharedToolMessage`: lookups by id keep resolving to the other message.
@@ -71,8 +77,13 @@ export class Conversation implements HistoryState {
   private built: readonly Message[] | undefined = undefined;
 
   /** A fresh first version with new indexes; every start shares `published` (same initial history object). */
-  static start(messages: PersistentList<Message>, published: ReasoningHistory): Conversation {
+  static start(
+    messages: PersistentList<Message>,
+    published: ReasoningHistory,
+    producer: string | undefined,
+  ): Conversation {
     const index: ConversationIndex = {
+      producer,
       position: new Map(),
       sharedToolMessage: new Map(),
       toolCallHolder: new Map(),

@@ -7,26 +7,26 @@ export type DropValue = (subtype: "message" | "tool-call", id: string) => boolea
 
 /**
  * `message` without the encrypted values `drop` selects, on the message and on its tool calls. The
- * ids whose value was dropped are appended to `lost`, in order. Nothing is mutated, and `message`
- * itself is returned when nothing was dropped (one place for run input (D-ISSUER) and storage
- * (R-REASON-19) to take values out).
+ * ids whose value was dropped are appended to `lost`, in order. `drop` is asked once per value held.
+ * Nothing is mutated, and `message` itself is returned when nothing was dropped (one place for run
+ * input (D-ISSUER) and storage (R-REASON-19) to take values out).
  */
 export function dropValues(message: Message, drop: DropValue, lost: string[]): Message {
   const own = hasValue(message) && drop("message", message.id);
   const calls = toolCallsOf(message);
-  const onCalls = calls !== undefined && calls.some((call) => hasValue(call) && drop("tool-call", call.id));
+  const dropped = calls?.map((call) => hasValue(call) && drop("tool-call", call.id));
+  const onCalls = dropped !== undefined && dropped.includes(true);
   if (!own && !onCalls) return message;
   const copy: Record<string, unknown> = { ...message };
   if (own) {
     delete copy.encryptedValue;
     lost.push(message.id);
   }
-  if (onCalls) copy.toolCalls = calls.map((call) => dropCallValue(call, drop, lost));
+  if (onCalls) copy.toolCalls = calls!.map((call, i) => (dropped[i] ? withoutValue(call, lost) : call));
   return copy as unknown as Message;
 }
 
-function dropCallValue(call: ToolCall, drop: DropValue, lost: string[]): ToolCall {
-  if (!hasValue(call) || !drop("tool-call", call.id)) return call;
+function withoutValue(call: ToolCall, lost: string[]): ToolCall {
   lost.push(call.id);
   const copy: ToolCall = { ...call };
   delete copy.encryptedValue;

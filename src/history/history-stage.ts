@@ -20,7 +20,10 @@ import type { ReasoningHistory, ValueIssuer } from "./types";
 export type { HistoryState } from "./conversation";
 
 export interface HistoryOptions extends WarningOptions {
-  /** Issuer identity of this pipeline's producer (D-ISSUER), e.g. the agent URL. */
+  /**
+   * Issuer identity of this pipeline's producer (D-ISSUER): a stable one, e.g. the agent's id or its
+   * canonical URL (URLs compare by their WHATWG serialization, D-IDENTITY).
+   */
   producer?: string;
   /** Messages the consumer already holds; values found on them are attributed to `producer`. */
   initialMessages?: readonly Message[];
@@ -54,8 +57,8 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
   const seed = seedOf(options);
   const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
     name: "history",
-    init: () => Conversation.start(seed.messages, seed.history),
-    step: (conversation, event, ctx) => reduce(conversation, event, ctx, producer, maxContentLength),
+    init: () => Conversation.start(seed.messages, seed.history, producer),
+    step: (conversation, event, ctx) => reduce(conversation, event, ctx, maxContentLength),
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
     finish: (conversation) => result(endOpenItems(conversation, "truncated"), NONE),
   };
@@ -92,7 +95,6 @@ function reduce(
   conversation: Conversation,
   input: AguiEvent,
   ctx: StepContext,
-  producer: string | undefined,
   maxContentLength: number,
 ): StepResult<Conversation, AguiEvent> {
   const event = readEvent(input, ctx);
@@ -122,11 +124,11 @@ function reduce(
     case EventType.ACTIVITY_DELTA:
       return patchActivity(conversation, event, ctx);
     case EventType.MESSAGES_SNAPSHOT:
-      return reconcileSnapshot(conversation, event, ctx, producer);
+      return reconcileSnapshot(conversation, event, ctx);
     case EventType.REASONING_ENCRYPTED_VALUE:
-      return routeEncryptedValue(conversation, event, ctx, producer);
+      return routeEncryptedValue(conversation, event, ctx);
     case EventType.RUN_STARTED:
-      return startRun(conversation, event, ctx, producer);
+      return startRun(conversation, event, ctx);
     case EventType.RUN_ERROR:
       // D-RUN-ERROR: open items are abandoned; their partial content stays.
       return result(endOpenItems(conversation, "abandoned"), [event]);

@@ -12,14 +12,10 @@ import type { ValueIssuer } from "./types";
 
 type Subtype = ValueIssuer["subtype"];
 
-/** Records that `issuer` issued the value now stored on `subtype` `entityId`. */
-export function recordIssuer(
-  conversation: Conversation,
-  subtype: Subtype,
-  entityId: string,
-  issuer: string | undefined,
-): Conversation {
+/** Records that this conversation's producer issued the value now stored on `subtype` `entityId`. */
+export function recordIssuer(conversation: Conversation, subtype: Subtype, entityId: string): Conversation {
   const { index, records } = conversation;
+  const issuer = index.producer;
   const positions = subtype === "message" ? index.messageIssuer : index.toolCallIssuer;
   const at = positions.get(entityId);
   if (at !== undefined && records.at(at)!.issuer === issuer) return conversation;
@@ -27,6 +23,14 @@ export function recordIssuer(
   if (at !== undefined) return conversation.withIssuers(records.set(at, record));
   positions.set(entityId, records.size);
   return conversation.withIssuers(records.push(record));
+}
+
+/** Records that this conversation's producer issued every value `message` and its tool calls carry. */
+export function recordValuesOf(conversation: Conversation, message: Message): Conversation {
+  let next = conversation;
+  for (const record of issuersOf(message, conversation.index.producer))
+    next = recordIssuer(next, record.subtype, record.entityId);
+  return next;
 }
 
 /** The records for the values a message and its tool calls carry, all issued by `issuer`. */

@@ -23,7 +23,6 @@ export function routeEncryptedValue(
   conversation: Conversation,
   event: AguiEvent,
   ctx: StepContext,
-  producer: string | undefined,
 ): StepResult<Conversation, AguiEvent> {
   const subtype = readString(event, "subtype", ctx);
   const entityId = readString(event, "entityId", ctx);
@@ -39,7 +38,7 @@ export function routeEncryptedValue(
     }
     const stored =
       held.encryptedValue === value ? conversation : conversation.replaceAt(position!, withValue(held, value));
-    return result(recordIssuer(stored, "message", entityId, producer), [event]);
+    return result(recordIssuer(stored, "message", entityId), [event]);
   }
 
   if (subtype === "tool-call") {
@@ -53,7 +52,7 @@ export function routeEncryptedValue(
       call.encryptedValue === value
         ? conversation
         : conversation.replaceAt(position, withCall(holder, slot, withValue(call, value)));
-    return result(recordIssuer(stored, "tool-call", entityId, producer), [event]);
+    return result(recordIssuer(stored, "tool-call", entityId), [event]);
   }
 
   // An unrecognised string subtype is a newer union member: the event is removed (R-REASON-24), as

@@ -1,9 +1,12 @@
 import type { Message, ToolCall } from "@ag-ui/core";
-import type { WarningOptions } from "../core/types";
+import type { ReasoningWarning, WarningOptions } from "../core/types";
+import { truncateId } from "../core/errors";
+import { plural } from "../core/plural";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
 import { dropValues } from "./drop-values";
+import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
 
 export interface RunInputOptions extends WarningOptions {
@@ -14,9 +17,10 @@ export interface RunInputOptions extends WarningOptions {
 /**
  * `RunAgentInput.messages` for the next run to `producer` (R-INPUT-3/4, R-REASON-17/26, D-ISSUER):
  * the whole history, reasoning messages included, minus activity messages (R-INPUT-4); every stored
- * `encryptedValue` byte for byte where its recorded issuer is `producer`, and left out everywhere
- * else — a value with no record, or issued by another producer, never travels (R-REASON-26). What
- * was left out is reported by one lossy `VALUE_WITHHELD` warning naming message / tool-call ids only.
+ * `encryptedValue` byte for byte where its recorded issuer names `producer` (compared as
+ * `producer-identity.ts` says, D-IDENTITY), and left out everywhere else — a value with no record,
+ * or issued by another producer, never travels (R-REASON-26). What was left out is reported by one
+ * lossy `VALUE_WITHHELD` warning naming both identities and the message / tool-call ids (never a value).
  *
  * Returns new message, tool-call and function objects (content parts and metadata are shared, as in
  * the history); never mutates the history.
@@ -31,28 +35,70 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
   for (const record of history.issuers) {
     (record.subtype === "message" ? messageIssuer : toolCallIssuer).set(record.entityId, record.issuer);
   }
-  // Ids whose value was left out, in history order.
-  const withheld: string[] = [];
+  // Whether each recorded identity names `producer` (D-IDENTITY), asked once per distinct identity.
+  const judged = new Map<string | undefined, boolean>();
+  const issuedHere = (recorded: string | undefined): boolean => {
+    let same = judged.get(recorded);
+    if (same === undefined) judged.set(recorded, (same = sameProducer(recorded, producer)));
+    return same;
+  };
+  const withheld = new WithheldValues();
+  const dropped: string[] = [];
   const notIssuedHere = (subtype: "message" | "tool-call", id: string): boolean => {
     const issuers = subtype === "message" ? messageIssuer : toolCallIssuer;
-    return !(issuers.has(id) && issuers.get(id) === producer);
+    const recorded = issuers.get(id);
+    if (issuedHere(recorded)) return false;
+    withheld.add(recorded, subtype, id);
+    return true;
   };
 
   const messages: Message[] = [];
   for (const message of history.messages) {
     if (message.role === "activity") continue;
-    messages.push(freshCopy(dropValues(message, notIssuedHere, withheld)));
+    messages.push(freshCopy(dropValues(message, notIssuedHere, dropped)));
   }
 
-  if (withheld.length > 0) {
-    warningSink(options)(
-      catalogued("VALUE_WITHHELD", "D-ISSUER", {
-        message: `${withheld.length} encrypted value(s) left out of the run input: not issued by this producer (R-REASON-26)`,
-        ids: withheld,
-      }),
-    );
-  }
+  if (dropped.length > 0) warningSink(options)(withheld.warning(producer, dropped));
   return messages;
+}
+
+/** The values left out of one run input, by recorded issuer: what `VALUE_WITHHELD` says (D-IDENTITY). */
+class WithheldValues {
+  private readonly byIssuer = new Map<string | undefined, { messages: string[]; toolCalls: string[] }>();
+
+  add(issuer: string | undefined, subtype: "message" | "tool-call", id: string): void {
+    let group = this.byIssuer.get(issuer);
+    if (group === undefined) this.byIssuer.set(issuer, (group = { messages: [], toolCalls: [] }));
+    (subtype === "message" ? group.messages : group.toolCalls).push(id);
+  }
+
+  /**
+   * One lossy warning naming the producer the input goes to and each recorded issuer (userinfo,
+   * query and fragment removed), with how many values on which message and tool-call ids.
+   */
+  warning(producer: string, ids: readonly string[]): ReasoningWarning {
+    const groups = [...this.byIssuer].map(([issuer, { messages, toolCalls }]) => {
+      const by = issuer === undefined ? "with no recorded issuer" : `issued by ${shownIdentity(issuer)}`;
+      const on = [idList("message", messages), idList("tool call", toolCalls)].filter((s) => s !== "").join(", ");
+      return `${plural(messages.length + toolCalls.length, "value")} ${by} (on ${on})`;
+    });
+    const named = [...this.byIssuer.keys()].some((issuer) => issuer !== undefined);
+    return catalogued("VALUE_WITHHELD", "D-ISSUER", {
+      message:
+        `${plural(ids.length, "encrypted value")} left out of the run input for producer ${shownIdentity(producer)}, ` +
+        `which did not issue them (R-REASON-26): ${groups.join("; ")}` +
+        (named ? "; a producer that changed its identity loses its values: give it a stable one (D-IDENTITY)" : ""),
+      ids,
+    });
+  }
+}
+
+/** `message "a", "b"` / `tool calls "c"`: ids as warnings show them, at most ten. */
+function idList(kind: string, ids: readonly string[]): string {
+  if (ids.length === 0) return "";
+  const shown = ids.slice(0, 10).map((id) => JSON.stringify(truncateId(id)));
+  const more = ids.length > 10 ? ` and ${ids.length - 10} more` : "";
+  return `${ids.length === 1 ? kind : `${kind}s`} ${shown.join(", ")}${more}`;
 }
 
 /** New message, tool-call and function objects: what is sent can be changed without touching the history. */

@@ -54,10 +54,14 @@ export function historyStateToJSON(state: HistoryState, sets: HistoryOpenSets = 
 }
 
 /** Reads (and checks) what `historyStateToJSON` wrote; a bad part is a `TypeError` naming its JSON pointer. */
-export function historyStateFromJSON(json: unknown, shape = new JsonShape("historyStateFromJSON")): HistoryState {
+export function historyStateFromJSON(
+  json: unknown,
+  shape = new JsonShape("historyStateFromJSON"),
+  producer?: string,
+): HistoryState {
   const doc = shape.object(json, "");
   const history = readStoredHistory(doc.history, shape, "/history");
-  const conversation = Conversation.start(PersistentList.from(history.messages), history);
+  const conversation = Conversation.start(PersistentList.from(history.messages), history, producer);
   const { index } = conversation;
   const open = shape.object(doc.open, "/open");
   const removed = shape.object(doc.removed, "/removed");

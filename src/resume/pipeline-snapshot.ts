@@ -5,6 +5,7 @@ import type { HistoryState } from "../history/conversation";
 import type { EnforceState } from "../schema/enforce-schema";
 import type { UpcastState } from "../upcast/upcast-thinking";
 import { JsonShape } from "../storage/json-shape";
+import { sameProducer, shownIdentity } from "../history/producer-identity";
 import { expandStateFromJSON, expandStateToJSON, type ExpandStateJSON } from "./chunk-codec";
 import { verifyStateFromJSON, verifyStateToJSON, type VerifyStateJSON } from "./discipline-codec";
 import { historyStateFromJSON, historyStateToJSON, type HistoryOpenSets, type HistoryStateJSON } from "./history-codec";
@@ -91,11 +92,14 @@ export function readPipelineSnapshot(json: unknown, producer: string | undefined
   const doc = shape.object(shape.parsed(json), "");
   shape.header(doc, SNAPSHOT_FORMAT, SNAPSHOT_VERSION);
   const exportedFor = shape.stringOrNull(doc.producer, "/producer");
-  if (exportedFor !== producer) {
+  const same =
+    exportedFor === producer ||
+    (exportedFor !== undefined && producer !== undefined && sameProducer(exportedFor, producer));
+  if (!same) {
     // Values stored after the resume would be recorded for another issuer than those before it (D-ISSUER).
     shape.fail(
       "/producer",
-      `names another producer than this pipeline's \`producer\` option (${exportedFor === undefined ? "none" : "a different one"} in the snapshot); resume with the same producer`,
+      `names another producer than this pipeline's \`producer\` option (${shownIdentity(exportedFor)} in the snapshot, ${shownIdentity(producer)} here, D-IDENTITY); resume with the same producer`,
     );
   }
   const index = shape.count(doc.index, "/index");
@@ -104,7 +108,7 @@ export function readPipelineSnapshot(json: unknown, producer: string | undefined
     upcast: readOnce(() => upcastStateFromJSON(doc.upcast, shape.at("/upcast"))),
     expand: readOnce(() => expandStateFromJSON(doc.chunks, shape.at("/chunks"))),
     verify: readOnce(() => verifyStateFromJSON(doc.discipline, shape.at("/discipline"))),
-    history: readOnce(() => historyStateFromJSON(doc.history, shape.at("/history"))),
+    history: readOnce(() => historyStateFromJSON(doc.history, shape.at("/history"), producer)),
   };
   return {
     index,

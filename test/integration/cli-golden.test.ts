@@ -23,11 +23,17 @@ const recordings = [
     .map((f) => `${FIXTURES}/${f}`),
 ].sort();
 
-/** Extra variants: the history (redacted), and the values shown. */
+/** Extra variants: the history (redacted), and the SARIF log. */
 const variants: [string, string[]][] = [
   ...recordings.map((r): [string, string[]] => [r, []]),
   [`${FIXTURES}/value-under-other-keys.jsonl`, ["--history"]],
   ["examples/recorded/two-runs-with-snapshot.jsonl", ["--history"]],
+  // The machine formats of issue 22: SARIF for a violation and for a valid legacy stream's warnings.
+  ["examples/recorded/broken-orphan-content.jsonl", ["--format", "sarif"]],
+  ["examples/recorded/legacy-thinking-0.0.45.jsonl", ["--format", "sarif"]],
+  // The warning gates: a lossy UNKNOWN_ENTITY fails --fail-on-lossy; seven upcast warnings fail --max-warnings 0.
+  [`${FIXTURES}/value-under-other-keys.jsonl`, ["--fail-on-lossy"]],
+  ["examples/recorded/legacy-thinking-0.0.45.jsonl", ["--max-warnings", "0"]],
 ];
 
 /** Ids the pipeline mints (legacy THINKING_* streams carry none) differ per run: numbered in order of appearance. */

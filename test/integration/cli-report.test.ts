@@ -70,12 +70,12 @@ describe("--url replies that are not event streams (exit 2, never their content)
   it.each([
     [
       "/html",
-      'the reply is not an event stream (text/event-stream): HTTP 200 OK, content type "text/html; charset=utf-8", a body of ',
+      'the reply is not an event stream (text/event-stream or application/vnd.ag-ui.event+proto): HTTP 200 OK, content type "text/html; charset=utf-8", a body of ',
       "that looks like an HTML page",
     ],
     [
       "/json",
-      'the reply is not an event stream (text/event-stream): HTTP 200 OK, content type "application/json", a body of ',
+      'the reply is not an event stream (text/event-stream or application/vnd.ag-ui.event+proto): HTTP 200 OK, content type "application/json", a body of ',
       "that looks like JSON",
     ],
     ["/missing", 'HTTP 404 Not Found, content type "text/html", a body of ', "that looks like markup (HTML or XML)"],

@@ -1,0 +1,133 @@
+import { formatWarning } from "../core/warnings";
+import { version } from "../../package.json";
+import { EXPLANATIONS } from "./explain";
+import { failureDetail, type CheckOutcome } from "./outcome";
+import { printable } from "./printable";
+
+/** The SARIF version written, and the schema a consumer validates it with. */
+const SARIF_VERSION = "2.1.0";
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+
+interface SarifRule {
+  readonly id: string;
+  readonly shortDescription: { readonly text: string };
+  readonly properties: { readonly rule?: string; readonly tags: readonly string[] };
+}
+
+interface SarifResult {
+  readonly ruleId: string;
+  readonly ruleIndex: number;
+  readonly level: "error" | "warning" | "note";
+  readonly message: { readonly text: string };
+  readonly locations?: readonly unknown[];
+  readonly properties?: Record<string, unknown>;
+}
+
+/**
+ * `--format sarif`: one SARIF 2.1.0 log (OASIS) for code scanning (GitHub's `upload-sarif`): one
+ * run of the tool `agui-reasoning check`, a rule per code seen (its id is the code, its rule or
+ * decision id in `properties`), the failure as an `error` result and every listed warning as a
+ * `warning` result, located on the recording's file and line where the input has them. Like every
+ * output, it holds ids, types and counts only (D-REDACT); messages show control characters escaped,
+ * as the annotations GitHub makes of them do.
+ */
+export function renderSarif(r: CheckOutcome, file: string | undefined): string {
+  const rules: SarifRule[] = [];
+  const ruleIndex = new Map<string, number>();
+  const ruleOf = (code: string, rule: string | undefined, text: string): number => {
+    const known = ruleIndex.get(code);
+    if (known !== undefined) return known;
+    rules.push({
+      id: code,
+      shortDescription: { text },
+      properties: { ...(rule ? { rule } : {}), tags: ["ag-ui", rule?.startsWith("D-") ? "decision" : "protocol"] },
+    });
+    ruleIndex.set(code, rules.length - 1);
+    return rules.length - 1;
+  };
+  const uri = file?.replace(/\\/g, "/");
+  const at = (line: number | undefined): readonly unknown[] | undefined =>
+    uri === undefined
+      ? undefined
+      : [
+          {
+            physicalLocation: {
+              artifactLocation: { uri },
+              ...(line !== undefined ? { region: { startLine: line } } : {}),
+            },
+          },
+        ];
+
+  const results: SarifResult[] = [];
+  const f = r.failure;
+  if (f) {
+    const where = f.eventIndex === null ? "" : ` at event #${f.eventIndex}${f.eventType ? ` ${f.eventType}` : ""}`;
+    const detail = f.eventIndex === null ? f.message : failureDetail(f);
+    results.push({
+      ruleId: f.code,
+      ruleIndex: ruleOf(
+        f.code,
+        f.explanation.rule,
+        sentence(EXPLANATIONS[f.code as keyof typeof EXPLANATIONS] ?? f.code),
+      ),
+      level: "error",
+      message: { text: printable(`${f.code}${where}: ${f.explanation.text}. ${detail}`.trim()) },
+      ...optional("locations", at(f.line ?? undefined)),
+      properties: { rule: f.explanation.rule, eventIndex: f.eventIndex, ids: f.ids },
+    });
+  }
+  for (const run of r.runs) {
+    for (const w of run.warningsShown) {
+      results.push({
+        ruleId: w.code,
+        ruleIndex: ruleOf(w.code, w.rule, `agui-reasoning warning ${w.code}${w.lossy ? " (lossy)" : ""}`),
+        level: "warning",
+        message: { text: printable(formatWarning(w)) },
+        ...optional("locations", at(w.eventIndex !== undefined ? r.lineOf(w.eventIndex) : undefined)),
+        properties: {
+          rule: w.rule ?? null,
+          eventIndex: w.eventIndex ?? null,
+          lostContent: w.lossy === true,
+          run: run.number,
+        },
+      });
+    }
+    const more = run.warnings - run.warningsShown.length;
+    if (more > 0) {
+      results.push({
+        ruleId: "MORE_WARNINGS",
+        ruleIndex: ruleOf("MORE_WARNINGS", undefined, "more warnings than the log lists; --json lists them all"),
+        level: "note",
+        message: { text: `${more.toLocaleString("en-US")} more warnings in run ${run.number} (--json lists them all)` },
+        ...optional("locations", at(undefined)),
+      });
+    }
+  }
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: SARIF_VERSION,
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "agui-reasoning check",
+            version,
+            informationUri: "https://www.npmjs.com/package/agui-reasoning",
+            rules,
+          },
+        },
+        ...(uri !== undefined ? { artifacts: [{ location: { uri } }] } : {}),
+        invocations: [{ executionSuccessful: true, exitCode: f ? 1 : 0 }],
+        results,
+        properties: { input: r.label, format: r.format ?? null, events: r.totalEvents },
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+const sentence = (text: string): string => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

@@ -1,0 +1,81 @@
+import { isUtf8 } from "node:buffer";
+
+/**
+ * Decodes a byte stream as UTF-8, strictly: a recording that is not UTF-8 is unusable input, never
+ * silently repaired with U+FFFD (which changes byte counts and values). A sequence split across two
+ * chunks is carried over; the validation is `isUtf8` (native) per chunk, and only on failure is the
+ * chunk scanned here, to name the byte offset.
+ */
+export class StrictUtf8 {
+  private carry: Buffer | undefined;
+  /** Bytes decoded before the current chunk (the carry included). */
+  private offset = 0;
+
+  /** The text of `chunk`; throws `NotUtf8` naming the offset of the first invalid byte. */
+  write(chunk: Buffer): string {
+    const bytes = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    const cut = incompleteTail(bytes);
+    const whole = cut === bytes.length ? bytes : bytes.subarray(0, cut);
+    this.carry = cut === bytes.length ? undefined : Buffer.from(bytes.subarray(cut));
+    if (!isUtf8(whole)) throw new NotUtf8(this.offset + firstInvalid(whole));
+    this.offset += whole.length;
+    return whole.toString("utf8");
+  }
+
+  /** The input ended: a sequence still incomplete is invalid. */
+  end(): void {
+    if (this.carry) throw new NotUtf8(this.offset);
+  }
+}
+
+export class NotUtf8 extends Error {
+  override readonly name = "NotUtf8";
+  constructor(readonly byteOffset: number) {
+    super(`not valid UTF-8 at byte ${byteOffset.toLocaleString("en-US")}`);
+  }
+}
+
+/** Bytes a sequence led by `lead` takes (0: not a valid lead byte). */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+/** Where a multi-byte sequence cut by the chunk's end begins (the length when none is cut). */
+function incompleteTail(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let i = n - 1; i >= 0 && i >= n - 3; i--) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const need = sequenceLength(b);
+    return need > n - i ? i : n;
+  }
+  return n;
+}
+
+/** The offset of the first byte that does not start or continue a well-formed sequence (RFC 3629). */
+function firstInvalid(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    const need = sequenceLength(b);
+    if (need === 0) return i;
+    if (need === 1) {
+      i++;
+      continue;
+    }
+    // The second byte's range excludes overlongs (E0, F0), surrogates (ED) and > U+10FFFF (F4).
+    const second = bytes[i + 1];
+    const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k < need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    i += need;
+  }
+  return bytes.length;
+}
