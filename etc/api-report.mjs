@@ -1,8 +1,10 @@
 // The API report (issue 20): one `etc/<entry>.api.md` per entry point of package.json `exports`, made by
-// api-extractor from the built declarations (dist/*.d.mts; run `npm run build` first). They are the reviewed
-// public API: `npm run api:check` (a step of .ci/run) fails when the built API differs from the checked-in
-// reports; `npm run api` rewrites them after an intended change (review the diff, add a CHANGELOG line).
-import { mkdirSync } from "node:fs";
+// api-extractor from the declarations of the sources (emitted by tsc into .tmp/api/, no build needed). They are
+// the reviewed public API: `npm run api:check` fails when the API differs from the checked-in reports (and
+// test/api/api-report.test.ts runs it in `npm test`, so CI and every landing check it); `npm run api` rewrites
+// them after an intended change (review the diff, add a CHANGELOG line).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
@@ -10,21 +12,36 @@ import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const local = process.argv.includes("--local");
 
-/** Each entry point: its report's name and its declarations in dist/. */
+/** Each entry point: its report's name and its source. */
 const ENTRIES = [
-  { report: "agui-reasoning", dts: "index" },
-  { report: "agui-reasoning-stages", dts: "stages" },
-  { report: "agui-reasoning-resilience", dts: "resilience" },
-  { report: "agui-reasoning-testing", dts: "testing" },
+  { report: "agui-reasoning", src: "src/index.ts" },
+  { report: "agui-reasoning-stages", src: "src/stages.ts" },
+  { report: "agui-reasoning-resilience", src: "src/resilience.ts" },
+  { report: "agui-reasoning-testing", src: "src/testing/index.ts" },
 ];
 
-mkdirSync(join(root, ".tmp/api"), { recursive: true });
+// The entries' declarations, with the project's compiler options.
+const work = join(root, ".tmp/api");
+mkdirSync(work, { recursive: true });
+writeFileSync(
+  join(work, "tsconfig.json"),
+  JSON.stringify({
+    extends: "../../tsconfig.json",
+    compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: "dts", rootDir: "../.." },
+    files: ENTRIES.map(({ src }) => join(root, src)),
+    include: [],
+  }),
+);
+execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(work, "tsconfig.json")], {
+  stdio: "inherit",
+});
+
 let failed = 0;
-for (const { report, dts } of ENTRIES) {
+for (const { report, src } of ENTRIES) {
   const config = ExtractorConfig.prepare({
     configObject: {
       projectFolder: root,
-      mainEntryPointFilePath: join(root, "dist", `${dts}.d.mts`),
+      mainEntryPointFilePath: join(work, "dts", src.replace(/\.ts$/, ".d.ts")),
       compiler: {
         overrideTsconfig: {
           compilerOptions: {
@@ -41,7 +58,7 @@ for (const { report, dts } of ENTRIES) {
       apiReport: {
         enabled: true,
         reportFolder: join(root, "etc"),
-        reportTempFolder: join(root, ".tmp/api"),
+        reportTempFolder: join(work, "reports"),
         reportFileName: report,
       },
       docModel: { enabled: false },
@@ -62,8 +79,8 @@ for (const { report, dts } of ENTRIES) {
   if (!result.succeeded) {
     failed++;
     console.error(
-      `etc/${report}.api.md: the API of ${dts} differs from the reviewed report` +
-        (local ? "" : " — run `npm run build && npm run api`, review the diff, and record the change in CHANGELOG.md"),
+      `etc/${report}.api.md: the API of ${src} differs from the reviewed report` +
+        (local ? "" : " — run `npm run api`, review the diff of etc/, and record the change in CHANGELOG.md"),
     );
   } else if (result.apiReportChanged) console.log(`etc/${report}.api.md updated`);
 }
