@@ -11,7 +11,18 @@ import tseslint from "typescript-eslint";
 const TESTS = ["test/**/*.ts", "marbles/**/*.ts"];
 
 export default defineConfig(
-  { ignores: ["dist/", "coverage/", ".tmp/", "bench/profiles/", "node_modules/", ".stryker-tmp/", "reports/"] },
+  {
+    ignores: [
+      "dist/",
+      "coverage/",
+      ".tmp/",
+      "bench/profiles/",
+      "node_modules/",
+      ".stryker-tmp/",
+      "reports/",
+      "examples/*/dist/",
+    ],
+  },
   {
     linterOptions: { reportUnusedDisableDirectives: "error" },
   },

@@ -7,6 +7,8 @@ const config: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/marbles", "<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The chat-UI libraries' browser tests need the examples' own installs: test/ui-libraries/jest.config.ts.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/ui-libraries/"],
   transform: {
     "^.+\\.ts$": [
       "ts-jest",

@@ -52,7 +52,7 @@ function legacyTurn(): AgentTurn {
 }
 
 /** Turn 2: AG-UI 1.0 — a reasoning span of chunks, a tool call, two encrypted values. */
-function modernTurn(): AgentTurn {
+export function modernTurn(): AgentTurn {
   const [onReasoning, onToolCall] = ISSUED;
   return {
     framePauseMs: 25,
@@ -128,7 +128,7 @@ function turnNumber(request: RecordedRequest): number {
 }
 
 /** Turn 3: the follow-up, answered from what came back. */
-function followUpTurn(request: RecordedRequest): AgentTurn {
+export function followUpTurn(request: RecordedRequest): AgentTurn {
   const restored = restoredValues(request);
   const answer =
     restored === ISSUED.length

@@ -19,6 +19,7 @@ export { verifyDiscipline, type VerifyOptions } from "./discipline/verify-discip
 export { routeEncryptedValues, deriveHistory, type HistoryOptions } from "./history/history-stage";
 
 export { agentEvents, type RunnableAgent } from "./integration/agent-events";
+export { TransportError } from "./integration/transport-end";
 export {
   reasoningMiddleware,
   type ReasoningMiddleware,

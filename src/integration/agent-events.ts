@@ -1,5 +1,7 @@
-import { Observable, from, type ObservableInput } from "rxjs";
+import { Observable, type ObservableInput } from "rxjs";
 import type { RunAgentInput } from "@ag-ui/core";
+import { shownIdentity } from "../history/producer-identity";
+import { endedTransport } from "./transport-end";
 
 /**
  * What `agentEvents` needs of an agent. Structural, so `@ag-ui/client` stays a dev dependency:
@@ -9,6 +11,8 @@ export interface RunnableAgent {
   run(input: RunAgentInput): unknown;
   /** `HttpAgent` reads its signal when `run` builds the request; replaced here once per subscription. */
   abortController?: AbortController;
+  /** `HttpAgent`'s endpoint: what a transport error names. */
+  readonly url?: unknown;
 }
 
 /**
@@ -18,6 +22,10 @@ export interface RunnableAgent {
  * Needed because `HttpAgent.run()` is hot: it sends the request as soon as it is *called*, and
  * unsubscribing from what it returns leaves the response being read to the end. This wrapper gives
  * each subscription its own `AbortController` and aborts it on teardown if the run has not ended.
+ *
+ * A connection that fails after the response started ends the stream as `endedTransport` says: as a
+ * truncation when a run was open (the pipeline's RUN_TRUNCATED), else with a `TransportError` naming
+ * the agent's URL — never with an unhandled rejection from the client's reader teardown.
  */
 export function agentEvents(agent: RunnableAgent, input: RunAgentInput): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
@@ -25,7 +33,8 @@ export function agentEvents(agent: RunnableAgent, input: RunAgentInput): Observa
     if ("abortController" in agent) agent.abortController = controller;
     // Set once the source has ended on its own: aborting then would be noise.
     let ended = false;
-    const inner = from(agent.run(input) as ObservableInput<unknown>).subscribe({
+    const endpoint = typeof agent.url === "string" ? shownIdentity(agent.url) : "the agent";
+    const inner = endedTransport(agent.run(input) as ObservableInput<unknown>, endpoint).subscribe({
       next: (event) => subscriber.next(event),
       error: (error: unknown) => {
         ended = true;

@@ -1,9 +1,11 @@
-import { Observable, ReplaySubject, Subject, from, type ObservableInput } from "rxjs";
+import { Observable, ReplaySubject, Subject, type ObservableInput } from "rxjs";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
 import { continueConversation } from "./kept-conversation";
+import { endedTransport } from "./transport-end";
+import { shownIdentity } from "../history/producer-identity";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 
 export interface ReasoningMiddlewareOptions extends Omit<
@@ -69,6 +71,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     );
   }
   const { onHistory, initialHistory, ...pipelineOptions } = options;
+  const endpoint = shownIdentity(options.producer);
   // History states across runs; replays the latest.
   const histories = new ReplaySubject<ReasoningHistory>(1);
   // Warnings across runs.
@@ -88,7 +91,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       // D-KEEPER: the conversation continues from the middleware's own history, not from the
       // application's (possibly lossy) copy of it.
       const { history: start, messages } = continueConversation(latest, input.messages, options.producer, report);
-      const pipeline = reasoningPipeline(from(next.run({ ...input, messages }) as ObservableInput<unknown>), {
+      // A connection failing mid-response is a truncation or a TransportError, never an unhandled rejection.
+      const source = endedTransport(next.run({ ...input, messages }) as ObservableInput<unknown>, endpoint);
+      const pipeline = reasoningPipeline(source, {
         ...pipelineOptions,
         quiet: false,
         onWarning: report,

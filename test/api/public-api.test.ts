@@ -21,6 +21,7 @@ const MAIN_EXPORTS = [
   "HISTORY_FORMAT_VERSION",
   "InMemoryHistoryStore",
   "ReasoningProtocolError",
+  "TransportError",
   "WARNING_CODES",
   "agentEvents",
   "bridgeAgent",
@@ -141,6 +142,7 @@ describe("public API: the export lists are deliberate", () => {
       "docs/migration-from-thinking.md",
       "docs/api.md",
       "docs/stages.md",
+      "docs/ui-libraries.md",
     ]
       .map((f) => readFileSync(join(__dirname, "../..", f), "utf8"))
       .join("\n");

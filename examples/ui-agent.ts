@@ -1,0 +1,72 @@
+import type { AgentScript, AgentTurn, RecordedRequest } from "./agent-server";
+import { followUpTurn, modernTurn } from "./demo-agent";
+
+/**
+ * The agent of the chat-UI examples (examples/assistant-ui, examples/copilotkit): the demo agent's
+ * AG-UI 1.0 turn first (chunked reasoning, a tool call, an encrypted value on the reasoning message and
+ * one on the tool call, text), then its follow-up, which says how many of the two values came back.
+ * A message containing "cut" gets a stream that stops mid-reasoning without `RUN_FINISHED` (the
+ * response ends cleanly: only the reasoning pipeline can tell it was truncated).
+ *
+ * The run's `threadId` and `runId` are the ones the UI library sent (each library makes its own).
+ */
+export const uiAgent: AgentScript = (request) => {
+  const input = runInputOf(request);
+  const userMessages = input.messages.filter((m) => m.role === "user");
+  const last = userMessages[userMessages.length - 1];
+  const turn =
+    typeof last?.content === "string" && /\bcut\b/i.test(last.content)
+      ? truncatedTurn()
+      : userMessages.length <= 1
+        ? modernTurn()
+        : // Every follow-up answer is a message of its own (the demo's has one fixed id).
+          withAnswerId(followUpTurn(request), `answer-${input.runId}`);
+  return withRunIds(turn, input.threadId, input.runId);
+};
+
+/** Reasoning that starts streaming and then the response just ends: no `REASONING_END`, no `RUN_FINISHED`. */
+function truncatedTurn(): AgentTurn {
+  const events: unknown[] = [
+    { type: "RUN_STARTED", threadId: "", runId: "" },
+    { type: "REASONING_START", messageId: "span-cut" },
+    { type: "REASONING_MESSAGE_START", messageId: "reasoning-cut", role: "reasoning" },
+    ...["Looking ", "at ", "the ", "timetable "].map((delta) => ({
+      type: "REASONING_MESSAGE_CONTENT",
+      messageId: "reasoning-cut",
+      delta,
+    })),
+  ];
+  return { framePauseMs: 25, events, endAfter: events.length };
+}
+
+interface SentInput {
+  threadId: string;
+  runId: string;
+  messages: Array<{ role?: unknown; content?: unknown }>;
+}
+
+function runInputOf(request: RecordedRequest): SentInput {
+  const json = (request.json ?? {}) as Partial<Record<keyof SentInput, unknown>>;
+  return {
+    threadId: typeof json.threadId === "string" ? json.threadId : "thread-ui",
+    runId: typeof json.runId === "string" ? json.runId : `run-${request.index + 1}`,
+    messages: Array.isArray(json.messages) ? (json.messages as SentInput["messages"]) : [],
+  };
+}
+
+/** The turn with `messageId` set to `id` on every event that has one. */
+function withAnswerId(turn: AgentTurn, id: string): AgentTurn {
+  const events = turn.events.map((event) =>
+    typeof (event as { messageId?: unknown }).messageId === "string" ? { ...(event as object), messageId: id } : event,
+  );
+  return { ...turn, events };
+}
+
+/** The turn with its run lifecycle events naming the request's thread and run. */
+function withRunIds(turn: AgentTurn, threadId: string, runId: string): AgentTurn {
+  const events = turn.events.map((event) => {
+    const type = (event as { type?: unknown }).type;
+    return type === "RUN_STARTED" || type === "RUN_FINISHED" ? { ...(event as object), threadId, runId } : event;
+  });
+  return { ...turn, events };
+}

@@ -1,0 +1,106 @@
+import { Observable, from, type ObservableInput } from "rxjs";
+import { isReasoningProtocolError } from "../core/errors";
+
+/**
+ * How a run's transport may end (issue 21, finding 7). A connection that fails after the response
+ * started (a reset, a proxy timeout) errors the client's stream; what the package makes of it:
+ *
+ * - a run was open (`RUN_STARTED` without its `RUN_FINISHED`/`RUN_ERROR`): the stream ends as a
+ *   response cut mid-run does, so the pipeline fails it with `RUN_TRUNCATED` and lists what was open
+ *   as truncated (D-TRUNC), and `exportState()` can continue it;
+ * - no run open: a `TransportError` naming the endpoint, the failure's kind as its `cause` — never a
+ *   completion, which would report the failure as a success;
+ * - any other error (a `ReasoningProtocolError`, the client's `HTTP 500: …`, an agent's own) passes
+ *   unchanged. A transport failure is what `fetch` and its body reject with: a `TypeError`
+ *   (`terminated`, `fetch failed`, a browser's `Failed to fetch`).
+ *
+ * And it contains the unhandled rejection the failure raises: `@ag-ui/client` 1.0's reader teardown
+ * runs `reader.cancel().catch((e) => { if (e?.name !== "AbortError") throw e })`, and `cancel()` on
+ * the failed body rejects with the very error the stream failed with — rethrown where nobody can catch
+ * it, which ends a Node service (`TypeError: terminated`). The teardown runs right after that error
+ * was delivered here, so the error is named `AbortError` for that moment (an own property, removed
+ * on the next macrotask): the teardown then lets it go, as it lets an abort go.
+ */
+export function endedTransport(source: ObservableInput<unknown>, endpoint: string): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    // Whether a run is open: what decides between a truncation and a transport error.
+    let runOpen = false;
+    const inner = from(source).subscribe({
+      next(event) {
+        const type = typeOf(event);
+        if (type === "RUN_STARTED") runOpen = true;
+        else if (type === "RUN_FINISHED" || type === "RUN_ERROR") runOpen = false;
+        subscriber.next(event);
+      },
+      error(error: unknown) {
+        if (!isTransportFailure(error)) {
+          subscriber.error(error);
+          return;
+        }
+        const failure = runOpen ? undefined : new TransportError(endpoint, error);
+        letTeardownGo(error);
+        if (failure === undefined) subscriber.complete();
+        else subscriber.error(failure);
+      },
+      complete: () => subscriber.complete(),
+    });
+    return () => inner.unsubscribe();
+  });
+}
+
+/**
+ * The connection to an agent failed after its response started, and no run was open. Its message
+ * names the endpoint and the failure's kind (its name and code), never the failure's own message,
+ * which may quote what the stream carried (D-REDACT); the failure itself is the `cause`.
+ */
+export class TransportError extends Error {
+  override readonly name = "TransportError";
+
+  constructor(
+    readonly endpoint: string,
+    cause: TypeError,
+  ) {
+    super(
+      `agui-reasoning: the connection to ${endpoint} failed (${kindOf(cause)}) while no run was open; ` +
+        "a stream that ends without its own end is not a success",
+      { cause },
+    );
+  }
+}
+
+/** `TypeError, ECONNRESET`: what kind of failure, without its message. */
+function kindOf(error: TypeError): string {
+  const code = (error.cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code;
+  return typeof code === "string" ? `${error.name}, ${code}` : error.name;
+}
+
+/**
+ * A `TypeError`, by name rather than `instanceof`: the one `fetch` rejects with comes from the
+ * runtime's own realm (under jest, or from another frame, `instanceof TypeError` is false).
+ */
+function isTransportFailure(error: unknown): error is TypeError {
+  if (isReasoningProtocolError(error)) return false;
+  try {
+    return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "TypeError";
+  } catch {
+    return false;
+  }
+}
+
+function letTeardownGo(error: TypeError): void {
+  if (Object.hasOwn(error, "name")) return;
+  try {
+    Object.defineProperty(error, "name", { value: "AbortError", configurable: true });
+  } catch {
+    return; // A frozen error: nothing to do.
+  }
+  setTimeout(() => delete (error as { name?: string }).name, 0);
+}
+
+function typeOf(event: unknown): unknown {
+  try {
+    return typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+  } catch {
+    return undefined;
+  }
+}
