@@ -21,9 +21,7 @@ export default {
     projectType: "custom",
     configFile: "jest.config.ts",
     config: {
-      testMatch: [
-        "<rootDir>/marbles/verify-discipline.marble.test.ts",
-      ],
+      testMatch: ["<rootDir>/marbles/verify-discipline.marble.test.ts"],
     },
     enableFindRelatedTests: false,
   },
