@@ -4,7 +4,7 @@
  * `agui-reasoning/resilience`; the test kit is `agui-reasoning/testing`.
  *
  * Stage order (R-PROC-12/13, R-STREAM-7, R-PROC-17):
- * upcastThinking → enforceSchema → expandChunks → verifyDiscipline → routeEncryptedValues → deriveHistory.
+ * upcastThinking → enforceSchema → expandChunks → verifyDiscipline → deriveHistory.
  */
 export {
   reasoningPipeline,
@@ -12,11 +12,10 @@ export {
   type ReasoningPipelineOptions,
 } from "./pipeline/reasoning-pipeline";
 
-export { upcastThinking, type UpcastOptions } from "./upcast/upcast-thinking";
-export { enforceSchema } from "./schema/enforce-schema";
-export { expandChunks } from "./chunks/expand-chunks";
-export { verifyDiscipline, type VerifyOptions } from "./discipline/verify-discipline";
-export { routeEncryptedValues, deriveHistory, type HistoryOptions } from "./history/history-stage";
+export { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, deriveHistory } from "./pipeline/operators";
+export type { UpcastOptions } from "./upcast/upcast-thinking";
+export type { VerifyOptions } from "./discipline/verify-discipline";
+export type { HistoryOptions } from "./history/history-stage";
 
 export { agentEvents, type RunnableAgent } from "./integration/agent-events";
 export { TransportError } from "./integration/transport-end";

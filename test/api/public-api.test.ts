@@ -35,7 +35,6 @@ const MAIN_EXPORTS = [
   "parseHistory",
   "reasoningMiddleware",
   "reasoningPipeline",
-  "routeEncryptedValues",
   "saveHistory",
   "serializeHistory",
   "toRunInputMessages",

@@ -10,7 +10,7 @@ import { PEERS, REPO_ROOT, bundleForBrowser } from "./bundle";
 
 const KiB = 1024;
 /** The budget for what agui-reasoning adds to a chat UI (minified, gzipped, peers excluded). */
-const BUDGET_GZIP_BYTES = 30 * KiB;
+const BUDGET_GZIP_BYTES = 31 * KiB;
 
 /** What a chat UI imports (the web demo's page imports exactly this). */
 const CHAT_UI_IMPORTS = 'export { reasoningPipeline, toRunInputMessages, agentEvents } from "./src/index.ts";';
@@ -56,7 +56,7 @@ describe("browser build facts (docs/browser.md)", () => {
     expect(Object.keys(own.metafile.inputs).every((file) => file.startsWith("src/"))).toBe(true);
   });
 
-  it("what a chat UI adds (reasoningPipeline, toRunInputMessages, agentEvents; minified, gzipped, peers excluded) is within 30 KiB, as docs/browser.md reports", async () => {
+  it("what a chat UI adds (reasoningPipeline, toRunInputMessages, agentEvents; minified, gzipped, peers excluded) is within 31 KiB, as docs/browser.md reports", async () => {
     const chatUi = await bundleForBrowser({ contents: CHAT_UI_IMPORTS }, { external: PEERS });
     expect(chatUi.nodeGlobals).toEqual([]);
     expect(chatUi.gzipBytes).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);

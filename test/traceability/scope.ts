@@ -150,8 +150,6 @@ export const RESTATED: Readonly<Record<string, { readonly by: readonly string[];
  */
 export const PENDING_IMPLEMENTATION: readonly string[] = [
   "D-HISTORY-IDS",
-  "D-EVENT-INDEX",
-  "D-PATHS",
   "D-PACE",
   "D-DURATION",
 ];
