@@ -53,6 +53,8 @@ export function compilerOptions(root: string): ts.CompilerOptions {
     baseUrl: root,
     paths: {
       "agui-reasoning": ["src/index.ts"],
+      "agui-reasoning/stages": ["src/stages.ts"],
+      "agui-reasoning/resilience": ["src/resilience.ts"],
       "agui-reasoning/testing": ["src/testing/index.ts"],
       "agui-reasoning/storage": ["src/storage/index.ts"],
     },

@@ -19,7 +19,7 @@ import { dirname, join, resolve } from "node:path";
  * tree's uncommitted edits laid over it, so a local run tests what you would commit), `npm ci` there
  * — whose `prepare` script must build `dist/` —, then `npm pack` there from a clone without `dist/`
  * (so packing builds by itself), and the tarball installed into an empty project with an empty npm
- * cache and no network. There, `require` and `import` both entry points and run a three-event stream
+ * cache and no network. There, `require` and `import` every entry point and run a three-event stream
  * through each, compile a TypeScript consumer against the shipped declarations, and run the
  * `agui-reasoning` command.
  *
@@ -126,6 +126,10 @@ const EXPECTED = {
     ],
     messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
   },
+  subpaths: {
+    stages: { code: "ORPHAN_END", sameClass: true },
+    resilience: { repaired: ["RUN_STARTED", "RUN_ERROR"], snapshot: "agui-reasoning/pipeline-state" },
+  },
   testing: {
     events: [
       "RUN_STARTED",
@@ -171,11 +175,11 @@ describe("packaging: the packed tarball installed into a clean project", () => {
     expect(files.filter((f) => f.startsWith("schema/"))).toEqual(["schema/check-result.v1.json"]);
   });
 
-  it("require(): the main and testing entries run a three-event stream, the storage entry saves and loads it (CommonJS)", () => {
+  it("require(): every entry point runs (CommonJS)", () => {
     expect(JSON.parse(run("node", ["consumer.cjs"], consumer))).toEqual(EXPECTED);
   });
 
-  it("import: the main and testing entries run a three-event stream, the storage entry saves and loads it (ES modules)", () => {
+  it("import: every entry point runs (ES modules)", () => {
     expect(JSON.parse(run("node", ["consumer.mjs"], consumer))).toEqual(EXPECTED);
   });
 
@@ -247,6 +251,11 @@ const agent = testing.mockAgent([[ev.runStarted(), ev.reasoningChunk("m1", "Let 
 const run = testing.runPipeline(agent.run({ threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {} }));
 const failed = testing.runPipeline([ev.runStarted(), ev.reasoningMessageContent("m1", "x")]).error;
 
+// The subpaths: the step contract and resilience, sharing the main entry's error class.
+const orphan = stages.runStage(stages.createVerifyStage(), [events[0], { type: "REASONING_MESSAGE_END", messageId: "m9" }]).error;
+const repaired = [];
+rxjs.from([events[0]]).pipe(resilience.repairStream({ onWarning() {} })).subscribe((e) => repaired.push(e.type));
+
 // The storage entry: the key-value adapter over a Map, and the IndexedDB adapter, which says what Node lacks.
 const strings = new Map();
 const kv = new storage.KeyValueHistoryStore({ get: (k) => strings.get(k), set: (k, v) => strings.set(k, v) });
@@ -255,6 +264,10 @@ Promise.all([
   new storage.IndexedDbHistoryStore().load("t1").catch((e) => e.message),
 ]).then(([reloaded, indexedDbInNode]) => console.log(JSON.stringify({
   main: { events: seen, messages: pipeline.history.messages },
+  subpaths: {
+    stages: { code: orphan.code, sameClass: orphan instanceof main.ReasoningProtocolError },
+    resilience: { repaired, snapshot: resilience.SNAPSHOT_FORMAT },
+  },
   testing: {
     events: run.events.map((e) => e.type),
     messages: run.history.messages,
@@ -272,10 +285,14 @@ Promise.all([
 
 const CONSUMER_FILES: Record<string, string> = {
   "consumer.cjs": RUNTIME(`const main = require("agui-reasoning");
+const stages = require("agui-reasoning/stages");
+const resilience = require("agui-reasoning/resilience");
 const testing = require("agui-reasoning/testing");
 const storage = require("agui-reasoning/storage");
 const rxjs = require("rxjs");`),
   "consumer.mjs": RUNTIME(`import * as main from "agui-reasoning";
+import * as stages from "agui-reasoning/stages";
+import * as resilience from "agui-reasoning/resilience";
 import * as testing from "agui-reasoning/testing";
 import * as storage from "agui-reasoning/storage";
 import * as rxjs from "rxjs";`),
@@ -327,9 +344,15 @@ expect([ev.runStarted()]).toWarnWith("UNKNOWN_ENTITY", { ids: ["x"] });
 expect([ev.runStarted()]).toFailWithCode("NOT_A_CODE");
 `,
   "typed.cts": `import { reasoningPipeline, ERROR_CODES, type HistoryStore } from "agui-reasoning";
+import { createHistoryStage, runStage, type HistoryState } from "agui-reasoning/stages";
+import { repairStream, type PipelineSnapshot } from "agui-reasoning/resilience";
 import { IndexedDbHistoryStore, KeyValueHistoryStore, type StringStore } from "agui-reasoning/storage";
 import { ev, runPipeline } from "agui-reasoning/testing";
 import { of } from "rxjs";
+
+export const state: HistoryState = runStage(createHistoryStage(), [ev.runStarted()]).state;
+export const repaired = of(ev.runStarted()).pipe(repairStream());
+export const snapshot = (s: PipelineSnapshot): number => s.index;
 
 export const codes: readonly string[] = Object.keys(ERROR_CODES);
 export const events = reasoningPipeline(of(ev.runStarted(), ev.runFinished())).events$;
