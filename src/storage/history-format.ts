@@ -90,7 +90,7 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
     if (seen.has(key))
       shape.fail(
         `/messages/${i}/id`,
-        `repeats the ${(message as Message).role === "tool" ? "tool message" : "message"} id ${JSON.stringify(truncateId((message as Message).id))}: a history holds each message once (R-EVT-8, D-HISTORY-IDS)`,
+        `repeats the ${(message as Message).role === "tool" ? "tool message id" : "id"} ${JSON.stringify(truncateId((message as Message).id))}: a history holds each message once (R-EVT-8)`,
       );
     seen.add(key);
     // The value itself, not zod's copy: the schema is loose, and storage must not drop a field.

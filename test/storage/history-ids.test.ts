@@ -85,7 +85,7 @@ describe("D-HISTORY-IDS a LangGraph Python conversation (assistant and tool mess
       parseHistory(serializeHistory(twice({ id: "X", role: "tool", toolCallId: "c", content: "a" }))),
     ).toThrow(/repeats the tool message id "X"/);
     expect(() => parseHistory(serializeHistory(twice({ id: "X", role: "user", content: "a" })))).toThrow(
-      /repeats the message id "X"/,
+      /repeats the id "X"/,
     );
   });
 
