@@ -17,7 +17,7 @@ export const VARIANT_LABELS: Readonly<Record<VariantName, string>> = {
   floor: "(a) floor: from + 5×map(identity)",
   pipeline: "(b) reasoningPipeline: events$ + history$ + warnings$",
   validated: "(c) stage operators, no history$",
-  chained: "(c') the six operators piped, deriveHistory last",
+  chained: "(c') the five operators piped, deriveHistory last",
   reference: "(d) @ag-ui/client 1.0.0 chain",
 };
 
@@ -133,9 +133,9 @@ export const pipeline: Variant = async (stream, probe) => {
   return { emitted, warnings, ...(history ? { ...summarize(history.messages), history } : {}) };
 };
 
-/** (c) The five stage operators chained one after another, without deriving history$. */
+/** (c) The four event operators chained one after another, without deriving history$. */
 export const validated: Variant = async (stream, probe) => {
-  const { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, routeEncryptedValues } = await loadOurs();
+  const { upcastThinking, enforceSchema, expandChunks, verifyDiscipline } = await loadOurs();
   let warnings = 0;
   const onWarning = (): void => {
     warnings++;
@@ -146,7 +146,6 @@ export const validated: Variant = async (stream, probe) => {
       enforceSchema({ onWarning }),
       expandChunks({ onWarning }),
       verifyDiscipline({ onWarning }),
-      routeEncryptedValues({ producer: PRODUCER, initialMessages: stream.priorMessages, onWarning }),
     ),
     probe,
   );
@@ -154,12 +153,11 @@ export const validated: Variant = async (stream, probe) => {
 };
 
 /**
- * (c') The six operators piped one after another — the composable chain the package is named for —
+ * (c') The five operators piped one after another — the composable chain the package is named for —
  * with the history derived by `deriveHistory` (the latest one kept, as a UI would).
  */
 export const chained: Variant = async (stream, probe) => {
-  const { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, routeEncryptedValues, deriveHistory } =
-    await loadOurs();
+  const { upcastThinking, enforceSchema, expandChunks, verifyDiscipline, deriveHistory } = await loadOurs();
   let warnings = 0;
   const onWarning = (): void => {
     warnings++;
@@ -171,8 +169,7 @@ export const chained: Variant = async (stream, probe) => {
       upcastThinking({ onWarning }),
       enforceSchema({ onWarning }),
       expandChunks({ onWarning }),
-      verifyDiscipline({ onWarning }),
-      routeEncryptedValues(seed),
+      verifyDiscipline({ onWarning, initialMessages: seed.initialMessages }),
       deriveHistory(seed),
     ),
     probe,

@@ -1,8 +1,9 @@
+import { enforceSchema } from "../src/pipeline/operators";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CORPUS_DIR } from "../test/conformance/fixture";
 import { EventSchema } from "@ag-ui/core/schemas";
-import { createEnforceStage, enforceSchema } from "../src/schema/enforce-schema";
+import { createEnforceStage } from "../src/schema/enforce-schema";
 import { runStage } from "../src/core/stage-operator";
 import { isReasoningProtocolError } from "../src/core/errors";
 import type { ReasoningWarning } from "../src/core/types";

@@ -1,10 +1,11 @@
+import { expandChunks } from "../src/pipeline/operators";
 import {
   ReasoningMessageChunkEventSchema,
   TextMessageChunkEventSchema,
   ToolCallChunkEventSchema,
 } from "@ag-ui/core/schemas";
 import fc from "fast-check";
-import { createExpandStage, expandChunks } from "../src/chunks/expand-chunks";
+import { createExpandStage } from "../src/chunks/expand-chunks";
 import { ReasoningProtocolError } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
 import { NONE, type AguiEvent } from "../src/core/types";

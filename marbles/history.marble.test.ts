@@ -1,14 +1,10 @@
+import { deriveHistory } from "../src/pipeline/operators";
 import type { Message } from "@ag-ui/core";
 import { from } from "rxjs";
 import { ReasoningProtocolError } from "../src/core/errors";
-import { runStage } from "../src/core/stage-operator";
+import { runStage, stageOperator } from "../src/core/stage-operator";
 import type { AguiEvent, ReasoningWarning } from "../src/core/types";
-import {
-  createHistoryStage,
-  deriveHistory,
-  routeEncryptedValues,
-  type HistoryOptions,
-} from "../src/history/history-stage";
+import { createHistoryStage, type HistoryOptions } from "../src/history/history-stage";
 import { toRunInputMessages } from "../src/history/run-input";
 import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../src/history/types";
 import { ev } from "../src/testing/builders";
@@ -101,10 +97,13 @@ function expectRedacted(things: readonly unknown[], secret: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The operators: deriveHistory and routeEncryptedValues are two projections of one stage
+// deriveHistory, and the history stage's events (what the facade's events$ carries)
 // ---------------------------------------------------------------------------------------------
 
-describe("deriveHistory / routeEncryptedValues (marbles)", () => {
+/** The history stage's `out`: the events, minus encrypted values naming nothing known. */
+const routed = (options: HistoryOptions) => stageOperator(createHistoryStage(options), options);
+
+describe("deriveHistory / the history stage's events (marbles)", () => {
   it("R-REASON-21 #78: a value for a message still streaming is stored; it opens and closes nothing", () => {
     createTestScheduler().run(({ cold, expectObservable }) => {
       const source = cold("a-b-c-d-e-f-|", {
@@ -123,21 +122,18 @@ describe("deriveHistory / routeEncryptedValues (marbles)", () => {
         d: hist([R("m1", "Let me", { encryptedValue: "v1" })], [open("m1")], [issued("message", "m1")]),
         e: hist([R("m1", "Let me", { encryptedValue: "v1" })], [], [issued("message", "m1")]),
       });
-      expectObservable(source.pipe(routeEncryptedValues({ producer: P, onWarning: w.onWarning }))).toBe(
-        "a-b-c-d-e-f-|",
-        {
-          a: ev.runStarted(),
-          b: ev.reasoningMessageStart("m1"),
-          c: ev.reasoningMessageContent("m1", "Let me"),
-          d: ev.encryptedValue("message", "m1", "v1"),
-          e: ev.reasoningMessageEnd("m1"),
-          f: ev.runFinished(),
-        },
-      );
+      expectObservable(source.pipe(routed({ producer: P, onWarning: w.onWarning }))).toBe("a-b-c-d-e-f-|", {
+        a: ev.runStarted(),
+        b: ev.reasoningMessageStart("m1"),
+        c: ev.reasoningMessageContent("m1", "Let me"),
+        d: ev.encryptedValue("message", "m1", "v1"),
+        e: ev.reasoningMessageEnd("m1"),
+        f: ev.runFinished(),
+      });
     });
   });
 
-  it("D-UNKNOWN-ENTITY R-REASON-22: routeEncryptedValues drops a value naming nothing known, warns once, and the run goes on", () => {
+  it("D-UNKNOWN-ENTITY R-REASON-22: the history stage drops a value naming nothing known, warns once, and the run goes on", () => {
     createTestScheduler().run(({ cold, expectObservable, flush }) => {
       const source = cold("a-b-c-|", {
         a: ev.runStarted(),
@@ -145,7 +141,7 @@ describe("deriveHistory / routeEncryptedValues (marbles)", () => {
         c: ev.runFinished(),
       });
       const w = collectWarnings();
-      expectObservable(source.pipe(routeEncryptedValues({ producer: P, onWarning: w.onWarning }))).toBe("a---c-|", {
+      expectObservable(source.pipe(routed({ producer: P, onWarning: w.onWarning }))).toBe("a---c-|", {
         a: ev.runStarted(),
         c: ev.runFinished(),
       });

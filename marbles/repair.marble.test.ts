@@ -2,12 +2,12 @@ import { from } from "rxjs";
 import {
   expandChunks,
   enforceSchema,
-  runStage,
   upcastThinking,
   verifyDiscipline,
   type AguiEvent,
   type ReasoningWarning,
 } from "../src";
+import { runStage } from "../src/stages";
 import { createRepairStage, repairStream } from "../src/repair/repair-stream";
 import { ev, historyOf, msg } from "../src/testing/builders";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
@@ -471,8 +471,8 @@ describe("repairStream then the strict pipeline: strict alone rejects, repaired 
     from(events)
       .pipe(upcastThinking(), enforceSchema(), expandChunks(), verifyDiscipline())
       .subscribe({ next: (e) => strict.push(e), error: (e: unknown) => (strictError = e) });
-    // A standalone operator counts its own input: the explicit END is the verifier's fifth event.
-    expect(strictError).toMatchObject({ code: "ORPHAN_END", eventIndex: 4 });
+    // D-EVENT-INDEX: a fused chain names the index in its source (the verifier's fifth input is event #2).
+    expect(strictError).toMatchObject({ code: "ORPHAN_END", eventIndex: 2 });
     const sink = collectWarnings();
     const out: AguiEvent[] = [];
     let completed = false;

@@ -1,19 +1,17 @@
+import { enforceSchema, expandChunks, upcastThinking } from "../src/pipeline/operators";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CORPUS_DIR } from "../test/conformance/fixture";
 import { EventType } from "@ag-ui/core";
-import { expandChunks } from "../src/chunks/expand-chunks";
 import { ReasoningProtocolError } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
 import type { ReasoningWarning } from "../src/core/types";
 import { formatWarning } from "../src/core/warnings";
-import { enforceSchema } from "../src/schema/enforce-schema";
 import { ev, sequentialIds } from "../src/testing/builders";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
 import {
   createUpcastStage,
   DEFAULT_THINKING_EXPIRY,
-  upcastThinking,
   type UpcastOptions,
   type UpcastState,
 } from "../src/upcast/upcast-thinking";

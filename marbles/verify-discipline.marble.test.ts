@@ -1,5 +1,6 @@
+import { verifyDiscipline } from "../src/pipeline/operators";
 import type { Message } from "@ag-ui/core";
-import { createVerifyStage, verifyDiscipline, type VerifyOptions } from "../src/discipline/verify-discipline";
+import { createVerifyStage, type VerifyOptions } from "../src/discipline/verify-discipline";
 import { ReasoningProtocolError, isReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
 import type { AguiEvent } from "../src/core/types";

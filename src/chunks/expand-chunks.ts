@@ -1,5 +1,3 @@
-import type { OperatorFunction } from "rxjs";
-import { fusedOperator, stageLink } from "../core/fused-operators";
 import {
   NONE,
   passThrough,
@@ -40,11 +38,6 @@ export function createExpandStage(_options?: WarningOptions): Stage<ExpandState,
     // D-TRUNC: end of source is not a close trigger; open streams stay open.
     finish: (state) => result(state),
   };
-}
-
-/** `*_CHUNK` → START/CONTENT/END, lanes and close triggers (R-STREAM-*). See `createExpandStage`. */
-export function expandChunks(options?: WarningOptions): OperatorFunction<AguiEvent, AguiEvent> {
-  return fusedOperator(stageLink(createExpandStage(options), options, "expand"));
 }
 
 type Pass = (state: ExpandState, event: AguiEvent) => StepResult<ExpandState, AguiEvent>;

@@ -11,8 +11,8 @@ import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
-import { explain, type CheckOnlyCode } from "./explain";
-import { count, countHistory, runCount, type CheckFailure, type CheckOutcome } from "./outcome";
+import { checkFailure, protocolFailure } from "./verdict";
+import { count, countHistory, type CheckOutcome } from "./outcome";
 import { renderReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
@@ -23,6 +23,7 @@ import { Progress } from "./progress";
 import { DeepestEvent } from "./nesting";
 import { TRANSPORT_LABEL, describeReply, liveSource, type Reply } from "./live-source";
 import { printable as escaped } from "./printable";
+import { Linter } from "./lint-rules";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -94,16 +95,23 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   // Kept only for --json, which prints them all; the other formats keep counts (constant memory).
   const warnings: ReasoningWarning[] | undefined = json ? [] : undefined;
   const events: AguiEvent[] | undefined = json ? [] : undefined;
+  const linted = (w: ReasoningWarning): void => {
+    warnings?.push(w);
+    report.onWarning(w);
+  };
+  const linter = new Linter(source.initialMessages, linted);
   const run = await runThrough(source, {
     onSourceEvent: (raw, index) => {
       trail.observe(raw);
       report.onSourceEvent(raw);
+      linter.onSource(raw, index);
       secrets?.collect(raw);
       deepest?.observe(raw, index);
       if (args.url !== undefined) progress.update(index + 1, undefined);
     },
     onEvent: (e) => {
       report.onEvent(e);
+      linter.onEvent(e);
       secrets?.assemble(e);
       events?.push(e);
     },
@@ -127,11 +135,10 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
 
   const error = failure;
+  // A run cut short is still linted to its end; after a violation the stream is not read further.
+  if (error === undefined || error.code === "RUN_TRUNCATED") linter.end();
   if (error) report.onFailure(error.code);
-  for (const w of source.sourceWarnings(read)) {
-    warnings?.push(w);
-    report.onWarning(w);
-  }
+  for (const w of source.sourceWarnings(read)) linted(w);
   const runs = report.all();
   const history = run.history;
   const outcome: CheckOutcome = {
@@ -140,7 +147,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     totalEvents: run.total,
     totalKnown: run.totalKnown,
     runs,
-    failure: error ? protocolFailure(error, trail, source) : undefined,
+    failure: error ? protocolFailure(error, trail, (i) => source.lineOf(i)) : undefined,
     warnings: runs.reduce((n, run) => n + run.warnings, 0),
     allWarnings: warnings,
     history,
@@ -238,71 +245,6 @@ async function runThrough(source: Source, observers: RunObservers): Promise<Pipe
   }
   reading?.unsubscribe();
   return { failure, read, total: read, totalKnown: false, history: pipeline.history };
-}
-
-/** The violation as the reports show it: the source line and type, and an explanation chosen by what happened. */
-function protocolFailure(error: ReasoningProtocolError, trail: SourceTrail, source: Source): CheckFailure {
-  const sourceType = trail.typeAt(error.eventIndex);
-  const eventType = sourceType ?? error.eventType;
-  return {
-    code: error.code,
-    rule: error.rule,
-    eventIndex: error.eventIndex,
-    line: source.lineOf(error.eventIndex) ?? null,
-    eventType,
-    synthesizedType: eventType !== error.eventType ? error.eventType : null,
-    ids: error.ids,
-    message: error.message,
-    explanation: explain({
-      code: error.code,
-      rule: error.rule,
-      eventType: error.eventType,
-      sourceType,
-      ids: error.ids,
-      chunked: (id) => trail.chunked(id),
-    }),
-  };
-}
-
-/**
- * The check's own failures of a stream the pipeline found valid: no run at all (unless
- * `--allow-empty`), more warnings than `--max-warnings`, a lossy warning with `--fail-on-lossy`.
- */
-function checkFailure(outcome: CheckOutcome, args: CheckArgs): CheckFailure | undefined {
-  if (runCount(outcome) === 0 && !args.allowEmpty) return noRun(outcome);
-  if (args.maxWarnings !== undefined && outcome.warnings > args.maxWarnings) {
-    const code = "MAX_WARNINGS";
-    return streamFailure(
-      code,
-      "D-WARN",
-      `${count(outcome.warnings, "warning")}, more than --max-warnings ${args.maxWarnings} allows`,
-    );
-  }
-  const lost = outcome.runs.reduce((n, run) => n + run.lossyWarnings, 0);
-  if (args.failOnLossy && lost > 0) {
-    const code = "LOSSY_WARNINGS";
-    return streamFailure(code, "R-VER-7", `${count(lost, "lossy warning")} (--fail-on-lossy)`);
-  }
-  return undefined;
-}
-
-function streamFailure(code: CheckOnlyCode, rule: string, detail: string): CheckFailure {
-  return {
-    code,
-    rule,
-    eventIndex: null,
-    line: null,
-    eventType: null,
-    synthesizedType: null,
-    ids: [],
-    message: `${code} (${rule}): ${detail}`,
-    explanation: explain({ code, rule, eventType: undefined, sourceType: undefined, ids: [], chunked: () => false }),
-  };
-}
-
-/** A stream without any run: nothing was checked (R-RUN-1: a stream begins with RUN_STARTED or RUN_ERROR). */
-function noRun(outcome: CheckOutcome): CheckFailure {
-  return streamFailure("NO_RUN", "R-RUN-1", `the stream holds ${count(outcome.totalEvents, "event")} and no run`);
 }
 
 /**

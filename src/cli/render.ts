@@ -29,14 +29,21 @@ export function renderReport(r: CheckOutcome, options: HumanOptions): string {
   if (r.failure) out.push(...renderFailure(r.failure), "");
   out.push(...renderHistory(r.history, r.historyCounts, options), "");
 
-  const summary = `${count(runCount(r), "run")}, ${count(r.warnings, "warning")}`;
-  if (!r.failure) out.push(`✓ valid: ${summary}`);
-  else if (r.failure.code === "RUN_TRUNCATED") out.push(`✗ truncated: ${summary} (exit 1)`);
-  else if (r.failure.code === "NO_RUN") out.push(`✗ no run: ${summary} (exit 1)`);
-  else if (r.failure.code === "MAX_WARNINGS") out.push(`✗ too many warnings: ${summary} (exit 1)`);
-  else if (r.failure.code === "LOSSY_WARNINGS") out.push(`✗ lossy warnings: ${summary} (exit 1)`);
-  else out.push(`✗ violation: ${summary} (exit 1)`);
+  out.push(verdictLine(r));
   return `${out.join("\n")}\n`;
+}
+
+/** The report's last line: `✓ valid: 1 run, 0 warnings`, or what failed and `(exit 1)`. */
+export function verdictLine(r: CheckOutcome): string {
+  const summary = `${count(runCount(r), "run")}, ${count(r.warnings, "warning")}`;
+  if (!r.failure) return `✓ valid: ${summary}`;
+  const what: Readonly<Record<string, string>> = {
+    RUN_TRUNCATED: "truncated",
+    NO_RUN: "no run",
+    MAX_WARNINGS: "too many warnings",
+    LOSSY_WARNINGS: "lossy warnings",
+  };
+  return `✗ ${what[r.failure.code] ?? "violation"}: ${summary} (exit 1)`;
 }
 
 function renderRun(run: RunReport, showValues: boolean): string[] {
@@ -87,7 +94,7 @@ const STREAM_FAILURE: Readonly<Record<string, string>> = {
   LOSSY_WARNINGS: "Lossy warnings",
 };
 
-function renderFailure(f: CheckFailure): string[] {
+export function renderFailure(f: CheckFailure): string[] {
   if (f.eventIndex === null) {
     const lines = [`✗ ${STREAM_FAILURE[f.code] ?? "Failed"}: ${f.code} (${f.rule})`, `  ${f.explanation.text}.`];
     if (f.code !== "NO_RUN") lines.push(`  ${f.message}`);

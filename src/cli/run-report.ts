@@ -1,3 +1,4 @@
+import { utf8Length } from "./utf8-length";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 
 /** How a run ended, as far as the check saw it. */
@@ -129,7 +130,7 @@ export class ReportBuilder {
           run.valuesShown.push({
             subtype: String(event.subtype),
             entityId: String(event.entityId),
-            bytes: Buffer.byteLength(value, "utf8"),
+            bytes: utf8Length(value),
             value: this.keepAllValues ? value : "",
           });
         }

@@ -1,77 +1,46 @@
 import { Observable, type OperatorFunction, type Subscriber } from "rxjs";
+import { ChainRunner, isTruncation, type AnyStage, type ChainLink, type LaneArming } from "./chain-runner";
 import { subscribeWithin } from "./subscribe-within";
-import { NONE, type ReasoningWarning, type Stage, type StepResult, type WarningOptions } from "./types";
+import { NONE, type WarningOptions } from "./types";
 import { warningSink } from "./warnings";
-
-// Stages of different state/input/output types run in one chain; the chain itself is untyped.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyStage = Stage<any, any, any>;
-
-/**
- * What each package operator is, for a lane planner that recognizes a chain of them (the facade's
- * delta lane, `src/pipeline/chain-lane.ts`). Operators built by `stageOperator` alone have no role.
- */
-export type OperatorRole = "upcast" | "enforce" | "expand" | "verify" | "route" | "derive";
 
 /** One operator of a fused chain: what its own subscriber would run. */
 export interface FusedLink {
-  /** Per subscription: the stage to step, its state, and what the operator emits before any input. */
-  open(): { readonly stage: AnyStage; readonly state: unknown; readonly start: readonly unknown[] };
+  /**
+   * Per subscription: the stage to step and its state, what the operator emits before any input, and
+   * what it publishes after each source event (`ChainLink.publish`).
+   */
+  open(): {
+    readonly stage: AnyStage;
+    readonly state: unknown;
+    readonly start: readonly unknown[];
+    readonly publish?: (state: unknown) => readonly unknown[];
+  };
   readonly options: WarningOptions | undefined;
-  readonly role?: OperatorRole;
-  /** Offered a whole chain ending with this link: a shortcut for the events it can take without the steps. */
+  /** Offered a whole chain ending with this link: its delta lane, if it knows one for that chain. */
   readonly planner?: LanePlanner;
 }
 
-/**
- * A shortcut through a fused chain for the event that makes up nearly all of a stream (the delta
- * lane): after the steps handled a source event, `arm` may return a lane; while the next source event
- * is one `take` accepts, it stands for exactly what the steps would have done with it.
- */
+/** Recognizes a chain that has a delta lane (the composition root's, src/pipeline/operators.ts). */
 export interface LanePlanner {
   /** For a chain of these links (asked once per subscription): how to arm its lane; undefined: it has none. */
   planFor(links: readonly FusedLink[]): LaneArming | undefined;
 }
 
 /**
- * The lane for events like `event` that may follow, judged on the states as they are now: after the
- * steps handled `event`, or, while another item's lane is armed, before `event` (a delta of another
- * item) is taken, on states every lane has settled.
- */
-export type LaneArming = (states: readonly unknown[], event: unknown) => ChainLane | undefined;
-
-export interface ChainLane {
-  /** The delta when `event` is one the lane takes (its shape is checked here), else undefined. */
-  deltaOf(event: unknown): string | undefined;
-  /**
-   * Takes `event` (whose delta is `delta`): updates `states` in place — every state the chain's
-   * outputs depend on as the steps would leave it — and calls `emit` with the chain's outputs.
-   */
-  take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void;
-  /**
-   * The lane ends (another event comes, or the source ends), or another lane is armed beside it:
-   * every state is made what the steps would have made it. The lane stays usable (settling again
-   * after more deltas settles those).
-   */
-  settle(states: unknown[]): void;
-  /** Whether `other` (armed by the same planner) streams the same item: two lanes of one item cannot both be kept. */
-  sameItem(other: ChainLane): boolean;
-}
-
-/**
  * The observable a package operator returns: its source (`origin`) and the operators applied to it
  * so far. Applying another package operator to it makes one observable of them all, run in **one
- * subscriber** (`runFused`), as the facade runs its stages; applying any other operator gives an
- * ordinary observable, and the next package operator starts a new chain on it. Either way each
- * operator stays an ordinary `OperatorFunction`.
+ * subscriber** on the chain runner, as the facade runs its stages; applying any other operator
+ * gives an ordinary observable, and the next package operator starts a new chain on it. Either way
+ * each operator stays an ordinary `OperatorFunction`.
  *
- * The fused chain emits exactly what the operators subscribed one inside the other would: the same
- * values in the same order, each operator's warnings to its own sink before its outputs of the same
- * step, `ctx.index` per operator counting that operator's inputs, the same partial output before an
- * error, `finish` operator by operator on completion, start values (deriveHistory's initial history)
- * before the source is subscribed. Why: the six operators piped cost 8–21× the RxJS floor with a
- * subscriber and a result object per operator per event (issue 13); fused they cost what the facade
- * costs (docs/performance.md).
+ * The fused chain emits what the operators subscribed one inside the other would, with the facade's
+ * meaning of `eventIndex` (D-EVENT-INDEX: the index in the chain's source) and of a history
+ * operator's emissions (one per source event, D-PATHS): each operator's warnings to its own sink
+ * before its outputs of the same step, the same partial output before an error, `finish` operator
+ * by operator on completion (all of them, also after one failed), start values (deriveHistory's
+ * initial history) before the source is subscribed. Why fused: the operators piped cost 8–21× the
+ * RxJS floor with a subscriber and a result object per operator per event (issue 13).
  */
 // eslint-disable-next-line rxjs-x/no-subclass -- the next package operator must recognize a fused chain to join it (instanceof)
 export class FusedObservable<T> extends Observable<T> {
@@ -92,142 +61,64 @@ export function fusedOperator<I, O>(link: FusedLink): OperatorFunction<I, O> {
 }
 
 /** The link of a plain stage: what `stageOperator` runs. */
-export function stageLink(stage: AnyStage, options: WarningOptions | undefined, role?: OperatorRole): FusedLink {
-  return { open: () => ({ stage, state: stage.init(), start: NONE }), options, ...(role && { role }) };
+export function stageLink(stage: AnyStage, options: WarningOptions | undefined, planner?: LanePlanner): FusedLink {
+  return { open: () => ({ stage, state: stage.init(), start: NONE }), options, ...(planner && { planner }) };
 }
 
 function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subscriber: Subscriber<unknown>): void {
-  const count = links.length;
-  const sinks = links.map((link) => warningSink(link.options));
   const opened = links.map((link) => link.open());
-  const stages = opened.map((o) => o.stage);
-  const states = opened.map((o) => o.state);
-  // Each operator counts its own inputs (`ctx.index`), as its own subscriber would; one reused ctx
-  // per operator, set before each step (no step keeps its ctx).
-  const inputs = new Array<number>(count).fill(0);
-  const contexts = links.map(() => ({ index: 0 }));
-  const arm = links[count - 1]!.planner?.planFor(links);
-  let lane: ChainLane | undefined;
-  // The lane taken before `lane`, while only lanes were taken since (two items streaming in turns, as
-  // the facade keeps them, issue 13): a lane-taken delta changes only its own item's text, so it
-  // stays valid; its own unsettled text stays with it until both are settled.
-  let spare: ChainLane | undefined;
-  // Source events being handled (more than one when a consumer feeds the source re-entrantly): the
-  // lane is taken and armed only at depth 0, where every state is whole.
-  let depth = 0;
-  const emit = (value: unknown): void => subscriber.next(value);
-
-  // A delta `taken` accepts: what the steps would do with it (`delta` is its delta).
-  const takeLane = (taken: ChainLane, value: unknown, delta: string): void => {
-    // Each operator takes the delta as one input (and a chunk's expansion gives one CONTENT/ARGS).
-    for (let i = 0; i < count; i++) inputs[i]!++;
-    depth++;
-    try {
-      taken.take(states, value, delta, emit);
-    } finally {
-      depth--;
-    }
+  const chain: ChainLink[] = opened.map((o, i) => ({
+    stage: o.stage,
+    state: o.state,
+    warn: warningSink(links[i]!.options),
+    ...(o.publish && { publish: o.publish }),
+  }));
+  const lane = links[links.length - 1]!.planner?.planFor(links);
+  const runner = new ChainRunner(chain, (value) => subscriber.next(value), lane ? { lane } : {});
+  const fail = (error: unknown): void => {
+    runner.stop();
+    subscriber.error(error);
   };
-
-  /** Runs `value` through operators `from`…last; false when the chain failed or was closed. */
-  const feed = (from: number, value: unknown): boolean => {
-    for (let i = from; i < count; i++) {
-      const ctx = contexts[i]!;
-      ctx.index = inputs[i]!++;
-      let r: StepResult<unknown, unknown>;
-      try {
-        r = stages[i]!.step(states[i], value, ctx);
-      } catch (error) {
-        subscriber.error(error);
-        return false;
-      }
-      states[i] = r.state;
-      const { warnings, out } = r;
-      if (warnings.length === 0 && out.length === 1) {
-        value = out[0];
-        continue;
-      }
-      deliver(i, warnings);
-      for (let o = 0; o < out.length; o++) {
-        if (!feed(i + 1, out[o]) || subscriber.closed) return false;
-      }
-      return true;
-    }
-    subscriber.next(value);
-    return !subscriber.closed;
-  };
-
-  const deliver = (i: number, warnings: readonly ReasoningWarning[]): void => {
-    const sink = sinks[i]!;
-    for (let w = 0; w < warnings.length; w++) sink(warnings[w]!);
-  };
+  subscriber.add(() => runner.stop());
 
   // Start values, last operator first: each operator emits them when subscribed, and an operator
   // subscribes its source only after that.
-  for (let i = count - 1; i >= 0; i--) {
-    const start = opened[i]!.start;
-    for (let s = 0; s < start.length; s++) if (!feed(i + 1, start[s])) return;
+  try {
+    for (let i = opened.length - 1; i >= 0 && !subscriber.closed; i--) {
+      const start = opened[i]!.start;
+      for (let s = 0; s < start.length && !subscriber.closed; s++) runner.inject(i + 1, start[s]);
+    }
+  } catch (error) {
+    fail(error);
   }
+  if (subscriber.closed) return;
 
   subscribeWithin(subscriber, origin, {
     next(value) {
       if (subscriber.closed) return;
-      if (lane !== undefined) {
-        if (depth === 0) {
-          const delta = lane.deltaOf(value);
-          if (delta !== undefined) {
-            takeLane(lane, value, delta);
-            return;
-          }
-          // Another item's delta: the spare's lane, or one armed now on the states as the steps would
-          // leave them (the current lane settled first). Both lanes are set before the delta is
-          // taken: a re-entrant event taking the steps during its emission settles and clears them.
-          let other = spare;
-          if (other === undefined && arm !== undefined) {
-            lane.settle(states);
-            other = arm(states, value);
-          }
-          const otherDelta = other?.deltaOf(value);
-          if (otherDelta !== undefined) {
-            // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
-            spare = lane.sameItem(other!) ? undefined : lane;
-            lane = other!;
-            takeLane(lane, value, otherDelta);
-            return;
-          }
-        }
-        // Also when a consumer feeds the source from inside a lane delta's emission: the steps need whole states.
-        lane.settle(states);
-        spare?.settle(states);
-        lane = undefined;
-        spare = undefined;
+      try {
+        runner.next(value);
+      } catch (error) {
+        fail(error);
       }
-      depth++;
-      const ok = feed(0, value);
-      depth--;
-      if (ok && depth === 0 && arm !== undefined) lane = arm(states, value);
     },
     error(error) {
-      subscriber.error(error);
+      // An upstream truncation (a verifyDiscipline before a foreign operator): the source of this
+      // chain ended, and its links finish as they would at the end of a truncated run (D-PATHS).
+      if (isTruncation(error)) {
+        try {
+          runner.complete({ error });
+        } catch (first) {
+          fail(first);
+        }
+      } else fail(error);
     },
     complete() {
-      lane?.settle(states);
-      spare?.settle(states);
-      lane = undefined;
-      spare = undefined;
-      for (let i = 0; i < count; i++) {
-        const stage = stages[i]!;
-        if (!stage.finish) continue;
-        let r: StepResult<unknown, unknown>;
-        try {
-          r = stage.finish(states[i], { index: inputs[i]! });
-        } catch (error) {
-          subscriber.error(error);
-          return;
-        }
-        states[i] = r.state;
-        deliver(i, r.warnings);
-        for (let o = 0; o < r.out.length; o++) if (!feed(i + 1, r.out[o])) return;
+      try {
+        runner.complete();
+      } catch (error) {
+        fail(error);
+        return;
       }
       subscriber.complete();
     },

@@ -1,4 +1,5 @@
 import type { OperatorFunction } from "rxjs";
+import { ChainRunner } from "./chain-runner";
 import { fusedOperator, stageLink } from "./fused-operators";
 import type { ReasoningWarning, Stage, WarningOptions } from "./types";
 
@@ -18,30 +19,22 @@ export function stageOperator<S, I, O>(stage: Stage<S, I, O>, options?: WarningO
   return fusedOperator(stageLink(stage, options));
 }
 
-/** Collects everything a stage does over an array, without RxJS (for tests, the CLI and the model checks). */
+/** Collects everything a stage does over an array, without RxJS (for tests, the CLI and the model checks), on the chain runner. */
 export function runStage<S, I, O>(
   stage: Stage<S, I, O>,
   events: readonly I[],
 ): { out: O[]; warnings: ReasoningWarning[]; state: S; error?: unknown } {
-  let state = stage.init();
   const out: O[] = [];
   const warnings: ReasoningWarning[] = [];
-  let index = 0;
+  const runner = new ChainRunner([{ stage, state: stage.init(), warn: (w) => warnings.push(w) }], (o) =>
+    out.push(o as O),
+  );
+  const state = (): S => runner.states[0] as S;
   try {
-    for (const e of events) {
-      const r = stage.step(state, e, { index: index++ });
-      state = r.state;
-      warnings.push(...r.warnings);
-      out.push(...r.out);
-    }
-    if (stage.finish) {
-      const r = stage.finish(state, { index });
-      state = r.state;
-      warnings.push(...r.warnings);
-      out.push(...r.out);
-    }
+    for (const e of events) runner.next(e);
+    runner.complete();
   } catch (error) {
-    return { out, warnings, state, error };
+    return { out, warnings, state: state(), error };
   }
-  return { out, warnings, state };
+  return { out, warnings, state: state() };
 }

@@ -76,6 +76,11 @@ export const WARNING_CODES = {
   // agui-reasoning check: what reading the input found (the stream then ends there, R-TRANS-2)
   RECORDING_CUT: { rules: { "R-TRANS-2": true } },
   CONNECTION_BROKEN: { rules: { "R-TRANS-2": true } },
+  // agui-reasoning check: its lint rules (src/cli/lint-rules.ts), not raised by the pipeline
+  MESSAGE_ID_REUSED: { rules: { "R-EVT-8": false } },
+  SNAPSHOT_DROPS_REASONING: { rules: { "R-REASON-20": false } },
+  REASONING_ROLE: { rules: { "R-SCHEMA-2": false } },
+  REASONING_WITHOUT_TIMESTAMP: { rules: { "D-DURATION": false } },
 } as const satisfies Readonly<Record<string, WarningCodeInfo>>;
 
 /** A warning code of `WARNING_CODES`: the type of `ReasoningWarning.code`. */

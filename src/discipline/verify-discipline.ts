@@ -1,6 +1,4 @@
 import type { Message } from "@ag-ui/core";
-import type { OperatorFunction } from "rxjs";
-import { fusedOperator, stageLink } from "../core/fused-operators";
 import {
   result,
   type AguiEvent,
@@ -63,11 +61,6 @@ export function createVerifyStage(options: VerifyOptions = {}): Stage<VerifyStat
       return result(state);
     },
   };
-}
-
-/** The `verifyDiscipline` operator: `createVerifyStage` through the generic adapter. */
-export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<AguiEvent, AguiEvent> {
-  return fusedOperator(stageLink(createVerifyStage(options), options, "verify"));
 }
 
 function verify(

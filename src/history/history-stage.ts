@@ -1,5 +1,4 @@
 import { EventType, type Message } from "@ag-ui/core";
-import type { OperatorFunction } from "rxjs";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, Stage, StepContext, StepResult, WarningOptions } from "../core/types";
 import { appendContent, endMessage, REASONING_FAMILY, startMessage, TEXT_FAMILY } from "./apply-messages";
@@ -11,8 +10,6 @@ import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
 import { issuersOf } from "./issuers";
 import { PersistentList } from "./persistent-list";
-import { projectedStageOperator, type StageProjection } from "../core/projected-stage-operator";
-import { chainLane } from "../pipeline/chain-lane";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
@@ -64,32 +61,6 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
   };
   return stage;
 }
-
-/** The history stage's `out`: the events, minus encrypted values naming no known target. */
-export function routeEncryptedValues(options?: HistoryOptions): OperatorFunction<AguiEvent, AguiEvent> {
-  return projectedStageOperator(createHistoryStage(options), ROUTED_EVENTS, options, "route", chainLane);
-}
-
-/**
- * The history stage's states: the initial history on subscribe, then every new history (identity
- * change), including the one `finish` leaves when it marks truncation; completes with the source.
- */
-export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
-  return projectedStageOperator(createHistoryStage(options), HISTORY_CHANGES, options, "derive", chainLane);
-}
-
-const ROUTED_EVENTS: StageProjection<HistoryState, AguiEvent, AguiEvent> = {
-  project: (_before, _after, out) => out,
-  // This view reports what concerns the events it emits; history-only warnings belong to deriveHistory,
-  // so routeEncryptedValues → deriveHistory reports each warning once.
-  keepWarning: (w) => w.code === "UNKNOWN_ENTITY" || w.code === "UNKNOWN_SUBTYPE",
-};
-
-const HISTORY_CHANGES: StageProjection<HistoryState, AguiEvent, ReasoningHistory> = {
-  start: (state) => [state.history],
-  // A step returns the same state when nothing changed, and each state has its own history.
-  project: (before, after) => (after === before ? NONE : [after.history]),
-};
 
 function reduce(
   conversation: Conversation,

@@ -9,10 +9,23 @@ import { appendableCall, withArgumentsAt } from "../history/apply-tool-calls";
 import type { Conversation } from "../history/conversation";
 import { ContentBuilder } from "../history/content-builder";
 import { fitsContentLength } from "../history/content-limit";
-import type { FacadeStates } from "../resume/pipeline-snapshot";
+import type { ChainLane, LaneArming } from "../core/chain-runner";
+import type { ExpandState } from "../chunks/lanes";
+import type { VerifyState } from "../discipline/verify-state";
+/** Where the stages the lane reads sit in a chain in the facade's order (upcast, enforce, expand, verify, history). */
+const EXPAND = 2;
+const VERIFY = 3;
+const HISTORY = 4;
 
-/** The stage states the lane is judged on. */
-export type LaneStates = Pick<FacadeStates, "expand" | "verify" | "history">;
+/**
+ * The delta lane of a chain in the facade's order: the facade's own, and a fused chain of the
+ * package's operators ending with `deriveHistory` (src/pipeline/operators.ts). `emitsEvents`: the
+ * history link passes the events on (the facade's `events$`); otherwise it emits nothing per event
+ * (deriveHistory publishes its history after each source event, `ChainLink.publish`).
+ */
+export function historyLane(maxContentLength: number, emitsEvents: boolean): LaneArming {
+  return (states, event) => DeltaLane.arm(states, event, maxContentLength, emitsEvents);
+}
 
 /** The field naming the streamed item: a message's or a tool call's. */
 type IdField = "messageId" | "toolCallId";
@@ -40,7 +53,7 @@ type IdField = "messageId" | "toolCallId";
  * opener fields (`role`, `name`, `toolCallName`, `parentMessageId`), which take the steps. A delta
  * that would take the text past `maxContentLength` takes the steps too: they fail the run (D-LIMIT).
  */
-export class DeltaLane {
+export class DeltaLane implements ChainLane {
   private constructor(
     /** The wire type taken: a message CONTENT type, TOOL_CALL_ARGS, or a CHUNK type. */
     private readonly type: string,
@@ -63,15 +76,25 @@ export class DeltaLane {
     private readonly text: ContentBuilder,
     /** The history's `maxContentLength`: a delta that would pass it takes the steps, which fail the run (D-LIMIT). */
     private readonly maxContentLength: number,
+    /** The chain emits the event (or its expansion) after the history; otherwise nothing per delta. */
+    private readonly emitsEvents: boolean,
   ) {}
 
-  /** The lane for the deltas that may follow `event`, judged on the states as they are now; or undefined. */
-  static arm(states: LaneStates, event: unknown, maxContentLength: number): DeltaLane | undefined {
+  /**
+   * The lane for the deltas that may follow `event`, judged on the states (of a chain in the facade's
+   * order) as they are now; or undefined.
+   */
+  static arm(
+    states: readonly unknown[],
+    event: unknown,
+    maxContentLength: number,
+    emitsEvents = true,
+  ): DeltaLane | undefined {
     const read = readDelta(event);
     if (read === undefined) return undefined;
     const { type, idField, tag, chunkFamily } = read;
     const namespace = idField === "toolCallId" ? "tool-call" : "message";
-    const { expand } = states;
+    const expand = states[EXPAND] as ExpandState;
     let stream: OpenStream | undefined;
     let id: string;
     let contentType: string;
@@ -91,10 +114,10 @@ export class DeltaLane {
       contentType = type;
       owner = tag;
     }
-    if (!passesAsContinuation(states.verify, contentType, id, owner)) return undefined;
+    if (!passesAsContinuation(states[VERIFY] as VerifyState, contentType, id, owner)) return undefined;
     // An id-less chunk continues its own lane's stream, which this one is only when the lane is the tag's.
     const idOptional = stream !== undefined && expand.lanes.get(tag) === stream;
-    const conversation = states.history as Conversation;
+    const conversation = states[HISTORY] as Conversation;
     if (contentType === EventType.TOOL_CALL_ARGS) {
       const call = appendableCall(conversation, id);
       if (call === undefined) return undefined;
@@ -110,6 +133,7 @@ export class DeltaLane {
         false,
         new ContentBuilder(call.args),
         maxContentLength,
+        emitsEvents,
       );
     }
     const family = messageFamilyOfContent(contentType);
@@ -129,6 +153,7 @@ export class DeltaLane {
       isSimpleMessage(held),
       new ContentBuilder(held.content),
       maxContentLength,
+      emitsEvents,
     );
   }
 
@@ -169,9 +194,16 @@ export class DeltaLane {
     }
   }
 
+  /** The chain's step for a lane-shaped delta: the history gets its text, and the chain emits what the steps would. */
+  take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void {
+    states[HISTORY] = this.append(states[HISTORY] as Conversation, delta);
+    if (this.emitsEvents) emit(this.emitted(event as AguiEvent));
+  }
+
   /** Whether `other` streams the same item (message, or tool call of a holder) as this lane. */
-  sameItem(other: DeltaLane): boolean {
-    return this.position === other.position && this.slot === other.slot;
+  sameItem(other: ChainLane): boolean {
+    const lane = other as DeltaLane;
+    return this.position === lane.position && this.slot === lane.slot;
   }
 
   /** Whether `delta` keeps the item's text within `maxContentLength` (D-LIMIT). */
@@ -188,15 +220,6 @@ export class DeltaLane {
   append(conversation: Conversation, delta: string): Conversation {
     if (delta === "") return conversation;
     return this.withText(conversation, this.text.append(delta));
-  }
-
-  /**
-   * The text after `delta`, without a new conversation: for a conversation nobody reads between two
-   * deltas (a history operator fused before another, chain-lane.ts), which gets the text once, by
-   * `withText`, when the lane ends. Undefined for an empty delta (nothing changes).
-   */
-  extend(delta: string): string | undefined {
-    return delta === "" ? undefined : this.text.append(delta);
   }
 
   /** The conversation with the lane's item holding `text` (what `append` would have made of the same deltas). */

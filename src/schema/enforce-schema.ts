@@ -1,7 +1,5 @@
 import { isPlainObject } from "../core/json";
-import type { OperatorFunction } from "rxjs";
 import { ReasoningProtocolError, typeOf } from "../core/errors";
-import { fusedOperator, stageLink } from "../core/fused-operators";
 import {
   NONE,
   passThrough,
@@ -46,11 +44,6 @@ export function createEnforceStage(_options?: WarningOptions): Stage<EnforceStat
   // One reusable result per stage instance for the fast path.
   const pass = passThrough<EnforceState, AguiEvent>();
   return { name: "enforceSchema", init: () => null, step: (state, input, ctx) => enforceStep(state, input, ctx, pass) };
-}
-
-/** The enforcement stage as an RxJS operator: `unknown` in (anything may arrive), validated events out. */
-export function enforceSchema(options?: WarningOptions): OperatorFunction<unknown, AguiEvent> {
-  return fusedOperator(stageLink(createEnforceStage(options), options, "enforce"));
 }
 
 function enforceStep(

@@ -27,5 +27,5 @@ export {
   type MockRunParameters,
   type MockNextAgent,
 } from "./mock-agent";
-export { installReasoningMatchers, reasoningMatchers } from "./matchers";
+export { installReasoningMatchers, reasoningMatchers, type ConformanceOptions } from "./matchers";
 export { loadRecording, parseRecording, recordingsDirectory, RECORDINGS, type RecordingName } from "./recordings";

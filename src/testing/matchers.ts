@@ -3,6 +3,12 @@ import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import type { ExpectedFailure, ExpectedWarning } from "./asymmetric";
 import { runPipeline } from "./run-pipeline";
+import { inspectEvents, type InspectOptions } from "../cli/inspect";
+import { printable } from "../cli/printable";
+import { renderFailure, verdictLine } from "../cli/render";
+
+/** What `toBeConformant` checks besides the protocol: the command's gates, and the run input. */
+export type ConformanceOptions = Omit<InspectOptions, "producer">;
 
 declare global {
   // Declaration merging into @types/jest's `expect`: the type parameters must be exactly its
@@ -24,6 +30,12 @@ declare global {
        * through the whole pipeline).
        */
       toWarnWith(code: string, expected?: ExpectedWarning): R;
+      /**
+       * The events pass `agui-reasoning check`: the same pipeline, lint rules and gates, failing with
+       * the explanation the command prints (the violation, its rule, the ids). Options as the
+       * command's: `maxWarnings`, `failOnLossy`, `allowEmpty`, `initialMessages`.
+       */
+      toBeConformant(options?: ConformanceOptions): R;
     }
   }
 }
@@ -41,6 +53,7 @@ interface MatcherResult {
 
 /** The matchers, for `expect.extend(reasoningMatchers)`; {@link installReasoningMatchers} does that for you. */
 export const reasoningMatchers = {
+  toBeConformant,
   toFailWithCode(this: MatcherContext, received: unknown, code: string, expected: ExpectedFailure = {}): MatcherResult {
     const outcome = failureOf(received);
     if ("problem" in outcome)
@@ -85,7 +98,36 @@ export const reasoningMatchers = {
 };
 
 /**
- * Installs `toFailWithCode` and `toWarnWith` with one call (e.g. in a jest `setupFilesAfterEnv`
+ * `expect(events).toBeConformant(options?)`: `agui-reasoning check` over an array of events (jest
+ * and vitest: it is a plain `expect.extend` matcher). Its message is the command's own verdict — the
+ * violation as the human report explains it, and the summary line — with nothing from the stream's
+ * content (D-REDACT).
+ */
+function toBeConformant(this: MatcherContext, received: unknown, options: ConformanceOptions = {}): MatcherResult {
+  if (!Array.isArray(received))
+    return { pass: false, message: () => `expected an array of events, but received ${describe(received)}` };
+  let outcome: ReturnType<typeof inspectEvents>;
+  try {
+    outcome = inspectEvents(received, options);
+  } catch (error) {
+    return {
+      pass: false,
+      message: () => `expected conformant events, but checking them failed: ${describeError(error)}`,
+    };
+  }
+  const f = outcome.failure;
+  const verdict = printable(verdictLine(outcome));
+  if (f === undefined)
+    return { pass: true, message: () => `expected a failing check, but agui-reasoning check says ${verdict}` };
+  const explanation = printable(renderFailure(f).join("\n"));
+  return {
+    pass: false,
+    message: () => `expected conformant events, but agui-reasoning check says:\n${explanation}\n${verdict}`,
+  };
+}
+
+/**
+ * Installs `toFailWithCode`, `toWarnWith` and `toBeConformant` with one call (e.g. in a jest `setupFilesAfterEnv`
  * file, or at the top of a test file). Pass vitest's `expect` when it is not global.
  */
 export function installReasoningMatchers(target?: { extend(matchers: Record<string, unknown>): void }): void {

@@ -1,6 +1,4 @@
 import { EventType } from "@ag-ui/core";
-import type { OperatorFunction } from "rxjs";
-import { fusedOperator, stageLink } from "../core/fused-operators";
 import {
   passThrough,
   result,
@@ -74,11 +72,6 @@ export function createUpcastStage(options: UpcastOptions = {}): Stage<UpcastStat
     init: () => ({ span: undefined, message: undefined, expired: isExpired(expiry, clock()) }),
     step: (state, event, ctx) => upcastStep(state, event, ctx, mint, pass),
   };
-}
-
-/** THINKING_* → REASONING_* (R-DEP-2). See `createUpcastStage`. Must be the first operator (R-PROC-13). */
-export function upcastThinking(options?: UpcastOptions): OperatorFunction<unknown, AguiEvent> {
-  return fusedOperator(stageLink(createUpcastStage(options), options, "upcast"));
 }
 
 function upcastStep(

@@ -19,6 +19,7 @@ import { saveHistory } from "../../src/storage/history-store";
 import { InMemoryHistoryStore } from "../../src/storage/in-memory-store";
 import { optInStreams, warningStreams } from "../redaction/code-streams";
 import { generatedCase } from "../redaction/generated";
+import { CHECK_WARNING_CODES } from "../support/check-warning-codes";
 
 const REPO = resolve(__dirname, "../..");
 
@@ -97,10 +98,9 @@ describe("WARNING_CODES: every emitted warning agrees with the catalogue", () =>
   });
 
   it("D-WARN: every catalogued code is emitted by some stream (the catalogue has no dead entry)", () => {
-    // Emitted by `agui-reasoning check` itself while reading, not by a stage: a recording cut inside an
-    // event, a connection that broke (test/integration/cli-robustness.test.ts emits both, as catalogued).
-    const checkCodes = new Set(["RECORDING_CUT", "CONNECTION_BROKEN"]);
-    expect(Object.keys(WARNING_CODES).filter((code) => !emitted.has(code) && !checkCodes.has(code))).toEqual([]);
+    expect(Object.keys(WARNING_CODES).filter((code) => !emitted.has(code) && !CHECK_WARNING_CODES.has(code))).toEqual(
+      [],
+    );
   });
 
   it("D-WARN: the check itself fails a warning whose code, rule or lossiness disagrees with the catalogue", () => {

@@ -56,7 +56,7 @@ describe("browser build facts (docs/browser.md)", () => {
     expect(Object.keys(own.metafile.inputs).every((file) => file.startsWith("src/"))).toBe(true);
   });
 
-  it("what a chat UI adds (reasoningPipeline, toRunInputMessages, agentEvents; minified, gzipped, peers excluded) is within 30 KiB, as docs/browser.md reports", async () => {
+  it("what a chat UI adds (reasoningPipeline, toRunInputMessages, agentEvents; minified, gzipped, peers excluded) is within 31 KiB, as docs/browser.md reports", async () => {
     const chatUi = await bundleForBrowser({ contents: CHAT_UI_IMPORTS }, { external: PEERS });
     expect(chatUi.nodeGlobals).toEqual([]);
     expect(chatUi.gzipBytes).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);

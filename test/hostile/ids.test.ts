@@ -3,14 +3,16 @@
  * members, the empty id, a 1 MB id; `__proto__`/`constructor` as keys in open objects. Ids are
  * opaque (R-EVT-9): each works like any other id in every family and pollutes nothing.
  */
+import {
+  deriveHistory,
+  enforceSchema,
+  expandChunks,
+  upcastThinking,
+  verifyDiscipline,
+} from "../../src/pipeline/operators";
 import { from } from "rxjs";
 import { truncateId } from "../../src/core/errors";
 import { formatWarning } from "../../src/core/warnings";
-import { expandChunks } from "../../src/chunks/expand-chunks";
-import { verifyDiscipline } from "../../src/discipline/verify-discipline";
-import { deriveHistory, routeEncryptedValues } from "../../src/history/history-stage";
-import { enforceSchema } from "../../src/schema/enforce-schema";
-import { upcastThinking } from "../../src/upcast/upcast-thinking";
 import { ev } from "../../src/testing/builders";
 import {
   expectNoPollution,
@@ -104,13 +106,7 @@ describe.each(HOSTILE_IDS)("hostile id $label", ({ id }) => {
       const facade = runFacade(events);
       const opts = { producer: "hostile-test", onWarning: () => {} };
       const chain = runOperator(events, (source) =>
-        source.pipe(
-          upcastThinking(opts),
-          enforceSchema(opts),
-          expandChunks(opts),
-          verifyDiscipline(opts),
-          routeEncryptedValues(opts),
-        ),
+        source.pipe(upcastThinking(opts), enforceSchema(opts), expandChunks(opts), verifyDiscipline(opts)),
       );
       expect(chain.error).toBeUndefined();
       expect(chain.out).toEqual(facade.events);

@@ -4,15 +4,17 @@
  * own error passes through unchanged; after an unsubscribe nothing more is emitted and the source is
  * torn down exactly once — and stops at once, even when it emits synchronously.
  */
+import {
+  deriveHistory,
+  enforceSchema,
+  expandChunks,
+  upcastThinking,
+  verifyDiscipline,
+} from "../../src/pipeline/operators";
 import { concat, from, Observable, of, Subject, Subscriber, take, throwError, type OperatorFunction } from "rxjs";
-import { expandChunks } from "../../src/chunks/expand-chunks";
 import type { AguiEvent } from "../../src/core/types";
-import { verifyDiscipline } from "../../src/discipline/verify-discipline";
-import { deriveHistory, routeEncryptedValues } from "../../src/history/history-stage";
 import type { ReasoningHistory } from "../../src/history/types";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
-import { enforceSchema } from "../../src/schema/enforce-schema";
-import { upcastThinking } from "../../src/upcast/upcast-thinking";
 import { ev } from "../../src/testing/builders";
 import { SECRETS } from "./support/streams";
 
@@ -100,7 +102,6 @@ describe("a source that errors mid-run", () => {
     ["enforceSchema", () => enforceSchema({ onWarning: () => {} })],
     ["expandChunks", () => expandChunks() as OperatorFunction<unknown, unknown>],
     ["verifyDiscipline", () => verifyDiscipline() as OperatorFunction<unknown, unknown>],
-    ["routeEncryptedValues", () => routeEncryptedValues() as OperatorFunction<unknown, unknown>],
     ["deriveHistory", () => deriveHistory() as unknown as OperatorFunction<unknown, unknown>],
   ];
 
@@ -276,7 +277,6 @@ describe("an endless synchronous source", () => {
         enforceSchema(opts),
         expandChunks(opts),
         verifyDiscipline(opts),
-        routeEncryptedValues(opts),
         take(4),
       )
       .subscribe({

@@ -4,8 +4,8 @@
  * state grows further; the chunk stage and the history do not blow up first, and the source is not
  * read past the failing event.
  */
+import { verifyDiscipline } from "../../src/pipeline/operators";
 import { from } from "rxjs";
-import { verifyDiscipline } from "../../src/discipline/verify-discipline";
 import { ev } from "../../src/testing/builders";
 import { expectProtocolError, failureOf, runFacade, runOperator } from "./support/run";
 

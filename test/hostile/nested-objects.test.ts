@@ -5,7 +5,7 @@
  * field), in the facade and in the history stage run alone (docs/security.md), and the history never
  * stores them: it stores its own copies (D-NO-ALIAS).
  */
-import { deriveHistory } from "../../src/history/history-stage";
+import { deriveHistory } from "../../src/pipeline/operators";
 import { ev } from "../../src/testing/builders";
 import type { AguiEvent } from "../../src/core/types";
 import { expectNoPollution, failureOf, prototypeFingerprint, runFacade, runOperator } from "./support/run";

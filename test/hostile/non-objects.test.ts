@@ -4,12 +4,14 @@
  * proxies, revoked proxies. Each is a MALFORMED_EVENT naming its index and kind (R-PROC-4) — never a
  * TypeError from inside the package.
  */
+import {
+  deriveHistory,
+  enforceSchema,
+  expandChunks,
+  upcastThinking,
+  verifyDiscipline,
+} from "../../src/pipeline/operators";
 import { ReasoningProtocolError } from "../../src/core/errors";
-import { expandChunks } from "../../src/chunks/expand-chunks";
-import { verifyDiscipline } from "../../src/discipline/verify-discipline";
-import { deriveHistory, routeEncryptedValues } from "../../src/history/history-stage";
-import { enforceSchema } from "../../src/schema/enforce-schema";
-import { upcastThinking } from "../../src/upcast/upcast-thinking";
 import { ev } from "../../src/testing/builders";
 import type { AguiEvent } from "../../src/core/types";
 import type { OperatorFunction } from "rxjs";
@@ -155,7 +157,6 @@ describe("non-object events through the single operators", () => {
     ["enforceSchema", () => enforceSchema({ onWarning: () => {} })],
     ["expandChunks", () => expandChunks() as OperatorFunction<unknown, unknown>],
     ["verifyDiscipline", () => verifyDiscipline() as OperatorFunction<unknown, unknown>],
-    ["routeEncryptedValues", () => routeEncryptedValues() as OperatorFunction<unknown, unknown>],
     ["deriveHistory", () => deriveHistory() as unknown as OperatorFunction<unknown, unknown>],
   ];
 

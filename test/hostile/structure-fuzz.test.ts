@@ -14,18 +14,16 @@
  * `HOSTILE_NESTED_OBJECTS`, and non-JSON values nested there behind `NESTED_NON_JSON_VALUES`
  * (support/hostile-values.ts), until the issue-11 fix is merged.
  */
+import { enforceSchema, expandChunks, upcastThinking, verifyDiscipline } from "../../src/pipeline/operators";
 import fc from "fast-check";
 import { Observable, pipe, type OperatorFunction } from "rxjs";
-import { expandChunks } from "../../src/chunks/expand-chunks";
 import { ReasoningProtocolError } from "../../src/core/errors";
+import { stageOperator } from "../../src/core/stage-operator";
+import { createHistoryStage } from "../../src/history/history-stage";
 import type { AguiEvent } from "../../src/core/types";
-import { verifyDiscipline } from "../../src/discipline/verify-discipline";
-import { routeEncryptedValues } from "../../src/history/history-stage";
 import type { ReasoningHistory } from "../../src/history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../../src/pipeline/reasoning-pipeline";
 import type { PipelineSnapshot } from "../../src/resume/pipeline-snapshot";
-import { enforceSchema } from "../../src/schema/enforce-schema";
-import { upcastThinking } from "../../src/upcast/upcast-thinking";
 import { build, HOSTILE_NESTED_OBJECTS, hostileObjects, hostileScalar, nestedScalar } from "./support/hostile-values";
 
 const SEED = Number(process.env.FC_SEED ?? 20261201);
@@ -288,13 +286,14 @@ function viaFacade(
   return { out, pipeline };
 }
 
+/** The operators, then the history stage's events (what the facade's events$ carries: its checks included). */
 function chain(options = optionsOf()): OperatorFunction<unknown, AguiEvent> {
   return pipe(
     upcastThinking(options),
     enforceSchema(options),
     expandChunks(options),
     verifyDiscipline(options),
-    routeEncryptedValues(options),
+    stageOperator(createHistoryStage(options), options),
   );
 }
 

@@ -1,5 +1,6 @@
 import { from, of, Observable } from "rxjs";
-import { createVerifyStage, runStage, verifyDiscipline } from "../../src";
+import { verifyDiscipline } from "../../src";
+import { createVerifyStage, runStage } from "../../src/stages";
 import { collectWarnings, ev, installReasoningMatchers, reasoningMatchers, runPipeline } from "../../src/testing";
 
 installReasoningMatchers();
@@ -102,11 +103,11 @@ describe("testing kit: toWarnWith", () => {
 });
 
 describe("testing kit: installReasoningMatchers", () => {
-  it("installs both matchers on the expect it is given (e.g. vitest's)", () => {
+  it("installs the three matchers on the expect it is given (e.g. vitest's)", () => {
     const installed: Record<string, unknown>[] = [];
     installReasoningMatchers({ extend: (m) => installed.push(m) });
     expect(installed).toEqual([reasoningMatchers]);
-    expect(Object.keys(reasoningMatchers)).toEqual(["toFailWithCode", "toWarnWith"]);
+    expect(Object.keys(reasoningMatchers).sort()).toEqual(["toBeConformant", "toFailWithCode", "toWarnWith"]);
   });
 
   it("an Observable that completes synchronously is a success", () => {

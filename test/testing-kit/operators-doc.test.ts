@@ -7,7 +7,6 @@ import {
   enforceSchema,
   expandChunks,
   reasoningPipeline,
-  routeEncryptedValues,
   upcastThinking,
   verifyDiscipline,
   type ReasoningWarning,
@@ -94,11 +93,6 @@ const SETUPS: Record<string, Setup> = {
   verifyDiscipline: {
     values: alphabet,
     apply: (source, onWarning) => source.pipe(verifyDiscipline({ onWarning }) as never),
-  },
-  routeEncryptedValues: {
-    values: alphabet,
-    warnings: { e: "UNKNOWN_ENTITY" },
-    apply: (source, onWarning) => source.pipe(routeEncryptedValues({ producer: TEST_PRODUCER, onWarning }) as never),
   },
   deriveHistory: {
     values: {

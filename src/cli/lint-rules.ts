@@ -1,0 +1,231 @@
+/**
+ * The check's lint rules: reasoning practices no other tool checks, each a non-lossy warning with a
+ * code of `WARNING_CODES` and its rule or decision id. They are the linter's, not the pipeline's
+ * (D-PATHS): none changes what the pipeline delivers or what the history holds — they point at
+ * producer habits that other consumers mishandle — so the facade, the operators and the middleware do
+ * not raise them. Each stays silent on every legitimate stream of test/fixtures/real-streams where
+ * it does not apply (test/integration/cli-lint.test.ts).
+ *
+ * Table-driven: a rule sees the raw source events (what the producer wrote: a role the schema strips,
+ * a timestamp), the validated events (after the upcast and chunk expansion) and the end of the input.
+ */
+import type { Message } from "@ag-ui/core";
+import type { AguiEvent, ReasoningWarning } from "../core/types";
+import { catalogued } from "../core/warning-codes";
+import { truncateId } from "../core/errors";
+
+/** Where a rule reports: the source index being processed, and the sink. */
+export interface LintContext {
+  readonly index: number;
+  warn(warning: ReasoningWarning): void;
+}
+
+interface LintRule {
+  onSource?(raw: unknown, ctx: LintContext): void;
+  onEvent?(event: AguiEvent, ctx: LintContext): void;
+  onEnd?(ctx: LintContext): void;
+}
+
+const quote = (id: string): string => JSON.stringify(truncateId(id));
+
+/** A property of a raw source event, or `undefined` when it cannot be read (hostile input). */
+function field(raw: unknown, key: string): unknown {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  try {
+    return (raw as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+const MESSAGE_STARTS: ReadonlySet<string> = new Set(["TEXT_MESSAGE_START", "REASONING_MESSAGE_START"]);
+
+/**
+ * R-EVT-8: a message id is unique within its thread. A START in a later run naming a message an
+ * earlier run (or the run input) holds reopens it: the new answer is appended to the old message
+ * (CopilotKit's runtime names every turn's message "1").
+ */
+function messageIdReused(initial: readonly Message[]): LintRule {
+  const earlier = new Set<string>(initial.map((m) => m.id));
+  let thisRun = new Set<string>();
+  const reported = new Set<string>();
+  return {
+    onEvent(event, ctx) {
+      if (event.type === "RUN_STARTED") {
+        for (const id of thisRun) earlier.add(id);
+        thisRun = new Set();
+        reported.clear();
+        return;
+      }
+      if (!MESSAGE_STARTS.has(event.type) || typeof event.messageId !== "string") return;
+      const id = event.messageId;
+      thisRun.add(id);
+      if (!earlier.has(id) || reported.has(id)) return;
+      reported.add(id);
+      ctx.warn(
+        catalogued("MESSAGE_ID_REUSED", "R-EVT-8", {
+          message:
+            `${event.type} names ${quote(id)}, a message an earlier run of the thread already holds: ` +
+            "its content is appended to the old message; give each new message a fresh id",
+          eventType: event.type,
+          eventIndex: ctx.index,
+          ids: [id],
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * R-REASON-20: a MESSAGES_SNAPSHOT replaces the messages it states. One that states reasoning
+ * messages but not one streamed earlier in the same run drops it (this package's history and
+ * `@ag-ui/client` keep reasoning only while a snapshot holds none). A snapshot without any reasoning
+ * message is the usual case and is not flagged.
+ */
+function snapshotDropsReasoning(): LintRule {
+  let streamed: string[] = [];
+  return {
+    onEvent(event, ctx) {
+      if (event.type === "RUN_STARTED") streamed = [];
+      else if (event.type === "REASONING_MESSAGE_START" && typeof event.messageId === "string")
+        streamed.push(event.messageId);
+      else if (event.type === "MESSAGES_SNAPSHOT" && Array.isArray(event.messages) && streamed.length > 0) {
+        const messages = event.messages as readonly { id?: unknown; role?: unknown }[];
+        const stated = new Set(messages.filter((m) => m.role === "reasoning").map((m) => m.id));
+        if (stated.size === 0) return;
+        const dropped = [...new Set(streamed)].filter((id) => !stated.has(id));
+        if (dropped.length === 0) return;
+        ctx.warn(
+          catalogued("SNAPSHOT_DROPS_REASONING", "R-REASON-20", {
+            message:
+              `MESSAGES_SNAPSHOT states reasoning messages but not ${dropped.map(quote).join(", ")}, streamed earlier ` +
+              "in this run: the history no longer holds it; restate the run's reasoning in the snapshot",
+            eventType: event.type,
+            eventIndex: ctx.index,
+            ids: dropped,
+          }),
+        );
+      }
+    },
+  };
+}
+
+/** Source types that open a reasoning message and on which a producer sometimes writes a `role`. */
+const ROLE_CARRIERS: ReadonlySet<unknown> = new Set([
+  "REASONING_MESSAGE_CHUNK",
+  "THINKING_TEXT_MESSAGE_START",
+  "THINKING_TEXT_MESSAGE_CHUNK",
+]);
+
+/**
+ * R-SCHEMA-2: a reasoning message's role is `reasoning`, required and fixed. On REASONING_MESSAGE_START another role
+ * is fatal (MALFORMED_EVENT); a chunk or a 0.x THINKING_* opener has no role in the schema, so the
+ * pipeline strips it, but a producer that writes `"role": "assistant"` there labels its reasoning
+ * as the answer (and a 0.x-era consumer shows it so).
+ */
+function reasoningRole(): LintRule {
+  return {
+    onSource(raw, ctx) {
+      const type = field(raw, "type");
+      if (!ROLE_CARRIERS.has(type)) return;
+      const role = field(raw, "role");
+      if (typeof role !== "string" || role === "reasoning") return;
+      const id = field(raw, "messageId");
+      ctx.warn(
+        catalogued("REASONING_ROLE", "R-SCHEMA-2", {
+          message: `${String(type)} carries role ${quote(role)}: a reasoning message's role is "reasoning"`,
+          eventType: String(type),
+          eventIndex: ctx.index,
+          ...(typeof id === "string" ? { ids: [id] } : {}),
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * D-DURATION: "thought for N s" is timed from the reasoning events' `timestamp`; without one it falls
+ * back to arrival time, which a replay of the recording does not reproduce. Flagged where the
+ * producer stamps the run's other events but none of its reasoning events (it can, and its reasoning
+ * is timed differently from the rest); a producer that stamps nothing is not flagged — `timestamp` is
+ * optional (R-EVT-3) and most real producers send none. Once per run, at its end.
+ */
+function reasoningWithoutTimestamp(): LintRule {
+  let reasoningAt: number | undefined;
+  let reasoningStamped = false;
+  let otherStamped = false;
+  const reset = (): void => {
+    reasoningAt = undefined;
+    reasoningStamped = false;
+    otherStamped = false;
+  };
+  const report = (ctx: LintContext): void => {
+    if (reasoningAt !== undefined && !reasoningStamped && otherStamped) {
+      ctx.warn(
+        catalogued("REASONING_WITHOUT_TIMESTAMP", "D-DURATION", {
+          message:
+            "the run's other events carry a timestamp, none of its reasoning events does: reasoning durations fall " +
+            "back to arrival time (a replay times them differently); set timestamp on REASONING_* events too",
+          eventType: "REASONING_START",
+          eventIndex: reasoningAt,
+        }),
+      );
+    }
+    reset();
+  };
+  return {
+    onSource(raw, ctx) {
+      const type = field(raw, "type");
+      if (type === "RUN_STARTED") reset();
+      const stamped = typeof field(raw, "timestamp") === "number";
+      const reasoning =
+        typeof type === "string" &&
+        (type.startsWith("REASONING_") || type.startsWith("THINKING_")) &&
+        type !== "REASONING_ENCRYPTED_VALUE";
+      if (reasoning) {
+        reasoningAt ??= ctx.index;
+        reasoningStamped ||= stamped;
+      } else otherStamped ||= stamped;
+      if (type === "RUN_FINISHED" || type === "RUN_ERROR") report(ctx);
+    },
+    onEnd: report,
+  };
+}
+
+/** Every lint rule of the check, fresh per input. */
+export function lintRules(initialMessages: readonly Message[]): readonly LintRule[] {
+  return [messageIdReused(initialMessages), snapshotDropsReasoning(), reasoningRole(), reasoningWithoutTimestamp()];
+}
+
+/** Runs the rules over one input. */
+export class Linter {
+  private readonly rules: readonly LintRule[];
+  private index = 0;
+  constructor(
+    initialMessages: readonly Message[],
+    private readonly sink: (warning: ReasoningWarning) => void,
+  ) {
+    this.rules = lintRules(initialMessages);
+  }
+
+  private ctx(): LintContext {
+    return { index: this.index, warn: this.sink };
+  }
+
+  onSource(raw: unknown, index: number): void {
+    this.index = index;
+    const ctx = this.ctx();
+    for (const rule of this.rules) rule.onSource?.(raw, ctx);
+  }
+
+  onEvent(event: AguiEvent): void {
+    const ctx = this.ctx();
+    for (const rule of this.rules) rule.onEvent?.(event, ctx);
+  }
+
+  /** The input ended (after its last event, or at the failure). */
+  end(): void {
+    const ctx = this.ctx();
+    for (const rule of this.rules) rule.onEnd?.(ctx);
+  }
+}

@@ -1,0 +1,183 @@
+import { ChainRunner, isTruncation } from "../core/chain-runner";
+import { isReasoningProtocolError } from "../core/errors";
+import type { AguiEvent, ReasoningWarning } from "../core/types";
+import { warningSink } from "../core/warnings";
+import { createUpcastStage, type UpcastState } from "../upcast/upcast-thinking";
+import { createEnforceStage } from "../schema/enforce-schema";
+import { createExpandStage } from "../chunks/expand-chunks";
+import type { ExpandState } from "../chunks/lanes";
+import { createVerifyStage } from "../discipline/verify-discipline";
+import type { VerifyState } from "../discipline/verify-state";
+import { createHistoryStage, type HistoryState } from "../history/history-stage";
+import { maxContentLengthOf } from "../history/content-limit";
+import type { ReasoningHistory } from "../history/types";
+import { copyOpenSets, openSetsOf } from "../resume/history-codec";
+import {
+  exportPipelineState,
+  readPipelineSnapshot,
+  type FacadeStages,
+  type FacadeStates,
+  type PipelineSnapshot,
+  type ResumePoint,
+} from "../resume/pipeline-snapshot";
+import { historyLane } from "./delta-lane";
+import { Fanout } from "./fanout";
+import type { ReasoningPipelineOptions } from "./reasoning-pipeline";
+
+const HISTORY = 4;
+
+/**
+ * One run of the facade's five stages on the chain runner, and what it publishes: `events` (the
+ * chain's output), `warnings` (every link's, also to `onWarning`) and `histories` (the history
+ * after each source event that changed it: the runner's hook after each source event). It is the
+ * source's observer; the views and the source's lifecycle are reasoning-pipeline.ts's.
+ */
+export class FacadeRun {
+  // Fanouts rather than Subjects, for the per-value cost (fanout.ts).
+  readonly events = new Fanout<AguiEvent>();
+  readonly warnings = new Fanout<ReasoningWarning>();
+  readonly histories = new Fanout<ReasoningHistory>();
+  /** The last history published on `histories` (identity decides "changed"). */
+  published: ReasoningHistory;
+  /** The source ended, failed, or was let go. */
+  done = false;
+  readonly #runner: ChainRunner;
+  // Set when the stream was rejected mid-event: its states cannot be exported any more.
+  #rejection: { error: unknown } | undefined;
+  // The states as they were when the source ended, before the stages' `finish` changed them.
+  #beforeFinish: FacadeStates | undefined;
+
+  readonly #options: ReasoningPipelineOptions;
+
+  constructor(options: ReasoningPipelineOptions) {
+    this.#options = options;
+    const resume = resumePointOf(options);
+    // Validated here first, so that a bad bound names the facade; the history stage holds the same one.
+    const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
+    const fresh: FacadeStages = [
+      createUpcastStage(options),
+      createEnforceStage(options),
+      createExpandStage(options),
+      createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }),
+      createHistoryStage(options),
+    ];
+    const stages = resume === undefined ? fresh : resume.resume(fresh);
+    const sink = warningSink(options, () => this.warnings.observed);
+    const warn = (w: ReasoningWarning): void => {
+      sink(w);
+      this.warnings.next(w);
+    };
+    this.#runner = new ChainRunner(
+      stages.map((stage) => ({ stage, state: stage.init(), warn })),
+      (e) => this.events.next(e as AguiEvent),
+      {
+        firstIndex: resume?.index ?? 0,
+        lane: historyLane(maxContentLength, true),
+        afterEvent: () => this.#publish(),
+      },
+    );
+    this.published = this.#history();
+  }
+
+  /** One source event; false when it rejected the stream (the source is to be let go). */
+  next(value: unknown): boolean {
+    try {
+      this.#runner.next(value);
+      return true;
+    } catch (error) {
+      this.#rejection = { error };
+      this.#end({ error });
+      return false;
+    }
+  }
+
+  /** The source failed; a truncation (an upstream RUN_TRUNCATED) ends the stages as a completion would (D-PATHS). */
+  error(error: unknown): void {
+    if (isTruncation(error)) this.complete({ error });
+    else this.#end({ error });
+  }
+
+  complete(upstream?: { readonly error: unknown }): void {
+    // The history's finish clears its open sets in place; the other stages' finish changes nothing.
+    const current = this.#states();
+    this.#beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
+    try {
+      this.#runner.complete(upstream);
+    } catch (error) {
+      this.#end({ error });
+      return;
+    }
+    this.#end();
+  }
+
+  /** Every view unsubscribed: the run stops, and a later subscriber gets a defined end. */
+  letGo(error: Error): void {
+    this.done = true;
+    this.#runner.stop();
+    this.histories.complete();
+    this.warnings.complete();
+    this.events.error(error);
+  }
+
+  exportState(): PipelineSnapshot {
+    if (this.#runner.busy) {
+      throw new Error(
+        "agui-reasoning: exportState() was called while the pipeline was processing a source event (or the end of the source); " +
+          "call it between events, e.g. from a history$ subscriber",
+      );
+    }
+    if (this.#rejection !== undefined) {
+      throw new Error(
+        `agui-reasoning: exportState(): the stream was rejected (${describeRejection(this.#rejection.error)}); a rejected stream cannot be resumed`,
+      );
+    }
+    return exportPipelineState(this.#beforeFinish ?? this.#states(), this.#runner.count, this.#options.producer);
+  }
+
+  #end(error?: { error: unknown }): void {
+    this.done = true;
+    this.#runner.stop();
+    this.#publish();
+    this.histories.complete();
+    this.warnings.complete();
+    if (error) this.events.error(error.error);
+    else this.events.complete();
+  }
+
+  #publish(): void {
+    const current = this.#history();
+    if (current !== this.published) {
+      this.published = current;
+      this.histories.next(current);
+    }
+  }
+
+  #history(): ReasoningHistory {
+    return (this.#runner.states[HISTORY] as HistoryState).history;
+  }
+
+  #states(): FacadeStates {
+    const s = this.#runner.states;
+    return {
+      upcast: s[0] as UpcastState,
+      expand: s[2] as ExpandState,
+      verify: s[3] as VerifyState,
+      history: s[HISTORY] as HistoryState,
+    };
+  }
+}
+
+function resumePointOf(options: ReasoningPipelineOptions): ResumePoint | undefined {
+  if (options.resumeFrom === undefined) return undefined;
+  if (options.initialHistory !== undefined || options.initialMessages !== undefined) {
+    throw new TypeError(
+      "agui-reasoning: resumeFrom already holds the history; do not also give initialHistory or initialMessages",
+    );
+  }
+  return readPipelineSnapshot(options.resumeFrom, options.producer);
+}
+
+function describeRejection(error: unknown): string {
+  if (isReasoningProtocolError(error)) return `${error.code} at event #${error.eventIndex}`;
+  return error instanceof Error ? error.name : "a non-Error value was thrown";
+}

@@ -1,0 +1,106 @@
+import type { OperatorFunction } from "rxjs";
+import { fusedOperator, stageLink, type FusedLink, type LanePlanner } from "../core/fused-operators";
+import { NONE, type AguiEvent, type Stage, type StepResult, type WarningOptions } from "../core/types";
+import { createUpcastStage, type UpcastOptions } from "../upcast/upcast-thinking";
+import { createEnforceStage } from "../schema/enforce-schema";
+import { createExpandStage } from "../chunks/expand-chunks";
+import { createVerifyStage, type VerifyOptions } from "../discipline/verify-discipline";
+import { createHistoryStage, type HistoryOptions, type HistoryState } from "../history/history-stage";
+import { maxContentLengthOf } from "../history/content-limit";
+import type { ReasoningHistory } from "../history/types";
+import { historyLane } from "./delta-lane";
+
+/**
+ * The composition root of the package's operators: each is its stage on the chain runner
+ * (fused-operators.ts), and a chain of them in the facade's order — upcast, enforce, expand,
+ * verify, then deriveHistory — takes the facade's delta lane (delta-lane.ts). The chain is
+ * recognized by its links, which only this module makes.
+ */
+
+/** The stage factory each link of this module was made by, in the facade's order. */
+const FACADE_ORDER = [createUpcastStage, createEnforceStage, createExpandStage, createVerifyStage, createHistoryStage];
+const madeBy = new WeakMap<FusedLink, unknown>();
+
+function own(link: FusedLink, factory: unknown): FusedLink {
+  madeBy.set(link, factory);
+  return link;
+}
+
+/** The links are this module's, in the facade's order. */
+function inFacadeOrder(links: readonly FusedLink[]): boolean {
+  return links.length === FACADE_ORDER.length && links.every((link, i) => madeBy.get(link) === FACADE_ORDER[i]);
+}
+
+/** THINKING_* → REASONING_* (R-DEP-2). See `createUpcastStage`. Must be the first operator (R-PROC-13). */
+export function upcastThinking(options?: UpcastOptions): OperatorFunction<unknown, AguiEvent> {
+  return fusedOperator(own(stageLink(createUpcastStage(options), options), createUpcastStage));
+}
+
+/** The enforcement stage as an RxJS operator: `unknown` in (anything may arrive), validated events out. */
+export function enforceSchema(options?: WarningOptions): OperatorFunction<unknown, AguiEvent> {
+  return fusedOperator(own(stageLink(createEnforceStage(options), options), createEnforceStage));
+}
+
+/** `*_CHUNK` → START/CONTENT/END, lanes and close triggers (R-STREAM-*). See `createExpandStage`. */
+export function expandChunks(options?: WarningOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  return fusedOperator(own(stageLink(createExpandStage(options), options), createExpandStage));
+}
+
+/** Run lifecycle and open-set discipline (R-REASON-8…14, R-RUN-*). See `createVerifyStage`. */
+export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  return fusedOperator(own(stageLink(createVerifyStage(options), options), createVerifyStage));
+}
+
+/**
+ * The history stage's states: the initial history on subscribe, then the new history after each
+ * source event that changed it (one per source event, as the facade's `history$`, D-PATHS),
+ * including the one the end of the source leaves when it marks truncation; completes with the source.
+ */
+export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
+  const stage = createHistoryStage(options);
+  const lane = historyLane(maxContentLengthOf(options?.maxContentLength, "deriveHistory"), false);
+  const planner: LanePlanner = { planFor: (links) => (inFacadeOrder(links) ? lane : undefined) };
+  const link: FusedLink = {
+    open: () => {
+      const state = stage.init();
+      let published = state.history;
+      return {
+        stage: withoutOutput(stage),
+        state,
+        start: [published],
+        publish: (after) => {
+          const history = (after as HistoryState).history;
+          if (history === published) return NONE;
+          published = history;
+          return [history];
+        },
+      };
+    },
+    options,
+    planner,
+  };
+  return fusedOperator(own(link, createHistoryStage));
+}
+
+/** `stage` emitting nothing per event: what deriveHistory emits is published after each source event. */
+function withoutOutput<S>(stage: Stage<S, AguiEvent, AguiEvent>): Stage<S, AguiEvent, never> {
+  // One reused result: valid until the next step, as every result (types.ts).
+  const reused: { state: S | undefined; out: readonly never[]; warnings: StepResult<S, never>["warnings"] } = {
+    state: undefined,
+    out: NONE,
+    warnings: NONE,
+  };
+  const silent = (r: StepResult<S, AguiEvent>): StepResult<S, never> => {
+    reused.state = r.state;
+    reused.warnings = r.warnings;
+    return reused as StepResult<S, never>;
+  };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with `stage` as `this`
+  const finish = stage.finish;
+  return {
+    name: stage.name,
+    init: () => stage.init(),
+    step: (state, event, ctx) => silent(stage.step(state, event, ctx)),
+    ...(finish && { finish: (state: S, ctx: { index: number }) => silent(finish.call(stage, state, ctx)) }),
+  };
+}
