@@ -11,6 +11,11 @@ export function countingClock(scheduling: SchedulerLike = asyncScheduler): Sched
   return { now: () => next++, schedule: scheduling.schedule.bind(scheduling) };
 }
 
+/** A scheduler whose `now()` is always 0: durations equal however the run is cut and resumed (D-DURATION). */
+export function fixedClock(): SchedulerLike {
+  return { now: () => 0, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+}
+
 /**
  * `history` expected with any durations: for a test about something else (durations depend on the
  * clock; the D-DURATION tests pin them).
