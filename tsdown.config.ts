@@ -15,10 +15,15 @@ const common: UserConfig = {
 export default defineConfig([
   {
     ...common,
-    // The library: `agui-reasoning` and `agui-reasoning/testing`, dual ESM + CJS with declarations
-    // (.mjs + .d.mts, .cjs + .d.cts). Shared code lands in a common chunk per format, so both entries
-    // share one `ReasoningProtocolError` class.
-    entry: { index: "src/index.ts", testing: "src/testing/index.ts" },
+    // The library: `agui-reasoning` and its subpaths `/stages`, `/resilience` and `/testing`, dual
+    // ESM + CJS with declarations (.mjs + .d.mts, .cjs + .d.cts). Shared code lands in common chunks
+    // per format, so every entry shares one `ReasoningProtocolError` class.
+    entry: {
+      index: "src/index.ts",
+      stages: "src/stages.ts",
+      resilience: "src/resilience.ts",
+      testing: "src/testing/index.ts",
+    },
     format: ["esm", "cjs"],
     dts: true,
     // The recordings' loader finds `recorded/` beside the bundle through `__dirname` (shimmed in ESM).

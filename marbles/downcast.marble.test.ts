@@ -1,12 +1,6 @@
 import { from, lastValueFrom, toArray } from "rxjs";
-import {
-  expandChunks,
-  reasoningPipeline,
-  runStage,
-  ReasoningProtocolError,
-  type AguiEvent,
-  type ReasoningWarning,
-} from "../src";
+import { expandChunks, reasoningPipeline, ReasoningProtocolError, type AguiEvent, type ReasoningWarning } from "../src";
+import { runStage } from "../src/stages";
 import { createDowncastStage, downcastToThinking, DowncastError } from "../src/downcast/downcast-thinking";
 import { ev, sequentialIds } from "../src/testing/builders";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";

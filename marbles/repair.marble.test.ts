@@ -2,12 +2,12 @@ import { from } from "rxjs";
 import {
   expandChunks,
   enforceSchema,
-  runStage,
   upcastThinking,
   verifyDiscipline,
   type AguiEvent,
   type ReasoningWarning,
 } from "../src";
+import { runStage } from "../src/stages";
 import { createRepairStage, repairStream } from "../src/repair/repair-stream";
 import { ev, historyOf, msg } from "../src/testing/builders";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";

@@ -1,10 +1,6 @@
 import { concat, defer, from, Subject, takeUntil } from "rxjs";
 import {
-  createExpandStage,
-  createVerifyStage,
   reasoningPipeline,
-  runStage,
-  stageOperator,
   ReasoningProtocolError,
   toRunInputMessages,
   type AguiEvent,
@@ -12,6 +8,7 @@ import {
   type ReasoningPipelineOptions,
   type ReasoningWarning,
 } from "../src";
+import { createExpandStage, createVerifyStage, runStage, stageOperator } from "../src/stages";
 import type { PipelineSnapshot } from "../src/resume/pipeline-snapshot";
 import { expandStateFromJSON, expandStateToJSON } from "../src/resume/chunk-codec";
 import { verifyStateFromJSON, verifyStateToJSON } from "../src/resume/discipline-codec";

@@ -142,8 +142,9 @@ function stopRemovedItems(conversation: Conversation, openFamilies: ReadonlyMap<
 
 /**
  * RUN_STARTED: a new run starts with nothing open (R-RUN-11). Messages its echoed `input.messages`
- * carries that the history does not hold yet are appended (held ones are left as they are); values
- * on them are attributed to the producer (D-ISSUER).
+ * carries that the history does not hold yet (by id and whether they are tool messages,
+ * D-HISTORY-IDS) are appended (held ones are left as they are); values on them are attributed to the
+ * producer (D-ISSUER).
  */
 export function startRun(
   conversation: Conversation,
@@ -165,7 +166,17 @@ export function startRun(
   const { messages, warnings } = withKnownRoles(echoed, "/input/messages", event, ctx);
   let next = conversation;
   for (const message of messages) {
-    if (next.index.position.has(message.id)) continue;
+    // Held ones are matched by id and whether they are tool messages (D-HISTORY-IDS): a tool result
+    // sharing the id of a held assistant message is a message of its own (D-TOOL-RESULT-ID).
+    if (message.role === "tool") {
+      if (next.toolMessageAt(message.id) !== undefined) continue;
+    } else {
+      const position = next.index.position.get(message.id);
+      if (position !== undefined) {
+        if (next.at(position)!.role !== "tool") continue;
+        next.yieldIdOfToolMessage(message.id, position);
+      }
+    }
     next = recordValuesOf(next.append(message), message);
   }
   return result(next, [event], warnings);

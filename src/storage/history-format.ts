@@ -1,4 +1,5 @@
 import type { Message } from "@ag-ui/core";
+import { messageKey } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { truncateId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -83,13 +84,15 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
     if (!checked.success) {
       shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues, message)}`);
     }
-    const id = (message as Message).id;
-    if (seen.has(id))
+    // A tool message may share its id with a message of another role (D-TOOL-RESULT-ID): a message is
+    // its id together with whether it is a tool message (D-HISTORY-IDS).
+    const key = messageKey(message as Message);
+    if (seen.has(key))
       shape.fail(
         `/messages/${i}/id`,
-        `repeats the id ${JSON.stringify(truncateId(id))}: a history holds each message once (R-EVT-8)`,
+        `repeats the ${(message as Message).role === "tool" ? "tool message id" : "id"} ${JSON.stringify(truncateId((message as Message).id))}: a history holds each message once (R-EVT-8)`,
       );
-    seen.add(id);
+    seen.add(key);
     // The value itself, not zod's copy: the schema is loose, and storage must not drop a field.
     return message as Message;
   });

@@ -1,39 +1,31 @@
 /**
- * The public surface, pinned: the runtime exports of `agui-reasoning` (src/index.ts) and
- * `agui-reasoning/testing` (src/testing/index.ts). A change to either list is a change to the
- * package's API: make it here on purpose, with the docs (README, docs/operators.md, docs/testing.md).
- * Types are erased at runtime; the typecheck of the docs' code (test/docs) covers the ones they use.
+ * The public surface, pinned: the runtime exports of each entry point — `agui-reasoning` (src/index.ts),
+ * `agui-reasoning/stages` (src/stages.ts), `agui-reasoning/resilience` (src/resilience.ts) and
+ * `agui-reasoning/testing` (src/testing/index.ts). A change to a list is a change to the package's API:
+ * make it here on purpose, with the docs (docs/api.md) and the API report (etc/*.api.md, `npm run api`),
+ * which pins the types too and is checked in CI (`npm run api:check`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@ag-ui/core";
 import * as main from "../../src";
+import * as resilience from "../../src/resilience";
+import * as stages from "../../src/stages";
 import * as testing from "../../src/testing";
 import { ev, historyOf, msg, runPipeline } from "../../src/testing";
 
+/** What an app needs (docs/api.md): the facade, the operators, the middleware, run input, the history, errors and warnings; storage (issue 25). */
 const MAIN_EXPORTS = [
-  "DowncastError",
   "ERROR_CODES",
   "HISTORY_FORMAT",
   "HISTORY_FORMAT_VERSION",
   "InMemoryHistoryStore",
-  "REPAIRED_TRUNCATION",
   "ReasoningProtocolError",
-  "SNAPSHOT_FORMAT",
-  "SNAPSHOT_VERSION",
   "TransportError",
   "WARNING_CODES",
   "agentEvents",
   "bridgeAgent",
-  "createDowncastStage",
-  "createEnforceStage",
-  "createExpandStage",
-  "createHistoryStage",
-  "createRepairStage",
-  "createUpcastStage",
-  "createVerifyStage",
   "deriveHistory",
-  "downcastToThinking",
   "enforceSchema",
   "expandChunks",
   "formatWarning",
@@ -43,14 +35,34 @@ const MAIN_EXPORTS = [
   "parseHistory",
   "reasoningMiddleware",
   "reasoningPipeline",
-  "repairStream",
-  "runStage",
   "saveHistory",
   "serializeHistory",
-  "stageOperator",
   "toRunInputMessages",
   "upcastThinking",
   "verifyDiscipline",
+];
+
+/** The step contract (docs/stages.md): every stage's constructor, the adapter to an operator, the array runner. */
+const STAGES_EXPORTS = [
+  "createDowncastStage",
+  "createEnforceStage",
+  "createExpandStage",
+  "createHistoryStage",
+  "createRepairStage",
+  "createUpcastStage",
+  "createVerifyStage",
+  "runStage",
+  "stageOperator",
+];
+
+/** Resume's snapshot tag, repair and downgrade (docs/resilience.md). */
+const RESILIENCE_EXPORTS = [
+  "DowncastError",
+  "REPAIRED_TRUNCATION",
+  "SNAPSHOT_FORMAT",
+  "SNAPSHOT_VERSION",
+  "downcastToThinking",
+  "repairStream",
 ];
 
 const TESTING_EXPORTS = [
@@ -83,6 +95,19 @@ describe("public API: the export lists are deliberate", () => {
     expect(Object.keys(main).sort()).toEqual(MAIN_EXPORTS);
   });
 
+  it("agui-reasoning/stages exports exactly the pinned names", () => {
+    expect(Object.keys(stages).sort()).toEqual(STAGES_EXPORTS);
+  });
+
+  it("agui-reasoning/resilience exports exactly the pinned names", () => {
+    expect(Object.keys(resilience).sort()).toEqual(RESILIENCE_EXPORTS);
+  });
+
+  it("no runtime name is exported by two entries (one home per name)", () => {
+    const names = [...MAIN_EXPORTS, ...STAGES_EXPORTS, ...RESILIENCE_EXPORTS, ...TESTING_EXPORTS];
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+  });
+
   it("agui-reasoning/testing exports exactly the pinned names", () => {
     expect(Object.keys(testing).sort()).toEqual(TESTING_EXPORTS);
   });
@@ -99,10 +124,10 @@ describe("public API: the export lists are deliberate", () => {
       "historyStateFromJSON",
       "resumedStage",
     ];
-    expect(internal.filter((name) => name in main)).toEqual([]);
+    expect(internal.filter((name) => name in main || name in stages || name in resilience)).toEqual([]);
   });
 
-  it("every runtime export of agui-reasoning is named in the docs", () => {
+  it("every runtime export of every entry is named in the docs", () => {
     const docs = [
       "README.md",
       "docs/operators.md",
@@ -114,11 +139,17 @@ describe("public API: the export lists are deliberate", () => {
       "docs/testing.md",
       "docs/cli.md",
       "docs/migration-from-thinking.md",
+      "docs/api.md",
+      "docs/stages.md",
       "docs/ui-libraries.md",
     ]
       .map((f) => readFileSync(join(__dirname, "../..", f), "utf8"))
       .join("\n");
-    expect(MAIN_EXPORTS.filter((name) => !new RegExp(`\\b${name}\\b`).test(docs))).toEqual([]);
+    expect(
+      [...MAIN_EXPORTS, ...STAGES_EXPORTS, ...RESILIENCE_EXPORTS].filter(
+        (name) => !new RegExp(`\\b${name}\\b`).test(docs),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@ import { PEERS, REPO_ROOT, bundleForBrowser } from "./bundle";
 
 const KiB = 1024;
 /** The budget for what agui-reasoning adds to a chat UI (minified, gzipped, peers excluded). */
-const BUDGET_GZIP_BYTES = 31 * KiB;
+const BUDGET_GZIP_BYTES = 32 * KiB;
 
 /** What a chat UI imports (the web demo's page imports exactly this). */
 const CHAT_UI_IMPORTS = 'export { reasoningPipeline, toRunInputMessages, agentEvents } from "./src/index.ts";';

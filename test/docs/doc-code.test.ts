@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server";
 import { ev } from "../../src/testing";
-import { compileBlocks, docBlocks, readDocBlocks, type DocBlock } from "./doc-code";
+import { compileBlocks, compilerOptions, docBlocks, readDocBlocks, type DocBlock } from "./doc-code";
 
 const ROOT = resolve(__dirname, "../..");
 const blocks = readDocBlocks(ROOT);
@@ -86,7 +86,7 @@ describe("docs: the runnable blocks run", () => {
         JSON.stringify({
           compilerOptions: {
             baseUrl: ROOT,
-            paths: { "agui-reasoning": ["src/index.ts"], "agui-reasoning/testing": ["src/testing/index.ts"] },
+            paths: compilerOptions(ROOT).paths,
           },
         }),
       );

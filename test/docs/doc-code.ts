@@ -51,7 +51,12 @@ export function compilerOptions(root: string): ts.CompilerOptions {
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     baseUrl: root,
-    paths: { "agui-reasoning": ["src/index.ts"], "agui-reasoning/testing": ["src/testing/index.ts"] },
+    paths: {
+      "agui-reasoning": ["src/index.ts"],
+      "agui-reasoning/stages": ["src/stages.ts"],
+      "agui-reasoning/resilience": ["src/resilience.ts"],
+      "agui-reasoning/testing": ["src/testing/index.ts"],
+    },
   };
 }
 

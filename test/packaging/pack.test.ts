@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 
 /**
  * The published package, as a user gets it: build, `npm pack`, install the tarball into an empty
- * project with an empty npm cache and no network, then `require` and `import` both entry points and
+ * project with an empty npm cache and no network, then `require` and `import` every entry point and
  * run a three-event stream through each, compile a TypeScript consumer against the shipped
  * declarations, and run the `agui-reasoning` command.
  *
@@ -89,6 +89,10 @@ const EXPECTED = {
     ],
     messages: [{ id: "m1", role: "reasoning", content: "Let me" }],
   },
+  subpaths: {
+    stages: { code: "ORPHAN_END", sameClass: true },
+    resilience: { repaired: ["RUN_STARTED", "RUN_ERROR"], snapshot: "agui-reasoning/pipeline-state" },
+  },
   testing: {
     events: [
       "RUN_STARTED",
@@ -130,11 +134,11 @@ describe("packaging: the packed tarball installed into a clean project", () => {
     expect(files.filter((f) => f.startsWith("schema/"))).toEqual(["schema/check-result.v1.json"]);
   });
 
-  it("require(): both entry points run a three-event stream (CommonJS)", () => {
+  it("require(): every entry point runs (CommonJS)", () => {
     expect(JSON.parse(run("node", ["consumer.cjs"], consumer))).toEqual(EXPECTED);
   });
 
-  it("import: both entry points run a three-event stream (ES modules)", () => {
+  it("import: every entry point runs (ES modules)", () => {
     expect(JSON.parse(run("node", ["consumer.mjs"], consumer))).toEqual(EXPECTED);
   });
 
@@ -206,8 +210,17 @@ const agent = testing.mockAgent([[ev.runStarted(), ev.reasoningChunk("m1", "Let 
 const run = testing.runPipeline(agent.run({ threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {} }));
 const failed = testing.runPipeline([ev.runStarted(), ev.reasoningMessageContent("m1", "x")]).error;
 
+// The subpaths: the step contract and resilience, sharing the main entry's error class.
+const orphan = stages.runStage(stages.createVerifyStage(), [events[0], { type: "REASONING_MESSAGE_END", messageId: "m9" }]).error;
+const repaired = [];
+rxjs.from([events[0]]).pipe(resilience.repairStream({ onWarning() {} })).subscribe((e) => repaired.push(e.type));
+
 console.log(JSON.stringify({
   main: { events: seen, messages: pipeline.history.messages },
+  subpaths: {
+    stages: { code: orphan.code, sameClass: orphan instanceof main.ReasoningProtocolError },
+    resilience: { repaired, snapshot: resilience.SNAPSHOT_FORMAT },
+  },
   testing: {
     events: run.events.map((e) => e.type),
     messages: run.history.messages,
@@ -220,9 +233,13 @@ console.log(JSON.stringify({
 
 const CONSUMER_FILES: Record<string, string> = {
   "consumer.cjs": RUNTIME(`const main = require("agui-reasoning");
+const stages = require("agui-reasoning/stages");
+const resilience = require("agui-reasoning/resilience");
 const testing = require("agui-reasoning/testing");
 const rxjs = require("rxjs");`),
   "consumer.mjs": RUNTIME(`import * as main from "agui-reasoning";
+import * as stages from "agui-reasoning/stages";
+import * as resilience from "agui-reasoning/resilience";
 import * as testing from "agui-reasoning/testing";
 import * as rxjs from "rxjs";`),
   "jest.config.json": JSON.stringify({
@@ -267,8 +284,14 @@ expect([ev.runStarted()]).toWarnWith("UNKNOWN_ENTITY", { ids: ["x"] });
 expect([ev.runStarted()]).toFailWithCode("NOT_A_CODE");
 `,
   "typed.cts": `import { reasoningPipeline, ERROR_CODES } from "agui-reasoning";
+import { createHistoryStage, runStage, type HistoryState } from "agui-reasoning/stages";
+import { repairStream, type PipelineSnapshot } from "agui-reasoning/resilience";
 import { ev, runPipeline } from "agui-reasoning/testing";
 import { of } from "rxjs";
+
+export const state: HistoryState = runStage(createHistoryStage(), [ev.runStarted()]).state;
+export const repaired = of(ev.runStarted()).pipe(repairStream());
+export const snapshot = (s: PipelineSnapshot): number => s.index;
 
 export const codes: readonly string[] = Object.keys(ERROR_CODES);
 export const events = reasoningPipeline(of(ev.runStarted(), ev.runFinished())).events$;

@@ -1,5 +1,6 @@
 import { from, of, Observable } from "rxjs";
-import { createVerifyStage, runStage, verifyDiscipline } from "../../src";
+import { verifyDiscipline } from "../../src";
+import { createVerifyStage, runStage } from "../../src/stages";
 import { collectWarnings, ev, installReasoningMatchers, reasoningMatchers, runPipeline } from "../../src/testing";
 
 installReasoningMatchers();

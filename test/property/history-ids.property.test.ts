@@ -1,0 +1,160 @@
+/**
+ * D-HISTORY-IDS as a property: whatever the pipeline derives, every other way in accepts and
+ * reproduces. Over the suite's generated valid conversations (several runs, snapshots, activity,
+ * subagents, legacy THINKING_*, truncation; arbitraries.ts), with both orders of D-TOOL-RESULT-ID
+ * added — a tool result under the id of the assistant message holding its call (LangGraph Python's
+ * unstreamed tool call), and a tool message followed by a text message under its id:
+ *
+ * 1. `parseHistory(serializeHistory(h))` equals `h` at every history `history$` publishes;
+ * 2. `resumeFrom(exportState())`, through JSON, at every cut point continues exactly as the
+ *    uninterrupted run (same outcome, same final history);
+ * 3. `toRunInputMessages(h)` given back as `initialMessages`, as `initialHistory`, as a
+ *    `RUN_STARTED.input` echo and in a `MESSAGES_SNAPSHOT` gives the same messages.
+ */
+import fc from "fast-check";
+import { from } from "rxjs";
+import type { Message } from "@ag-ui/core";
+import {
+  isReasoningProtocolError,
+  parseHistory,
+  reasoningPipeline,
+  serializeHistory,
+  toRunInputMessages,
+  type ReasoningHistory,
+  type ReasoningPipelineOptions,
+} from "../../src";
+import { validCaseArb, type GeneratedCase } from "./arbitraries";
+import { mintingIds } from "./harness";
+import { SEED, TOTAL_RUNS } from "./property-run";
+
+type Obj = Record<string, unknown>;
+
+/** Both orders of D-TOOL-RESULT-ID, added to a generated stream. */
+function withSharedIds(c: GeneratedCase, rewrite: readonly boolean[]): unknown[] {
+  const parents = new Map<string, string>();
+  const rewritten = new Set<string>();
+  let k = 0;
+  const events = (c.events as Obj[]).map((event) => {
+    if (event.type === "TOOL_CALL_START" && typeof event.parentMessageId === "string")
+      parents.set(event.toolCallId as string, event.parentMessageId);
+    if (event.type !== "TOOL_CALL_RESULT") return event;
+    const parent = parents.get(event.toolCallId as string);
+    // The first result of a call on each parent, when the plan says so, takes the parent's id.
+    if (parent === undefined || rewritten.has(parent) || !rewrite[k++ % Math.max(1, rewrite.length)]) return event;
+    rewritten.add(parent);
+    return { ...event, messageId: parent };
+  });
+  const first = events[0];
+  if (first?.type !== "RUN_STARTED") return events;
+  // A run of its own before the generated ones: a tool message, then a text message under its id.
+  const run = { threadId: first.threadId, runId: "d-tool-result-id-run" };
+  return [
+    { type: "RUN_STARTED", ...run },
+    { type: "TOOL_CALL_START", toolCallId: "d-tool-result-id-call", toolCallName: "lookup" },
+    { type: "TOOL_CALL_END", toolCallId: "d-tool-result-id-call" },
+    {
+      type: "TOOL_CALL_RESULT",
+      messageId: "d-tool-result-id",
+      toolCallId: "d-tool-result-id-call",
+      content: "42",
+    },
+    { type: "TEXT_MESSAGE_START", messageId: "d-tool-result-id", role: "assistant" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "d-tool-result-id", delta: "It is 42." },
+    { type: "TEXT_MESSAGE_END", messageId: "d-tool-result-id" },
+    { type: "RUN_FINISHED", ...run },
+    ...events,
+  ];
+}
+
+interface Outcome {
+  readonly histories: ReasoningHistory[];
+  readonly history: ReasoningHistory;
+  readonly error: string | undefined;
+  readonly exportState: () => unknown;
+}
+
+function run(events: readonly unknown[], options: ReasoningPipelineOptions): Outcome {
+  const pipeline = reasoningPipeline(from(events), { onWarning: () => {}, ...options });
+  const histories: ReasoningHistory[] = [];
+  pipeline.history$.subscribe((h) => histories.push(h));
+  let error: string | undefined;
+  pipeline.events$.subscribe({
+    error: (e: unknown) => (error = isReasoningProtocolError(e) ? e.code : String(e)),
+  });
+  return { histories, history: pipeline.history, error, exportState: () => pipeline.exportState() };
+}
+
+/** At most `n` cut points, spread over 0…length (all of them for a short stream). */
+function cutPoints(length: number, n: number): number[] {
+  if (length + 1 <= n) return Array.from({ length: length + 1 }, (_, i) => i);
+  return Array.from({ length: n }, (_, i) => Math.round((i * length) / (n - 1)));
+}
+
+const RUNS = Math.max(10, Math.round(TOTAL_RUNS / 70));
+
+describe("D-HISTORY-IDS every way into a history accepts what the pipeline derives (property)", () => {
+  it("D-HISTORY-IDS D-TOOL-RESULT-ID storage, resume and the four ways back reproduce every generated conversation", () => {
+    // Cases whose final history holds two messages under one id: the shapes this property is about.
+    let shared = 0;
+    const property = fc.property(
+      validCaseArb(),
+      fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+      (c, rewrite) => {
+        const events = withSharedIds(c, rewrite);
+        const base: ReasoningPipelineOptions = { producer: c.producer, idFactory: mintingIds() };
+        const whole = run(events, { ...base, initialMessages: c.initialMessages });
+        const keys = whole.history.messages.map((m) => m.id);
+        if (keys.length !== new Set(keys).size) shared++;
+
+        // 1. Storage, at every published history.
+        for (const h of whole.histories) expect(parseHistory(serializeHistory(h))).toEqual(h);
+
+        // 2. Resume at every cut point (through JSON, as a snapshot is stored).
+        for (const cut of cutPoints(events.length, 16)) {
+          const ids = mintingIds();
+          const first = run(events.slice(0, cut), { ...base, idFactory: ids, initialMessages: c.initialMessages });
+          if (first.error !== undefined && first.error !== "RUN_TRUNCATED") continue; // not exportable
+          const snapshot = JSON.parse(JSON.stringify(first.exportState())) as ReasoningPipelineOptions["resumeFrom"];
+          const second = run(events.slice(cut), { ...base, idFactory: ids, resumeFrom: snapshot });
+          expect({ cut, error: second.error, history: second.history }).toEqual({
+            cut,
+            error: whole.error,
+            history: whole.history,
+          });
+        }
+
+        // 3. The run input given back, four ways.
+        const input: Message[] = toRunInputMessages(whole.history, { producer: c.producer, onWarning: () => {} });
+        const threadId = "t-back";
+        const ways = [
+          run([], { ...base, initialMessages: input }),
+          run([], { ...base, initialHistory: { messages: input, incomplete: [], issuers: [] } }),
+          run(
+            [
+              { type: "RUN_STARTED", threadId, runId: "r", input: { threadId, runId: "r", messages: input } },
+              { type: "RUN_FINISHED", threadId, runId: "r" },
+            ],
+            base,
+          ),
+          run(
+            [
+              { type: "RUN_STARTED", threadId, runId: "r" },
+              { type: "MESSAGES_SNAPSHOT", messages: input },
+              { type: "RUN_FINISHED", threadId, runId: "r" },
+            ],
+            base,
+          ),
+        ];
+        ways.forEach((way, i) =>
+          expect({ way: i, error: way.error, messages: way.history.messages }).toEqual({
+            way: i,
+            error: undefined,
+            messages: input,
+          }),
+        );
+      },
+    );
+    fc.assert(property, { seed: SEED, numRuns: RUNS });
+    expect(shared).toBeGreaterThan(RUNS / 5);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * D-HISTORY-IDS (issue 21, finding 4): every way into a history accepts what the pipeline derives,
+ * a tool message and a non-tool message under one id included (D-TOOL-RESULT-ID).
+ *
+ * The conversation below has the shape LangGraph's Python integration streams for an unstreamed tool
+ * call (`TOOL_CALL_START` with `parentMessageId: X`, `TOOL_CALL_RESULT` with `messageId: X`, as
+ * D-TOOL-RESULT-ID describes it), written out here rather than recorded: the repository vendors no
+ * LangGraph stream (test/fixtures/real-streams/README.md).
+ */
+import { from, lastValueFrom, toArray } from "rxjs";
+import type { Message } from "@ag-ui/core";
+import {
+  parseHistory,
+  reasoningPipeline,
+  serializeHistory,
+  toRunInputMessages,
+  type ReasoningHistory,
+  type ReasoningPipelineOptions,
+} from "../../src";
+import { ev } from "../../src/testing/builders";
+
+const PRODUCER = "http://127.0.0.1:8123/langgraph";
+
+/** Turn 1 as LangGraph Python streams it: reasoning, an unstreamed tool call on X, its result under X. */
+const turnOne = [
+  ev.runStarted("run-1", { threadId: "t1" }),
+  ev.reasoningMessageStart("think-1"),
+  ev.reasoningMessageContent("think-1", "Look the weather up."),
+  ev.reasoningMessageEnd("think-1"),
+  ev.encryptedValue("message", "think-1", "sig-think-1"),
+  ev.toolCallStart("call-1", "get_weather", { parentMessageId: "X" }),
+  ev.toolCallArgs("call-1", '{"city":"Paris"}'),
+  ev.toolCallEnd("call-1"),
+  ev.encryptedValue("tool-call", "call-1", "sig-call-1"),
+  ev.toolCallResult("X", "call-1", "18 °C"),
+  ev.textStart("answer-1"),
+  ev.textContent("answer-1", "It is 18 °C."),
+  ev.textEnd("answer-1"),
+  ev.runFinished("run-1", { threadId: "t1" }),
+];
+const turnTwo = [
+  ev.runStarted("run-2", { threadId: "t1" }),
+  ev.textStart("answer-2"),
+  ev.textContent("answer-2", "Still 18 °C."),
+  ev.textEnd("answer-2"),
+  ev.runFinished("run-2", { threadId: "t1" }),
+];
+
+async function run(events: readonly unknown[], options: ReasoningPipelineOptions = {}) {
+  const pipeline = reasoningPipeline(from(events), { producer: PRODUCER, onWarning: () => {}, ...options });
+  const out = await lastValueFrom(pipeline.events$.pipe(toArray()));
+  return { history: pipeline.history, events: out, pipeline };
+}
+
+const shapeOf = (h: ReasoningHistory) => h.messages.map((m) => [m.id, m.role]);
+
+describe("D-HISTORY-IDS a LangGraph Python conversation (assistant and tool message under one id)", () => {
+  let saved: ReasoningHistory;
+  beforeAll(async () => {
+    saved = (await run(turnOne)).history;
+  });
+
+  it("D-TOOL-RESULT-ID the pipeline derives both messages under X", () => {
+    expect(shapeOf(saved)).toEqual([
+      ["think-1", "reasoning"],
+      ["X", "assistant"],
+      ["X", "tool"],
+      ["answer-1", "assistant"],
+    ]);
+  });
+
+  it("D-HISTORY-IDS finding 4: parseHistory(serializeHistory(h)) equals h, and the reloaded conversation continues", async () => {
+    const reloaded = parseHistory(serializeHistory(saved));
+    expect(reloaded).toEqual(saved);
+    const next = await run(turnTwo, { initialHistory: reloaded });
+    expect(shapeOf(next.history)).toEqual([...shapeOf(saved), ["answer-2", "assistant"]]);
+    const input = toRunInputMessages(next.history, { producer: PRODUCER });
+    expect(input.find((m) => m.id === "X" && m.role === "tool")).toMatchObject({ content: "18 °C" });
+    expect(JSON.stringify(input)).toContain("sig-call-1");
+  });
+
+  it("D-HISTORY-IDS finding 4: parseHistory still refuses a real repeat (two tool messages, or two others, under one id)", () => {
+    const twice = (m: Message): ReasoningHistory => ({ messages: [m, m], incomplete: [], issuers: [] });
+    expect(() =>
+      parseHistory(serializeHistory(twice({ id: "X", role: "tool", toolCallId: "c", content: "a" }))),
+    ).toThrow(/repeats the tool message id "X"/);
+    expect(() => parseHistory(serializeHistory(twice({ id: "X", role: "user", content: "a" })))).toThrow(
+      /repeats the id "X"/,
+    );
+  });
+
+  it("D-HISTORY-IDS finding 4: resumeFrom takes the pipeline's own exportState() at every cut point and continues exactly", async () => {
+    const whole = await run([...turnOne, ...turnTwo]);
+    const events = [...turnOne, ...turnTwo];
+    for (let cut = 0; cut <= events.length; cut++) {
+      const first = reasoningPipeline(from(events.slice(0, cut)), { producer: PRODUCER, onWarning: () => {} });
+      await lastValueFrom(first.events$.pipe(toArray())).catch(() => undefined);
+      const snapshot = JSON.parse(JSON.stringify(first.exportState())) as ReturnType<typeof first.exportState>;
+      const second = await run(events.slice(cut), { resumeFrom: snapshot });
+      expect(second.history).toEqual(whole.history);
+    }
+  });
+
+  it("D-HISTORY-IDS finding 4: the run input given back as initialMessages, initialHistory, a RUN_STARTED.input echo or a MESSAGES_SNAPSHOT gives the same messages", async () => {
+    const input = toRunInputMessages(saved, { producer: PRODUCER });
+    const ways = await Promise.all([
+      run([], { initialMessages: input }),
+      run([], { initialHistory: { messages: input, incomplete: [], issuers: [] } }),
+      run([ev.runStarted("r", { input: { threadId: "t1", runId: "r", messages: input } }), ev.runFinished("r")]),
+      run([ev.runStarted("r"), ev.messagesSnapshot(input), ev.runFinished("r")]),
+    ]);
+    for (const way of ways) expect(way.history.messages).toEqual(input);
+  });
+});
