@@ -1,21 +1,22 @@
 import { defineConfig, type UserConfig } from "tsdown";
 
 // Shared by both builds. Peer dependencies (rxjs, @ag-ui/core, zod) stay external, as tsdown does for
-// every peer; `@ag-ui/client` (a dev dependency the CLI imports on demand for `--url`) stays external
+// every peer; `@ag-ui/client` (a dev dependency the CLI imports on demand for `--url`) and `@ag-ui/encoder`
+// (which `mockAgentServer({ encoding: "protobuf" })` imports on demand) stay external
 // too; and nothing else from node_modules may be bundled (`onlyBundle: []` fails the build if it is).
 const common: UserConfig = {
   platform: "node",
   target: "node20",
   fixedExtension: true,
   sourcemap: false,
-  deps: { neverBundle: ["@ag-ui/client"], onlyBundle: [] },
+  deps: { neverBundle: ["@ag-ui/client", "@ag-ui/encoder"], onlyBundle: [] },
   checks: { pluginTimings: false },
 };
 
 export default defineConfig([
   {
     ...common,
-    // The library: `agui-reasoning` and its subpaths `/stages`, `/resilience` and `/testing`, dual
+    // The library: `agui-reasoning` and its subpaths `/stages`, `/resilience`, `/testing` and `/storage`, dual
     // ESM + CJS with declarations (.mjs + .d.mts, .cjs + .d.cts). Shared code lands in common chunks
     // per format, so every entry shares one `ReasoningProtocolError` class.
     entry: {
@@ -23,6 +24,7 @@ export default defineConfig([
       stages: "src/stages.ts",
       resilience: "src/resilience.ts",
       testing: "src/testing/index.ts",
+      storage: "src/storage/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

@@ -18,6 +18,7 @@ const ENTRIES = [
   { report: "agui-reasoning-stages", src: "src/stages.ts" },
   { report: "agui-reasoning-resilience", src: "src/resilience.ts" },
   { report: "agui-reasoning-testing", src: "src/testing/index.ts" },
+  { report: "agui-reasoning-storage", src: "src/storage/index.ts" },
 ];
 
 // The entries' declarations, with the project's compiler options.

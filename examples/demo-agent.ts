@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AgentScript, AgentTurn, RecordedRequest } from "./agent-server";
-import type { ReturnedValue } from "./demo-turns";
+import { returnedValues, type RecordedRequest, type ServerScript, type ServerTurnOptions } from "../src/testing";
 
 /**
  * The demo's agent: a travel assistant answering over three turns.
@@ -29,7 +28,7 @@ const THREAD = "thread-demo";
 const words = (text: string): string[] => text.match(/\S+\s*/g) ?? [];
 
 /** Turn 1: a legacy producer (0.x `THINKING_*` events, no ids on them). */
-function legacyTurn(): AgentTurn {
+function legacyTurn(): ServerTurnOptions {
   return {
     framePauseMs: 25,
     events: [
@@ -52,7 +51,7 @@ function legacyTurn(): AgentTurn {
 }
 
 /** Turn 2: AG-UI 1.0 — a reasoning span of chunks, a tool call, two encrypted values. */
-export function modernTurn(): AgentTurn {
+export function modernTurn(): ServerTurnOptions {
   const [onReasoning, onToolCall] = ISSUED;
   return {
     framePauseMs: 25,
@@ -95,30 +94,9 @@ export function modernTurn(): AgentTurn {
   };
 }
 
-/**
- * For each issued value, whether the request carries it back on its own message or tool call, byte
- * for byte. The terminal demo prints this; the web demo's page fetches it (`GET /check`).
- */
-export function returnedValues(request: RecordedRequest | undefined): ReturnedValue[] {
-  const messages = (request?.json as { messages?: Array<Record<string, unknown>> } | undefined)?.messages ?? [];
-  const received = new Map<string, unknown>();
-  for (const m of messages) {
-    received.set(`message:${String(m.id)}`, m.encryptedValue);
-    for (const call of (m.toolCalls as Array<Record<string, unknown>> | undefined) ?? []) {
-      received.set(`tool-call:${String(call.id)}`, call.encryptedValue);
-    }
-  }
-  return ISSUED.map((v) => {
-    const issued = Buffer.from(v.encryptedValue, "utf8");
-    const got = received.get(`${v.subtype}:${v.entityId}`);
-    const identical = typeof got === "string" && Buffer.from(got, "utf8").equals(issued);
-    return { subtype: v.subtype, entityId: v.entityId, bytes: issued.length, identical };
-  });
-}
-
 /** How many of the issued values came back exactly. */
 export function restoredValues(request: RecordedRequest): number {
-  return returnedValues(request).filter((v) => v.identical).length;
+  return returnedValues(request, ISSUED).filter((v) => v.identical).length;
 }
 
 /** Which turn a request is: the number of user messages it carries (so a reloaded web page starts over). */
@@ -128,7 +106,7 @@ function turnNumber(request: RecordedRequest): number {
 }
 
 /** Turn 3: the follow-up, answered from what came back. */
-export function followUpTurn(request: RecordedRequest): AgentTurn {
+export function followUpTurn(request: RecordedRequest): ServerTurnOptions {
   const restored = restoredValues(request);
   const answer =
     restored === ISSUED.length
@@ -145,8 +123,8 @@ export function followUpTurn(request: RecordedRequest): AgentTurn {
   };
 }
 
-/** The script for `startAgentServer`: a request with n user messages gets turn n. */
-export const demoAgent: AgentScript = (request) => {
+/** The script for `mockAgentServer`: a request with n user messages gets turn n. */
+export const demoAgent: ServerScript = (request) => {
   switch (turnNumber(request)) {
     case 0:
     case 1:

@@ -1,8 +1,10 @@
 /**
  * The demo conversation as the user side sees it: what is asked in each turn, and what the server's
  * check of the returned encrypted values looks like. Shared by the terminal demo (examples/demo.ts)
- * and the web demo's page (examples/web/page.ts), so it imports nothing: the page runs in a browser.
+ * and the web demo's page (examples/web/page.ts), so it imports nothing that needs Node: the page
+ * runs in a browser.
  */
+import type { ReturnedValue } from "../src/testing/returned-values";
 
 export const DEMO_TURNS = [
   {
@@ -15,16 +17,6 @@ export const DEMO_TURNS = [
   },
   { title: "Turn 3 · the encrypted values go back to the agent", question: "And if we book a week ahead?" },
 ] as const;
-
-/** What came back of one issued value: its target, its size, and whether it is byte for byte the one issued. */
-export interface ReturnedValue {
-  readonly subtype: "message" | "tool-call";
-  readonly entityId: string;
-  /** UTF-8 byte length of the value that was issued. */
-  readonly bytes: number;
-  /** The value is on its message or tool call in the request, with the same bytes. */
-  readonly identical: boolean;
-}
 
 /** One line of the check, as both demos print it. */
 export function checkLine(v: ReturnedValue): string {

@@ -7,11 +7,17 @@
  */
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput } from "@ag-ui/core";
-import { reasoningPipeline, toRunInputMessages, type ReasoningHistory, type ReasoningWarning } from "../src";
+import {
+  emptyHistory,
+  reasoningPipeline,
+  toRunInputMessages,
+  type ReasoningHistory,
+  type ReasoningWarning,
+} from "../src";
 import type { AguiEvent } from "../src/core/types";
 import { agentEvents } from "../src/integration/agent-events";
-import { startAgentServer, type AgentServer } from "./agent-server";
-import { demoAgent, returnedValues } from "./demo-agent";
+import { mockAgentServer, returnedValues, type MockAgentServer } from "../src/testing";
+import { ISSUED, demoAgent } from "./demo-agent";
 import { DEMO_TURNS, checkLine } from "./demo-turns";
 
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- isTTY is undefined, not false, off a terminal
@@ -71,7 +77,7 @@ function show(event: AguiEvent): void {
 
 /** One turn: POST the history, stream the answer through the pipeline, return the new history. */
 async function turn(
-  server: AgentServer,
+  server: MockAgentServer,
   title: string,
   history: ReasoningHistory,
   question: string,
@@ -116,10 +122,10 @@ function note(w: ReasoningWarning): void {
 }
 
 async function main(): Promise<number> {
-  const server = await startAgentServer(demoAgent);
+  const server = await mockAgentServer(demoAgent);
   try {
     write(bold("agui-reasoning demo") + dim(` — a local AG-UI agent at ${server.url}\n`));
-    let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
+    let history = emptyHistory();
     for (const [i, { title, question }] of DEMO_TURNS.entries())
       history = await turn(server, title, history, question, i + 1);
 
@@ -135,8 +141,8 @@ async function main(): Promise<number> {
 }
 
 /** Each value the server issued must be in turn 3's request, on its message or tool call, byte for byte. */
-function verify(server: AgentServer): boolean {
-  const returned = returnedValues(server.requests[2]);
+function verify(server: MockAgentServer): boolean {
+  const returned = returnedValues(server.requests[2], ISSUED);
   for (const v of returned) write((v.identical ? green : red)(`  ${checkLine(v)}\n`));
   return returned.every((v) => v.identical);
 }

@@ -1,4 +1,4 @@
-import type { AgentScript, AgentTurn, RecordedRequest } from "./agent-server";
+import type { RecordedRequest, ServerScript, ServerTurnOptions } from "../src/testing";
 import { followUpTurn, modernTurn } from "./demo-agent";
 
 /**
@@ -10,7 +10,7 @@ import { followUpTurn, modernTurn } from "./demo-agent";
  *
  * The run's `threadId` and `runId` are the ones the UI library sent (each library makes its own).
  */
-export const uiAgent: AgentScript = (request) => {
+export const uiAgent: ServerScript = (request) => {
   const input = runInputOf(request);
   const userMessages = input.messages.filter((m) => m.role === "user");
   const last = userMessages[userMessages.length - 1];
@@ -25,7 +25,7 @@ export const uiAgent: AgentScript = (request) => {
 };
 
 /** Reasoning that starts streaming and then the response just ends: no `REASONING_END`, no `RUN_FINISHED`. */
-function truncatedTurn(): AgentTurn {
+function truncatedTurn(): ServerTurnOptions {
   const events: unknown[] = [
     { type: "RUN_STARTED", threadId: "", runId: "" },
     { type: "REASONING_START", messageId: "span-cut" },
@@ -55,7 +55,7 @@ function runInputOf(request: RecordedRequest): SentInput {
 }
 
 /** The turn with `messageId` set to `id` on every event that has one. */
-function withAnswerId(turn: AgentTurn, id: string): AgentTurn {
+function withAnswerId(turn: ServerTurnOptions, id: string): ServerTurnOptions {
   const events = turn.events.map((event) =>
     typeof (event as { messageId?: unknown }).messageId === "string" ? { ...(event as object), messageId: id } : event,
   );
@@ -63,7 +63,7 @@ function withAnswerId(turn: AgentTurn, id: string): AgentTurn {
 }
 
 /** The turn with its run lifecycle events naming the request's thread and run. */
-function withRunIds(turn: AgentTurn, threadId: string, runId: string): AgentTurn {
+function withRunIds(turn: ServerTurnOptions, threadId: string, runId: string): ServerTurnOptions {
   const events = turn.events.map((event) => {
     const type = (event as { type?: unknown }).type;
     return type === "RUN_STARTED" || type === "RUN_FINISHED" ? { ...(event as object), threadId, runId } : event;

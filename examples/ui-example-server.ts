@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { build as esbuild } from "esbuild";
-import { startAgentServer, type AgentServer } from "./agent-server";
+import { mockAgentServer, type MockAgentServer } from "../src/testing";
 import { uiAgent } from "./ui-agent";
 
 /**
@@ -16,7 +16,7 @@ export interface ChatExample {
   /** The page: `http://127.0.0.1:<port>/` */
   readonly url: string;
   /** Everything the agent received, byte for byte (the browser tests read the second turn's request here). */
-  readonly server: AgentServer;
+  readonly server: MockAgentServer;
   close(): Promise<void>;
 }
 
@@ -92,7 +92,7 @@ export async function startChatExample(bundle: ChatExampleBundle, port = 0): Pro
   </body>
 </html>
 `;
-  const server = await startAgentServer(uiAgent, {
+  const server = await mockAgentServer(uiAgent, {
     port,
     pages: {
       "/": { contentType: "text/html; charset=utf-8", body: () => html },

@@ -29,6 +29,7 @@ export { bridgeAgent, type AgUiAgentSurface } from "./integration/bridge-agent";
 
 export { toRunInputMessages, type RunInputOptions } from "./history/run-input";
 export { messagesOf } from "./history/messages-of";
+export { emptyHistory } from "./history/empty-history";
 export type { ReasoningHistory, IncompleteItem, IncompleteReason, ValueIssuer } from "./history/types";
 
 export type { AguiEvent, ReasoningWarning, WarningOptions } from "./core/types";

@@ -11,12 +11,14 @@ import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput, ToolCall } from "@ag-ui/core";
 import {
   agentEvents,
+  emptyHistory,
   reasoningPipeline,
   toRunInputMessages,
   type ReasoningHistory,
   type ReasoningWarning,
 } from "../../src";
-import { DEMO_TURNS, checkLine, type ReturnedValue } from "../demo-turns";
+import type { ReturnedValue } from "../../src/testing/returned-values";
+import { DEMO_TURNS, checkLine } from "../demo-turns";
 
 /** The agent beside this page (same server, same origin). Also the producer identity of its values (D-ISSUER). */
 const AGENT_URL = new URL("/agent", location.href).href;
@@ -204,7 +206,7 @@ async function showCheck(): Promise<boolean> {
 
 async function main(): Promise<void> {
   status.textContent = `running against ${AGENT_URL}…`;
-  let history: ReasoningHistory = { messages: [], incomplete: [], issuers: [] };
+  let history = emptyHistory();
   for (let n = 1; n <= DEMO_TURNS.length; n++) history = await runTurn(history, n);
   const ok = await showCheck();
   status.textContent = ok

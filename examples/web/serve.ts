@@ -12,13 +12,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { startAgentServer, type AgentServer } from "../agent-server";
-import { demoAgent, returnedValues } from "../demo-agent";
+import { mockAgentServer, returnedValues, type MockAgentServer } from "../../src/testing";
+import { ISSUED, demoAgent } from "../demo-agent";
 
-/** The page script as one browser ES module (every dependency bundled, nothing from Node), and its source map. */
-export async function bundlePage(): Promise<{ script: string; sourceMap: string }> {
+/** A page script (default: the web demo's) as one browser ES module (every dependency bundled, nothing from Node), and its source map. */
+export async function bundlePage(entry = join(__dirname, "page.ts")): Promise<{ script: string; sourceMap: string }> {
   const result = await build({
-    entryPoints: [join(__dirname, "page.ts")],
+    entryPoints: [entry],
     // Not written: the names only set the script's `//# sourceMappingURL=page.js.map`.
     outfile: join(__dirname, "page.js"),
     bundle: true,
@@ -36,7 +36,7 @@ export async function bundlePage(): Promise<{ script: string; sourceMap: string 
 export interface WebDemo {
   /** The page: `http://127.0.0.1:<port>/` */
   readonly url: string;
-  readonly server: AgentServer;
+  readonly server: MockAgentServer;
   close(): Promise<void>;
 }
 
@@ -44,7 +44,7 @@ export interface WebDemo {
 export async function startWebDemo(port = 0): Promise<WebDemo> {
   const { script, sourceMap } = await bundlePage();
   const html = readFileSync(join(__dirname, "index.html"), "utf8");
-  const server = await startAgentServer(demoAgent, {
+  const server = await mockAgentServer(demoAgent, {
     port,
     pages: {
       "/": { contentType: "text/html; charset=utf-8", body: () => html },
@@ -52,7 +52,7 @@ export async function startWebDemo(port = 0): Promise<WebDemo> {
       "/page.js.map": { contentType: "application/json", body: () => sourceMap },
       "/check": {
         contentType: "application/json",
-        body: (requests) => JSON.stringify(returnedValues(requests[requests.length - 1])),
+        body: (requests) => JSON.stringify(returnedValues(requests[requests.length - 1], ISSUED)),
       },
     },
   });

@@ -1,12 +1,13 @@
-import { stripValues } from "./strip-values";
-import { parseHistory, serializeHistory } from "./history-format";
 import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
+import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
 import type { ReasoningHistory } from "../history/types";
 
 export interface InMemoryHistoryStoreOptions {
   /** Whether the store keeps encrypted values (default true). `false` models a store that cannot. */
   readonly encryptedValues?: boolean;
 }
+
+const STORE = "InMemoryHistoryStore";
 
 /**
  * The reference `HistoryStore`: each thread's history kept as the text `serializeHistory` makes and
@@ -26,24 +27,13 @@ export class InMemoryHistoryStore implements HistoryStore {
   }
 
   async save(threadId: string, history: ReasoningHistory): Promise<void> {
-    checkThreadId(threadId);
-    if (!this.capabilities.encryptedValues && stripValues(history).lost.length > 0) {
-      throw new TypeError(
-        "agui-reasoning: InMemoryHistoryStore: this store cannot carry encrypted values and the history holds some; " +
-          "save it with saveHistory(), which strips them with a VALUE_NOT_STORED warning",
-      );
-    }
-    this.threads.set(threadId, serializeHistory(history));
+    checkThreadId(STORE, threadId);
+    this.threads.set(threadId, recordOf(STORE, this.capabilities, history));
   }
 
   async load(threadId: string): Promise<ReasoningHistory | undefined> {
-    checkThreadId(threadId);
+    checkThreadId(STORE, threadId);
     const stored = this.threads.get(threadId);
-    return stored === undefined ? undefined : parseHistory(stored);
+    return stored === undefined ? undefined : historyOfRecord(STORE, threadId, stored);
   }
-}
-
-function checkThreadId(threadId: unknown): void {
-  if (typeof threadId !== "string" || threadId === "")
-    throw new TypeError("agui-reasoning: InMemoryHistoryStore needs a non-empty threadId string");
 }

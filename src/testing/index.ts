@@ -29,3 +29,15 @@ export {
 } from "./mock-agent";
 export { installReasoningMatchers, reasoningMatchers, type ConformanceOptions } from "./matchers";
 export { loadRecording, parseRecording, recordingsDirectory, RECORDINGS, type RecordingName } from "./recordings";
+export {
+  mockAgentServer,
+  type MockAgentServer,
+  type MockAgentServerOptions,
+  type RecordedRequest,
+  type ResponseEnd,
+  type ServerPage,
+  type ServerScript,
+  type ServerTurn,
+  type ServerTurnOptions,
+} from "./mock-agent-server";
+export { returnedValues, type IssuedValue, type ReturnedValue } from "./returned-values";

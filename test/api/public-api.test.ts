@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@ag-ui/core";
 import * as main from "../../src";
+import * as storage from "../../src/storage";
 import * as resilience from "../../src/resilience";
 import * as stages from "../../src/stages";
 import * as testing from "../../src/testing";
@@ -26,6 +27,7 @@ const MAIN_EXPORTS = [
   "agentEvents",
   "bridgeAgent",
   "deriveHistory",
+  "emptyHistory",
   "enforceSchema",
   "expandChunks",
   "formatWarning",
@@ -79,16 +81,21 @@ const TESTING_EXPORTS = [
   "installReasoningMatchers",
   "loadRecording",
   "mockAgent",
+  "mockAgentServer",
   "msg",
   "parseDiagram",
   "parseRecording",
   "protocolErrorWith",
   "reasoningMatchers",
   "recordingsDirectory",
+  "returnedValues",
   "runPipeline",
   "sequentialIds",
   "warningWith",
 ];
+
+/** `agui-reasoning/storage`: the adapters, an entry of their own so a chat UI not using them bundles none. */
+const STORAGE_EXPORTS = ["IndexedDbHistoryStore", "KeyValueHistoryStore"];
 
 describe("public API: the export lists are deliberate", () => {
   it("agui-reasoning exports exactly the pinned names", () => {
@@ -110,6 +117,17 @@ describe("public API: the export lists are deliberate", () => {
 
   it("agui-reasoning/testing exports exactly the pinned names", () => {
     expect(Object.keys(testing).sort()).toEqual(TESTING_EXPORTS);
+  });
+
+  it("agui-reasoning/storage exports exactly the pinned names, and package.json maps the subpath", () => {
+    expect(Object.keys(storage).sort()).toEqual(STORAGE_EXPORTS);
+    const pkg = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    expect(pkg.exports["./storage"]).toEqual({
+      import: { types: "./dist/storage.d.mts", default: "./dist/storage.mjs" },
+      require: { types: "./dist/storage.d.cts", default: "./dist/storage.cjs" },
+    });
   });
 
   it("the per-stage state codecs and resumedStage are internal (resume is the facade's exportState/resumeFrom)", () => {
@@ -146,10 +164,23 @@ describe("public API: the export lists are deliberate", () => {
       .map((f) => readFileSync(join(__dirname, "../..", f), "utf8"))
       .join("\n");
     expect(
-      [...MAIN_EXPORTS, ...STAGES_EXPORTS, ...RESILIENCE_EXPORTS].filter(
+      [...MAIN_EXPORTS, ...STAGES_EXPORTS, ...RESILIENCE_EXPORTS, ...STORAGE_EXPORTS].filter(
         (name) => !new RegExp(`\\b${name}\\b`).test(docs),
       ),
     ).toEqual([]);
+  });
+});
+
+describe("emptyHistory: what the first turn starts from", () => {
+  it("is a history with nothing in it, a new object each call, that a pipeline starts from and adds to", () => {
+    const empty = main.emptyHistory();
+    expect(empty).toEqual({ messages: [], incomplete: [], issuers: [] });
+    expect(main.emptyHistory()).not.toBe(empty);
+    expect(main.emptyHistory().messages).not.toBe(empty.messages);
+    const run = runPipeline([ev.runStarted(), ev.textChunk("a1", "Hi"), ev.runFinished()], { initialHistory: empty });
+    expect(run.histories[0]).toEqual(empty);
+    expect(run.history.messages).toEqual([msg.assistant("a1", "Hi")]);
+    expect(empty.messages).toEqual([]);
   });
 });
 

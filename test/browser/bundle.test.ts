@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { PEERS, REPO_ROOT, bundleForBrowser } from "./bundle";
+import { PEERS, REPO_ROOT, bundleForBrowser, type BrowserBundle } from "./bundle";
 
 const KiB = 1024;
 /** The budget for what agui-reasoning adds to a chat UI (minified, gzipped, peers excluded). */
@@ -71,11 +71,39 @@ describe("browser build facts (docs/browser.md)", () => {
     );
   });
 
-  it("agui-reasoning/testing needs Node only for loading the shipped recordings (docs/testing.md)", async () => {
-    const testing = await bundleForBrowser("src/testing/index.ts", { external: [...PEERS, "node:*"] });
-    expect(testing.nodeImporters).toEqual(["src/testing/recordings.ts"]);
-    expect(testing.nodeImports).toEqual(["node:fs", "node:path"]);
-    expect(testing.nodeGlobals).toEqual(["__dirname"]);
-    expect(readFileSync(resolve(REPO_ROOT, "docs/testing.md"), "utf8")).toMatch(/Node-only[^\n]*loadRecording/);
+  it("agui-reasoning/storage: a chat UI that does not import it bundles none of its adapters; with IndexedDbHistoryStore it weighs what docs/browser.md reports; the entry needs nothing from Node", async () => {
+    const bytesOf = (bundle: BrowserBundle, file: string) =>
+      Object.values(bundle.metafile.outputs)[0]!.inputs[file]?.bytesInOutput ?? 0;
+    const ADAPTERS = [
+      "src/storage/indexeddb-store.ts",
+      "src/storage/key-value-store.ts",
+      "src/storage/stored-record.ts",
+    ];
+    const chatUi = await bundleForBrowser({ contents: CHAT_UI_IMPORTS }, { external: PEERS });
+    expect(ADAPTERS.map((file) => bytesOf(chatUi, file))).toEqual([0, 0, 0]);
+
+    const withStore = await bundleForBrowser(
+      { contents: `${CHAT_UI_IMPORTS}\nexport { IndexedDbHistoryStore } from "./src/storage/index.ts";` },
+      { external: PEERS },
+    );
+    expect(bytesOf(withStore, "src/storage/indexeddb-store.ts")).toBeGreaterThan(0);
+    const documented = documentedKiB("chat UI + IndexedDbHistoryStore");
+    expect(Math.abs(documented - withStore.gzipBytes / KiB) / (withStore.gzipBytes / KiB)).toBeLessThan(0.15);
+
+    // Nothing external: a Node built-in in the adapters (or what they import) would fail the build.
+    expect((await bundleForBrowser("src/storage/index.ts")).nodeImports).toEqual([]);
+    expect((await bundleForBrowser("src/storage/index.ts", { external: PEERS })).nodeGlobals).toEqual([]);
+  });
+
+  it("agui-reasoning/testing needs Node only for loading the shipped recordings and for mockAgentServer (docs/testing.md)", async () => {
+    const testing = await bundleForBrowser("src/testing/index.ts", {
+      external: [...PEERS, "node:*", "@ag-ui/encoder"],
+    });
+    expect(testing.nodeImporters).toEqual(["src/testing/mock-agent-server.ts", "src/testing/recordings.ts"]);
+    expect(testing.nodeImports).toEqual(["node:fs", "node:http", "node:path"]);
+    expect(testing.nodeGlobals).toEqual(["Buffer", "__dirname", "setImmediate"]);
+    expect(readFileSync(resolve(REPO_ROOT, "docs/testing.md"), "utf8")).toMatch(
+      /Node-only[^\n]*loadRecording[^]*mockAgentServer/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { startAgentServer, type AgentServer } from "../../examples/agent-server";
+import { mockAgentServer, type MockAgentServer } from "../../src/testing";
 import { ev } from "../../src/testing";
 import { compileBlocks, compilerOptions, docBlocks, readDocBlocks, type DocBlock } from "./doc-code";
 
@@ -59,7 +59,7 @@ describe("docs: every TypeScript block of README.md and docs/*.md compiles under
 });
 
 describe("docs: the runnable blocks run", () => {
-  let server: AgentServer;
+  let server: MockAgentServer;
   const run = (id: string, value: string) => [
     ev.runStarted(id),
     ev.reasoningChunk(`m-${id}`, "Let me think."),
@@ -72,7 +72,7 @@ describe("docs: the runnable blocks run", () => {
 
   beforeAll(async () => {
     // Request n gets run n, whose reasoning message carries the encrypted value `opaque-n`.
-    server = await startAgentServer((request) => ({ events: run(`r${request.index}`, `opaque-${request.index}`) }));
+    server = await mockAgentServer((request) => ({ events: run(`r${request.index}`, `opaque-${request.index}`) }));
   });
   afterAll(() => server.close());
 

@@ -56,6 +56,7 @@ export function compilerOptions(root: string): ts.CompilerOptions {
       "agui-reasoning/stages": ["src/stages.ts"],
       "agui-reasoning/resilience": ["src/resilience.ts"],
       "agui-reasoning/testing": ["src/testing/index.ts"],
+      "agui-reasoning/storage": ["src/storage/index.ts"],
     },
   };
 }

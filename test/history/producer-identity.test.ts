@@ -110,7 +110,7 @@ describe("D-IDENTITY the middleware", () => {
     const agent = new HttpAgent({ url: respelled }).use(middleware);
     agent.setMessages(history.messages.map((m) => ({ ...m, encryptedValue: undefined }) as Message));
     await agent.runAgent();
-    const raw = (await server.request(0)).body.toString("utf8");
+    const raw = (await server.request(0)).text;
     for (const value of ["v-r1", "v-r2", "v-c1"]) expect(raw).toContain(value);
     expect(warnings).toEqual([]);
   });

@@ -102,14 +102,14 @@ describe("HttpAgent over real HTTP through reasoningPipeline", () => {
     expect(answer?.encryptedValue).toBe(VALUES.answer);
     const calls = answer?.toolCalls as Array<Record<string, unknown>>;
     expect(calls.map((c) => [c.id, c.encryptedValue])).toEqual([["call-1", VALUES.toolCall]]);
-    expect((agentA.requests[1]!.body.toString("utf8").match(/ZW5jcnlwdGVk/g) ?? []).length).toBe(2000);
+    expect((agentA.requests[1]!.text.match(/ZW5jcnlwdGVk/g) ?? []).length).toBe(2000);
 
     // The same history offered to another producer: nothing of A's leaves, and a warning says what.
     const withheld: ReasoningWarning[] = [];
     const toB = toRunInputMessages(second.history, { producer: agentB.url, onWarning: (w) => withheld.push(w) });
     const third = await runOverHttp(agentB.url, runInput({ threadId: "thread-1", runId: "run-3", messages: toB }));
     expect(third.error).toBeUndefined();
-    const rawB = agentB.requests[0]!.body.toString("utf8");
+    const rawB = agentB.requests[0]!.text;
     expect(rawB).not.toContain("encryptedValue");
     expect(rawB).not.toContain("ZW5jcnlwdGVk");
     expect(sentMessage(agentB.requests[0]!.json, "think-1")).toMatchObject({

@@ -75,7 +75,7 @@ describe("reasoningMiddleware on HttpAgent.runAgent()", () => {
     expect(JSON.stringify(agentB.messages)).toContain("encryptedValue");
 
     await agentB.runAgent({ runId: "run-2" });
-    const raw = serverB.requests[0]!.body.toString("utf8");
+    const raw = serverB.requests[0]!.text;
     expect(raw).not.toContain("encryptedValue");
     expect(sent(serverB.requests[0]!.json).map((m) => m.id)).toEqual(["think-1", "answer-1"]);
     const withheld = warnings.filter((w) => w.code === "VALUE_WITHHELD");

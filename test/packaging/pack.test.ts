@@ -1,25 +1,42 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 /**
- * The published package, as a user gets it: build, `npm pack`, install the tarball into an empty
- * project with an empty npm cache and no network, then `require` and `import` every entry point and
- * run a three-event stream through each, compile a TypeScript consumer against the shipped
- * declarations, and run the `agui-reasoning` command.
+ * The published package, as a user gets it: a fresh `git clone` of this checkout (with the working
+ * tree's uncommitted edits laid over it, so a local run tests what you would commit), `npm ci` there
+ * — whose `prepare` script must build `dist/` —, then `npm pack` there from a clone without `dist/`
+ * (so packing builds by itself), and the tarball installed into an empty project with an empty npm
+ * cache and no network. There, `require` and `import` every entry point and run a three-event stream
+ * through each, compile a TypeScript consumer against the shipped declarations, and run the
+ * `agui-reasoning` command.
  *
  * The package has no dependencies, only peers; those are linked from this repository's
- * node_modules (what `npm ci` installed), so nothing is fetched.
+ * node_modules (what `npm ci` installed), so nothing is fetched for the consumer.
  */
 
 const repo = resolve(__dirname, "../..");
-const bin = (name: string) => join(repo, "node_modules", ".bin", name);
 // Linked into the consumer project: the peers, and jest's types for the matcher declarations.
 const LINKED = ["rxjs", "@ag-ui/core", "zod", "@types/jest"];
 
 let work: string;
+let clone: string;
 let consumer: string;
+let tarball: string;
+/** What the fresh clone's `npm ci` left in `dist/` (its `prepare` build). */
+let builtByNpmCi: string[];
 
 function run(command: string, args: readonly string[], cwd: string): string {
   return execFileSync(command, args, {
@@ -30,12 +47,32 @@ function run(command: string, args: readonly string[], cwd: string): string {
   });
 }
 
+/** `git clone` of the checkout, then the working tree's uncommitted changes (edits, new files, deletions). */
+function freshClone(into: string): void {
+  run("git", ["clone", "--quiet", "--no-hardlinks", repo, into], repo);
+  const changed = run("git", ["ls-files", "--modified", "--others", "--exclude-standard", "-z"], repo);
+  for (const file of changed.split("\0").filter(Boolean)) {
+    const from = join(repo, file);
+    if (!existsSync(from)) rmSync(join(into, file), { force: true });
+    else if (statSync(from).isFile()) {
+      mkdirSync(dirname(join(into, file)), { recursive: true });
+      copyFileSync(from, join(into, file));
+    }
+  }
+}
+
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "agui-reasoning-pack-"));
-  run(bin("tsdown"), ["--log-level", "warn"], repo);
-  run("npm", ["pack", "--pack-destination", work, "--ignore-scripts", "--silent"], repo);
-  const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-  if (!tarball) throw new Error("npm pack produced no tarball");
+  clone = join(work, "clone");
+  freshClone(clone);
+  if (existsSync(join(clone, "dist"))) throw new Error("the fresh clone has a dist/ folder before npm ci");
+  run("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], clone);
+  builtByNpmCi = existsSync(join(clone, "dist")) ? readdirSync(join(clone, "dist")) : [];
+  rmSync(join(clone, "dist"), { recursive: true, force: true });
+  run("npm", ["pack", "--pack-destination", work, "--silent"], clone);
+  const packed = readdirSync(work).find((f) => f.endsWith(".tgz"));
+  if (!packed) throw new Error("npm pack produced no tarball");
+  tarball = join(work, packed);
 
   consumer = join(work, "consumer");
   mkdirSync(consumer);
@@ -44,7 +81,7 @@ beforeAll(() => {
     "npm",
     [
       "install",
-      join(work, tarball),
+      tarball,
       "--offline",
       "--no-audit",
       "--no-fund",
@@ -62,7 +99,7 @@ beforeAll(() => {
   }
   for (const [file, text] of Object.entries(CONSUMER_FILES)) writeFileSync(join(consumer, file), text);
   writeFileSync(join(consumer, "example.test.ts"), integratorExample());
-}, 120_000);
+}, 300_000);
 
 /** docs/testing.md's integrator example, as an integrator has it: importing the package by name. */
 function integratorExample(): string {
@@ -106,21 +143,22 @@ const EXPECTED = {
     recorded: 18,
     failure: { code: "ORPHAN_CONTENT", sameClass: true },
   },
+  storage: {
+    keys: ["agui-reasoning/history/t1"],
+    reloaded: true,
+    indexedDbInNode: "agui-reasoning: IndexedDbHistoryStore: no IndexedDB here; pass options.indexedDB",
+  },
 };
 
 describe("packaging: the packed tarball installed into a clean project", () => {
+  it("npm ci in a fresh clone builds dist/ (the prepare script): the CLI and both entry points", () => {
+    expect(builtByNpmCi).toEqual(
+      expect.arrayContaining(["cli.mjs", "index.cjs", "index.mjs", "testing.cjs", "testing.mjs"]),
+    );
+  });
+
   it("ships only dist, schema (the check's --json JSON Schema), README.md, LICENSE and package.json", () => {
-    const files = run(
-      "tar",
-      [
-        "-tzf",
-        join(
-          work,
-          readdirSync(work).find((f) => f.endsWith(".tgz"))!,
-        ),
-      ],
-      work,
-    )
+    const files = run("tar", ["-tzf", tarball], work)
       .split("\n")
       .filter(Boolean)
       .map((f) => f.replace(/^package\//, ""));
@@ -131,6 +169,9 @@ describe("packaging: the packed tarball installed into a clean project", () => {
       "package.json",
       "schema",
     ]);
+    expect(files).toEqual(
+      expect.arrayContaining(["dist/cli.mjs", "dist/index.mjs", "dist/index.cjs", "dist/index.d.mts"]),
+    );
     expect(files.filter((f) => f.startsWith("schema/"))).toEqual(["schema/check-result.v1.json"]);
   });
 
@@ -200,7 +241,7 @@ const events = [
 ];
 
 // The main entry: the facade over the three events.
-const pipeline = main.reasoningPipeline(rxjs.from(events), { producer: "https://agent.example/run", onWarning() {} });
+const pipeline = main.reasoningPipeline(rxjs.from(events), { producer: "https://agent.example/run", initialHistory: main.emptyHistory(), onWarning() {} });
 const seen = [];
 pipeline.events$.subscribe((e) => seen.push(e.type));
 
@@ -215,7 +256,13 @@ const orphan = stages.runStage(stages.createVerifyStage(), [events[0], { type: "
 const repaired = [];
 rxjs.from([events[0]]).pipe(resilience.repairStream({ onWarning() {} })).subscribe((e) => repaired.push(e.type));
 
-console.log(JSON.stringify({
+// The storage entry: the key-value adapter over a Map, and the IndexedDB adapter, which says what Node lacks.
+const strings = new Map();
+const kv = new storage.KeyValueHistoryStore({ get: (k) => strings.get(k), set: (k, v) => strings.set(k, v) });
+Promise.all([
+  kv.save("t1", run.history).then(() => kv.load("t1")),
+  new storage.IndexedDbHistoryStore().load("t1").catch((e) => e.message),
+]).then(([reloaded, indexedDbInNode]) => console.log(JSON.stringify({
   main: { events: seen, messages: pipeline.history.messages },
   subpaths: {
     stages: { code: orphan.code, sameClass: orphan instanceof main.ReasoningProtocolError },
@@ -228,7 +275,12 @@ console.log(JSON.stringify({
     recorded: testing.loadRecording("anthropic-style-thinking").length,
     failure: { code: failed.code, sameClass: failed instanceof main.ReasoningProtocolError },
   },
-}));
+  storage: {
+    keys: [...strings.keys()],
+    reloaded: main.serializeHistory(reloaded) === main.serializeHistory(run.history),
+    indexedDbInNode,
+  },
+})));
 `;
 
 const CONSUMER_FILES: Record<string, string> = {
@@ -236,11 +288,13 @@ const CONSUMER_FILES: Record<string, string> = {
 const stages = require("agui-reasoning/stages");
 const resilience = require("agui-reasoning/resilience");
 const testing = require("agui-reasoning/testing");
+const storage = require("agui-reasoning/storage");
 const rxjs = require("rxjs");`),
   "consumer.mjs": RUNTIME(`import * as main from "agui-reasoning";
 import * as stages from "agui-reasoning/stages";
 import * as resilience from "agui-reasoning/resilience";
 import * as testing from "agui-reasoning/testing";
+import * as storage from "agui-reasoning/storage";
 import * as rxjs from "rxjs";`),
   "jest.config.json": JSON.stringify({
     testEnvironment: "node",
@@ -267,8 +321,14 @@ import * as rxjs from "rxjs";`),
   "typed.mts": `import { from } from "rxjs";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningHistory, type ReasoningWarning } from "agui-reasoning";
 import { alphabet, createTestScheduler, ev, expectPipeline, historyOf, installReasoningMatchers, mockAgent, msg, protocolErrorWith } from "agui-reasoning/testing";
+import { IndexedDbHistoryStore, type IndexedDbHistoryStoreOptions } from "agui-reasoning/storage";
+import { mockAgentServer, returnedValues, type MockAgentServer, type ReturnedValue } from "agui-reasoning/testing";
 
 installReasoningMatchers();
+const idbOptions: IndexedDbHistoryStoreOptions = { objectStore: "threads" };
+export const idb: Promise<ReasoningHistory | undefined> = new IndexedDbHistoryStore(idbOptions).load("t1");
+export const server: Promise<MockAgentServer> = mockAgentServer([[ev.runStarted(), ev.runFinished()]], { encoding: "protobuf" });
+export const back = (s: MockAgentServer): ReturnedValue[] => returnedValues(s.requests[0], s.issued);
 const p = reasoningPipeline(from([ev.runStarted(), ev.reasoningChunk("m1", "Let me"), ev.runFinished()]), { producer: "p" });
 p.history$.subscribe((h: ReasoningHistory) => toRunInputMessages(h, { producer: "p" }));
 p.warnings$.subscribe((w: ReasoningWarning) => w.code);
@@ -283,9 +343,10 @@ expect([ev.runStarted()]).toWarnWith("UNKNOWN_ENTITY", { ids: ["x"] });
 // @ts-expect-error not an error code of the package
 expect([ev.runStarted()]).toFailWithCode("NOT_A_CODE");
 `,
-  "typed.cts": `import { reasoningPipeline, ERROR_CODES } from "agui-reasoning";
+  "typed.cts": `import { reasoningPipeline, ERROR_CODES, type HistoryStore } from "agui-reasoning";
 import { createHistoryStage, runStage, type HistoryState } from "agui-reasoning/stages";
 import { repairStream, type PipelineSnapshot } from "agui-reasoning/resilience";
+import { IndexedDbHistoryStore, KeyValueHistoryStore, type StringStore } from "agui-reasoning/storage";
 import { ev, runPipeline } from "agui-reasoning/testing";
 import { of } from "rxjs";
 
@@ -296,5 +357,7 @@ export const snapshot = (s: PipelineSnapshot): number => s.index;
 export const codes: readonly string[] = Object.keys(ERROR_CODES);
 export const events = reasoningPipeline(of(ev.runStarted(), ev.runFinished())).events$;
 export const run = runPipeline([ev.runStarted(), ev.runFinished()]).history.messages;
+const strings: StringStore = { get: async (key: string) => key, set: () => undefined };
+export const stores: HistoryStore[] = [new KeyValueHistoryStore(strings, { keyPrefix: "p:" }), new IndexedDbHistoryStore({ database: "d" })];
 `,
 };

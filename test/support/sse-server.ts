@@ -1,18 +1,22 @@
 /**
- * The HTTP test server is the demo's agent server (examples/agent-server.ts): one implementation,
- * used by `npm start` and by the integration and conformance tests alike.
+ * The HTTP test server is the testing kit's `mockAgentServer` (src/testing/mock-agent-server.ts): one
+ * implementation, used by `npm start`, by the integration and conformance tests, and by integrators.
+ * The names here are the ones these tests were written with.
  */
-import { startAgentServer, type AgentServer } from "../../examples/agent-server";
+import {
+  mockAgentServer as startAgentServer,
+  type MockAgentServer as AgentServer,
+} from "../../src/testing/mock-agent-server";
 export {
-  startAgentServer,
+  mockAgentServer as startAgentServer,
   sseFrame,
   cutPoints,
-  type AgentServer,
-  type AgentScript,
-  type AgentTurn,
+  type MockAgentServer as AgentServer,
+  type ServerScript as AgentScript,
+  type ServerTurnOptions as AgentTurn,
   type RecordedRequest,
   type ResponseEnd,
-} from "../../examples/agent-server";
+} from "../../src/testing/mock-agent-server";
 
 /**
  * For a jest suite: a `serve(...)` that starts an agent server and closes every server it started

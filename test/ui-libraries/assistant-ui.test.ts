@@ -10,7 +10,8 @@
  * after `npm ci` in examples/assistant-ui (`npm run test:ui-libraries`). Screenshot:
  * .tmp/ui-libraries/assistant-ui.png.
  */
-import { ISSUED, returnedValues } from "../../examples/demo-agent";
+import { ISSUED } from "../../examples/demo-agent";
+import { returnedValues } from "../../src/testing";
 import { startExample } from "../../examples/assistant-ui/serve";
 import { ALL_BACK_IDENTICAL, openChatPage, valuesIn, type ChatPage } from "./chat-page";
 
@@ -66,7 +67,7 @@ describe("assistant-ui (@assistant-ui/react-ag-ui useAgUiRuntime) with reasoning
     await page.getByText("With my earlier reasoning restored").waitFor();
 
     // assistant-ui's own message list drops the tool call's value; the middleware restores it (D-KEEPER).
-    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
+    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
     // Saved when the run ended, as a restored thread would continue from it: both values, each recorded
     // as issued by this agent (D-ISSUER).
     expect(valuesIn(await open().savedHistory())).toEqual(
@@ -88,7 +89,7 @@ describe("assistant-ui (@assistant-ui/react-ag-ui useAgUiRuntime) with reasoning
 
     const request = await send("And in first class?");
     await page.getByText("With my earlier reasoning restored").nth(1).waitFor();
-    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
+    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
     expect(open().consoleErrors).toEqual([]);
   }, 30_000);
 

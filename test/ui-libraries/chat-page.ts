@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type { RecordedRequest } from "../../examples/agent-server";
+import type { RecordedRequest } from "../../src/testing";
 import { ISSUED } from "../../examples/demo-agent";
 import type { ChatExample } from "../../examples/ui-example-server";
 import { parseHistory, type ReasoningHistory } from "../../src";
@@ -110,7 +110,7 @@ export async function openChatPage(start: () => Promise<ChatExample>, options: C
   }
 }
 
-/** `returnedValues(request)` when every issued value came back byte-identical. */
+/** `returnedValues(request, ISSUED)` when every issued value came back byte-identical. */
 export const ALL_BACK_IDENTICAL = ISSUED.map((v) => ({
   subtype: v.subtype,
   entityId: v.entityId,

@@ -11,7 +11,8 @@
  * after `npm ci` in examples/copilotkit (`npm run test:ui-libraries`). Screenshot:
  * .tmp/ui-libraries/copilotkit.png.
  */
-import { ISSUED, returnedValues } from "../../examples/demo-agent";
+import { ISSUED } from "../../examples/demo-agent";
+import { returnedValues } from "../../src/testing";
 import { startExample } from "../../examples/copilotkit/serve";
 import { ALL_BACK_IDENTICAL, openChatPage, valuesIn, type ChatPage } from "./chat-page";
 
@@ -67,7 +68,7 @@ describe("CopilotKit v2 (CopilotKitProvider selfManagedAgents, CopilotChat) with
     const request = await send("And if we book a week ahead?");
     await page.getByText("With my earlier reasoning restored").waitFor();
 
-    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
+    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
     // Saved when the run ended, as a restored thread would continue from it: both values, each recorded
     // as issued by this agent (D-ISSUER).
     expect(valuesIn(await open().savedHistory())).toEqual(
@@ -89,7 +90,7 @@ describe("CopilotKit v2 (CopilotKitProvider selfManagedAgents, CopilotChat) with
 
     const request = await send("And in first class?");
     await page.getByText("With my earlier reasoning restored").nth(1).waitFor();
-    expect(returnedValues(request)).toEqual(ALL_BACK_IDENTICAL);
+    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
     expect(open().consoleErrors).toEqual([]);
   }, 30_000);
 

@@ -1,17 +1,22 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { IssuedValue } from "./returned-values";
 
 /**
- * A scripted AG-UI agent over real HTTP: `POST` a `RunAgentInput`, get `text/event-stream` back, one
- * `data:` frame per event. Used by the demo (`npm start`) and by the integration and conformance tests.
+ * `mockAgentServer(script)`: a scripted AG-UI agent over real HTTP on 127.0.0.1, for integration tests
+ * of code that talks to an agent endpoint (an `HttpAgent`, a proxy, a service). `POST` a
+ * `RunAgentInput`, get the request's scripted turn back as `text/event-stream` (one `data:` frame per
+ * event, sent verbatim) or, with `encoding: "protobuf"`, as AG-UI's binary stream. Every request is
+ * recorded, byte for byte. Also the server of this package's demo (`npm start`) and of its own
+ * integration and conformance tests.
  *
  * It behaves like a slow, real network on purpose: every frame is cut into small TCP writes, and at
- * least one cut per frame lands inside a multi-byte UTF-8 character when the frame has one, so a
+ * least one cut per SSE frame lands inside a multi-byte UTF-8 character when the frame has one, so a
  * client that decodes chunk by chunk instead of as a stream is caught.
  */
 
-/** What the server does for one request. */
-export interface AgentTurn {
+/** How the server answers one request, beyond the events themselves. */
+export interface ServerTurnOptions {
   /** Events to stream, each sent verbatim as one `data:` frame (no validation on the way out). */
   readonly events: readonly unknown[];
   /** End the response cleanly after this many events: the run stops without a terminal event. */
@@ -28,8 +33,11 @@ export interface AgentTurn {
   readonly status?: number;
 }
 
+/** One request's answer: its events, or the events and how to send them. */
+export type ServerTurn = readonly unknown[] | ServerTurnOptions;
+
 /** Per request: a list (request n gets turn n) or a function of the recorded request. */
-export type AgentScript = readonly AgentTurn[] | ((request: RecordedRequest) => AgentTurn | Promise<AgentTurn>);
+export type ServerScript = readonly ServerTurn[] | ((request: RecordedRequest) => ServerTurn | Promise<ServerTurn>);
 
 /** How a response ended. */
 export type ResponseEnd = "finished" | "client-closed";
@@ -40,10 +48,13 @@ export interface RecordedRequest {
   readonly index: number;
   readonly method: string;
   readonly path: string;
-  readonly headers: IncomingHttpHeaders;
+  /** The request headers, by lower-case name (Node's `IncomingHttpHeaders`). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The request body exactly as received, byte for byte. */
-  readonly body: Buffer;
-  /** The body parsed as JSON (`undefined` when it is not JSON). */
+  readonly body: Uint8Array;
+  /** The body decoded as UTF-8. */
+  readonly text: string;
+  /** The body parsed as JSON (`undefined` when it is not JSON): the `RunAgentInput` the client sent. */
   readonly json: unknown;
   /** Resolves when the response is over: the server ended it, or the client closed the connection first. */
   readonly end: Promise<ResponseEnd>;
@@ -51,35 +62,62 @@ export interface RecordedRequest {
   readonly stats: { writes: number; framesSent: number; cutsInsideCharacters: number };
 }
 
-export interface AgentServer {
+export interface MockAgentServer {
   /** `http://127.0.0.1:<port>/agent` */
   readonly url: string;
+  /** Every request received, in arrival order. */
   readonly requests: readonly RecordedRequest[];
+  /**
+   * Every encrypted value this server has sent (its well-formed `REASONING_ENCRYPTED_VALUE` events, in
+   * the order sent): what `returnedValues(request, server.issued)` looks for in a later request.
+   */
+  readonly issued: readonly IssuedValue[];
   /** The request with this index, once it has arrived. */
   request(index: number): Promise<RecordedRequest>;
+  /** Stops listening and ends every open connection (a held response included). */
   close(): Promise<void>;
 }
 
-export interface AgentServerOptions {
+export interface MockAgentServerOptions {
   /** Path the agent answers on (default `/agent`). Any other path gets 404. */
   readonly path?: string;
   /** Port on 127.0.0.1 (default 0: a free one). */
   readonly port?: number;
-  /** `GET` routes beside the agent, by path: the web demo's page, its script and its check. */
-  readonly pages?: Readonly<Record<string, Page>>;
+  /**
+   * `"sse"` (default): `text/event-stream`. `"protobuf"`: AG-UI's binary stream
+   * (`application/vnd.ag-ui.event+proto`, length-prefixed protocol buffers), which `HttpAgent` reads
+   * by its content type; needs `@ag-ui/encoder` installed, and the events must be ones it can encode.
+   */
+  readonly encoding?: "sse" | "protobuf";
+  /** `GET` routes beside the agent, by path (e.g. a test page, its script, a report). */
+  readonly pages?: Readonly<Record<string, ServerPage>>;
 }
 
 /** One `GET` route: built per request, so it can report on what the agent received. */
-export interface Page {
+export interface ServerPage {
   readonly contentType: string;
-  body(requests: readonly RecordedRequest[]): string | Buffer;
+  body(requests: readonly RecordedRequest[]): string | Uint8Array;
 }
 
+/** How events are framed on the wire. */
+interface Framing {
+  readonly contentType: string;
+  frame(event: unknown): Buffer;
+  /** Whether a cut inside a UTF-8 character means anything (text frames only). */
+  readonly text: boolean;
+}
+
+const SSE: Framing = { contentType: "text/event-stream", frame: sseFrame, text: true };
+
 /** Starts the server on 127.0.0.1, by default on a free port. */
-export async function startAgentServer(script: AgentScript, options: AgentServerOptions = {}): Promise<AgentServer> {
+export async function mockAgentServer(
+  script: ServerScript,
+  options: MockAgentServerOptions = {},
+): Promise<MockAgentServer> {
   const path = options.path ?? "/agent";
-  // Every request received, in arrival order.
+  const framing = options.encoding === "protobuf" ? await protobufFraming() : SSE;
   const requests: RecordedRequest[] = [];
+  const issued: IssuedValue[] = [];
   // Callers of request(n) waiting for the n-th request to arrive.
   const waiting = new Map<number, Array<(r: RecordedRequest) => void>>();
 
@@ -112,7 +150,7 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
       res.end(JSON.stringify({ error: `no scripted turn for request #${recorded.index}` }));
       return;
     }
-    await respond(turn, res, recorded.stats);
+    await respond(Array.isArray(turn) ? { events: turn } : (turn as ServerTurnOptions), res, recorded.stats);
   }
 
   function record(req: IncomingMessage, res: ServerResponse, body: Buffer): RecordedRequest {
@@ -122,6 +160,7 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
       path: req.url ?? "",
       headers: req.headers,
       body,
+      text: body.toString("utf8"),
       json: parseJson(body),
       end: new Promise<ResponseEnd>((resolve) => {
         // "close" fires for both endings; only a finished response has flushed everything.
@@ -135,12 +174,49 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
     return recorded;
   }
 
+  async function respond(turn: ServerTurnOptions, res: ServerResponse, stats: RecordedRequest["stats"]): Promise<void> {
+    const status = turn.status ?? 200;
+    if (status < 200 || status > 299) {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: `scripted status ${status}` }));
+      return;
+    }
+    res.writeHead(200, { "content-type": framing.contentType, "cache-control": "no-cache", connection: "keep-alive" });
+    res.flushHeaders();
+
+    const size = Math.max(1, turn.writeSize ?? 7);
+    const stopAt = Math.min(turn.events.length, turn.endAfter ?? Infinity, turn.holdAfter ?? Infinity);
+    for (let i = 0; i < stopAt; i++) {
+      const frame = framing.frame(turn.events[i]);
+      let from = 0;
+      for (const at of [...cutPoints(frame, size), frame.length]) {
+        if (res.destroyed) return;
+        if (framing.text && at < frame.length && splitsCharacter(frame, at)) stats.cutsInsideCharacters++;
+        res.write(frame.subarray(from, at));
+        stats.writes++;
+        from = at;
+        await pause(turn.writePauseMs ?? 0);
+      }
+      stats.framesSent++;
+      const value = issuedValueOf(turn.events[i]);
+      if (value !== undefined) issued.push(value);
+      if (turn.framePauseMs) await pause(turn.framePauseMs);
+    }
+    if (turn.holdAfter !== undefined && turn.holdAfter < turn.events.length) {
+      // Keep the response open; only the client (or close()) can end it now.
+      await new Promise<void>((resolve) => res.on("close", () => resolve()));
+      return;
+    }
+    res.end();
+  }
+
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
     url: `http://127.0.0.1:${port}${path}`,
     requests,
+    issued,
     request(index) {
       const arrived = requests[index];
       if (arrived) return Promise.resolve(arrived);
@@ -162,6 +238,25 @@ export function sseFrame(event: unknown): Buffer {
   return Buffer.from(`data: ${JSON.stringify(event)}\n\n`, "utf8");
 }
 
+/** AG-UI's binary framing, from `@ag-ui/encoder` (loaded only when asked for). */
+async function protobufFraming(): Promise<Framing> {
+  let encoder: typeof import("@ag-ui/encoder");
+  try {
+    encoder = await import("@ag-ui/encoder");
+  } catch {
+    throw new Error(
+      'agui-reasoning/testing: mockAgentServer({ encoding: "protobuf" }) needs @ag-ui/encoder: npm install -D @ag-ui/encoder',
+    );
+  }
+  const { EventEncoder, AGUI_MEDIA_TYPE } = encoder;
+  const binary = new EventEncoder({ accept: AGUI_MEDIA_TYPE });
+  return {
+    contentType: AGUI_MEDIA_TYPE,
+    frame: (event) => Buffer.from(binary.encodeProtobuf(event as Parameters<typeof binary.encodeProtobuf>[0])),
+    text: false,
+  };
+}
+
 /**
  * Where to cut one frame into TCP writes: every `size` bytes, plus one cut inside the first
  * multi-byte character (if any), so a decoder that is not streaming sees a broken character.
@@ -180,45 +275,16 @@ function splitsCharacter(frame: Buffer, at: number): boolean {
   return byte !== undefined && byte >= 0x80 && byte <= 0xbf;
 }
 
-async function respond(turn: AgentTurn, res: ServerResponse, stats: RecordedRequest["stats"]): Promise<void> {
-  const status = turn.status ?? 200;
-  if (status < 200 || status > 299) {
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: `scripted status ${status}` }));
-    return;
-  }
-  res.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-  });
-  res.flushHeaders();
-
-  const size = Math.max(1, turn.writeSize ?? 7);
-  const stopAt = Math.min(turn.events.length, turn.endAfter ?? Infinity, turn.holdAfter ?? Infinity);
-  for (let i = 0; i < stopAt; i++) {
-    const frame = sseFrame(turn.events[i]);
-    let from = 0;
-    for (const at of [...cutPoints(frame, size), frame.length]) {
-      if (res.destroyed) return;
-      if (at < frame.length && splitsCharacter(frame, at)) stats.cutsInsideCharacters++;
-      res.write(frame.subarray(from, at));
-      stats.writes++;
-      from = at;
-      await pause(turn.writePauseMs ?? 0);
-    }
-    stats.framesSent++;
-    if (turn.framePauseMs) await pause(turn.framePauseMs);
-  }
-  if (turn.holdAfter !== undefined && turn.holdAfter < turn.events.length) {
-    // Keep the response open; only the client can end it now.
-    await new Promise<void>((resolve) => res.on("close", () => resolve()));
-    return;
-  }
-  res.end();
+/** The value a well-formed `REASONING_ENCRYPTED_VALUE` event issues. */
+function issuedValueOf(event: unknown): IssuedValue | undefined {
+  if (typeof event !== "object" || event === null) return undefined;
+  const { type, subtype, entityId, encryptedValue } = event as Record<string, unknown>;
+  if (type !== "REASONING_ENCRYPTED_VALUE" || (subtype !== "message" && subtype !== "tool-call")) return undefined;
+  if (typeof entityId !== "string" || typeof encryptedValue !== "string") return undefined;
+  return { subtype, entityId, encryptedValue };
 }
 
-async function pickTurn(script: AgentScript, request: RecordedRequest): Promise<AgentTurn | undefined> {
+async function pickTurn(script: ServerScript, request: RecordedRequest): Promise<ServerTurn | undefined> {
   return typeof script === "function" ? await script(request) : script[request.index];
 }
 

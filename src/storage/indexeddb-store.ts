@@ -1,0 +1,141 @@
+import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
+import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
+import { truncateId } from "../core/errors";
+import type { ReasoningHistory } from "../history/types";
+
+/*
+ * The little of the IndexedDB API this store uses, typed here: the package is compiled without the
+ * DOM library, and its declarations must not pull it into a Node consumer's program.
+ */
+interface IdbRequest<T> {
+  readonly result: T;
+  readonly error: { readonly message: string } | null;
+  onsuccess: (() => void) | null;
+  onerror: (() => void) | null;
+}
+interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
+  onupgradeneeded: (() => void) | null;
+}
+interface IdbDatabase {
+  readonly objectStoreNames: { contains(name: string): boolean };
+  createObjectStore(name: string): unknown;
+  transaction(store: string, mode: "readonly" | "readwrite"): IdbTransaction;
+  close(): void;
+  onversionchange: (() => void) | null;
+}
+interface IdbTransaction {
+  objectStore(name: string): IdbObjectStore;
+  readonly error: { readonly message: string } | null;
+  oncomplete: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+}
+interface IdbObjectStore {
+  get(key: string): IdbRequest<unknown>;
+  put(value: string, key: string): IdbRequest<unknown>;
+}
+/** The `IDBFactory` (`window.indexedDB`) or anything shaped like it. */
+export interface IndexedDbFactory {
+  open(name: string, version: number): IdbOpenRequest;
+}
+
+export interface IndexedDbHistoryStoreOptions {
+  /** The database's name (default `"agui-reasoning"`). */
+  readonly database?: string;
+  /** The object store inside it, created on first open (default `"histories"`). */
+  readonly objectStore?: string;
+  /** The factory to open it with (default `globalThis.indexedDB`). */
+  readonly indexedDB?: IndexedDbFactory;
+  /** Whether it may keep encrypted values (default true); see `KeyValueHistoryStoreOptions.encryptedValues`. */
+  readonly encryptedValues?: boolean;
+}
+
+const STORE = "IndexedDbHistoryStore";
+const VERSION = 1;
+
+/**
+ * A `HistoryStore` in the browser's IndexedDB, where chat UIs keep their threads: one record per
+ * thread id, the exact text `serializeHistory` writes (so every `encryptedValue` comes back byte for
+ * byte, with its issuer record), put in one transaction — a thread holds the old record or the new
+ * one, never a mix. `save` resolves once the transaction is committed. `load` reads with
+ * `parseHistory`: a corrupt record is a `TypeError` naming the thread and the JSON pointer at fault,
+ * never half a history. The database is opened on first use; `close()` closes it.
+ */
+export class IndexedDbHistoryStore implements HistoryStore {
+  readonly capabilities: HistoryStoreCapabilities;
+  private readonly database: string;
+  private readonly objectStore: string;
+  private readonly factory: IndexedDbFactory | undefined;
+  private opened: Promise<IdbDatabase> | undefined;
+
+  constructor(options: IndexedDbHistoryStoreOptions = {}) {
+    this.database = options.database ?? "agui-reasoning";
+    this.objectStore = options.objectStore ?? "histories";
+    this.factory = options.indexedDB ?? (globalThis as { indexedDB?: IndexedDbFactory }).indexedDB;
+    this.capabilities = { encryptedValues: options.encryptedValues ?? true };
+  }
+
+  async save(threadId: string, history: ReasoningHistory): Promise<void> {
+    checkThreadId(STORE, threadId);
+    const record = recordOf(STORE, this.capabilities, history);
+    const tx = (await this.open()).transaction(this.objectStore, "readwrite");
+    tx.objectStore(this.objectStore).put(record, threadId);
+    await new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onerror = tx.onabort = () => reject(idbError(`saving thread ${thread(threadId)}`, tx.error));
+    });
+  }
+
+  async load(threadId: string): Promise<ReasoningHistory | undefined> {
+    checkThreadId(STORE, threadId);
+    const tx = (await this.open()).transaction(this.objectStore, "readonly");
+    const record = await settled(tx.objectStore(this.objectStore).get(threadId), `loading thread ${thread(threadId)}`);
+    return record === undefined ? undefined : historyOfRecord(STORE, threadId, record);
+  }
+
+  /** Closes the database connection (the next `save` or `load` opens it again). */
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = undefined;
+    if (opened !== undefined) (await opened).close();
+  }
+
+  private open(): Promise<IdbDatabase> {
+    this.opened ??= this.connect().catch((error: unknown) => {
+      this.opened = undefined;
+      throw error;
+    });
+    return this.opened;
+  }
+
+  private async connect(): Promise<IdbDatabase> {
+    if (this.factory === undefined || typeof this.factory.open !== "function")
+      throw new TypeError(`agui-reasoning: ${STORE}: no IndexedDB here; pass options.indexedDB`);
+    const request = this.factory.open(this.database, VERSION);
+    request.onupgradeneeded = () => {
+      if (!request.result.objectStoreNames.contains(this.objectStore))
+        request.result.createObjectStore(this.objectStore);
+    };
+    const db = await settled(request, `opening database ${JSON.stringify(this.database)}`);
+    // Another tab upgrading the database: let it, and open again on next use.
+    db.onversionchange = () => {
+      db.close();
+      this.opened = undefined;
+    };
+    return db;
+  }
+}
+
+function settled<T>(request: IdbRequest<T>, doing: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(idbError(doing, request.error));
+  });
+}
+
+function idbError(doing: string, cause: { readonly message: string } | null): Error {
+  const message = `agui-reasoning: ${STORE}: ${doing} failed${cause ? `: ${cause.message}` : ""}`;
+  return new Error(message, { cause });
+}
+
+const thread = (threadId: string): string => JSON.stringify(truncateId(threadId));

@@ -1,0 +1,64 @@
+import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
+import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
+import type { ReasoningHistory } from "../history/types";
+
+/**
+ * Any store of strings by key: `localStorage` (`{ get: (k) => localStorage.getItem(k), set: (k, v) =>
+ * localStorage.setItem(k, v) }`), a Redis client (`get`/`set` as they are), a SQL table with a key
+ * and a text column. `get` gives `null` or `undefined` for a key never set; both may be async.
+ */
+export interface StringStore {
+  get(key: string): string | null | undefined | Promise<string | null | undefined>;
+  set(key: string, value: string): unknown;
+}
+
+export interface KeyValueHistoryStoreOptions {
+  /** Put before each thread id to make its key (default `"agui-reasoning/history/"`). */
+  readonly keyPrefix?: string;
+  /**
+   * Whether the strings may hold encrypted values (default true). Say `false` for a store shared with
+   * parties that must not see them (R-REASON-26): save through `saveHistory`, which strips them with a
+   * `VALUE_NOT_STORED` warning (R-REASON-19).
+   */
+  readonly encryptedValues?: boolean;
+}
+
+const STORE = "KeyValueHistoryStore";
+
+/**
+ * A `HistoryStore` over any `StringStore`: one record per thread, the exact text `serializeHistory`
+ * writes (messages, every `encryptedValue` byte for byte, the issuer records, the incomplete list),
+ * written with one `set` — so a thread holds the old record or the new one, never a mix. `load` reads
+ * it with `parseHistory`: a corrupt record is a `TypeError` naming the thread and the JSON pointer at
+ * fault, never half a history.
+ */
+export class KeyValueHistoryStore implements HistoryStore {
+  readonly capabilities: HistoryStoreCapabilities;
+  private readonly keyPrefix: string;
+
+  constructor(
+    private readonly strings: StringStore,
+    options: KeyValueHistoryStoreOptions = {},
+  ) {
+    if (typeof strings?.get !== "function" || typeof strings.set !== "function")
+      throw new TypeError(`agui-reasoning: ${STORE} needs a store with get(key) and set(key, value) functions`);
+    this.keyPrefix = options.keyPrefix ?? "agui-reasoning/history/";
+    this.capabilities = { encryptedValues: options.encryptedValues ?? true };
+  }
+
+  /** The key a thread's record is kept under. */
+  keyOf(threadId: string): string {
+    checkThreadId(STORE, threadId);
+    return this.keyPrefix + threadId;
+  }
+
+  async save(threadId: string, history: ReasoningHistory): Promise<void> {
+    const key = this.keyOf(threadId);
+    await this.strings.set(key, recordOf(STORE, this.capabilities, history));
+  }
+
+  async load(threadId: string): Promise<ReasoningHistory | undefined> {
+    const record = await this.strings.get(this.keyOf(threadId));
+    return record === null || record === undefined ? undefined : historyOfRecord(STORE, threadId, record);
+  }
+}

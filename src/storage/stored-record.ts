@@ -1,0 +1,52 @@
+import { parseHistory, serializeHistory } from "./history-format";
+import type { HistoryStoreCapabilities } from "./history-store";
+import { stripValues } from "./strip-values";
+import { truncateId } from "../core/errors";
+import type { ReasoningHistory } from "../history/types";
+
+/**
+ * What every shipped store does on the way in and out, so they agree (D-PATHS): a thread id is a
+ * non-empty string; what is stored is exactly the text `serializeHistory` writes (issuer records and
+ * everything else it keeps included); what is loaded is read by `parseHistory`, all or nothing, and a
+ * record it refuses is a `TypeError` naming the store, the thread and the JSON pointer at fault —
+ * never half a history, never the record's content (D-REDACT).
+ */
+
+/** Throws unless `threadId` is a non-empty string. */
+export function checkThreadId(store: string, threadId: unknown): asserts threadId is string {
+  if (typeof threadId !== "string" || threadId === "")
+    throw new TypeError(`agui-reasoning: ${store} needs a non-empty threadId string`);
+}
+
+/**
+ * The record to store for `history`. A store declaring `encryptedValues: false` refuses a history
+ * that still holds values: dropping them here would be a silent loss (R-REASON-19); `saveHistory`
+ * strips them with a `VALUE_NOT_STORED` warning first.
+ */
+export function recordOf(store: string, capabilities: HistoryStoreCapabilities, history: ReasoningHistory): string {
+  if (!capabilities.encryptedValues && stripValues(history).lost.length > 0) {
+    throw new TypeError(
+      `agui-reasoning: ${store}: this store cannot carry encrypted values and the history holds some; ` +
+        "save it with saveHistory(), which strips them with a VALUE_NOT_STORED warning",
+    );
+  }
+  return serializeHistory(history);
+}
+
+/** The history a stored record holds, or a `TypeError` naming the store, the thread and what is wrong with it. */
+export function historyOfRecord(store: string, threadId: string, record: unknown): ReasoningHistory {
+  const thread = JSON.stringify(truncateId(threadId));
+  if (typeof record !== "string")
+    throw new TypeError(
+      `agui-reasoning: ${store}: the record of thread ${thread} is corrupt: ` +
+        `it is ${record === null ? "null" : typeof record}, not the text serializeHistory writes`,
+    );
+  try {
+    return parseHistory(record);
+  } catch (error) {
+    const problem = error instanceof Error ? error.message.replace(/^agui-reasoning: parseHistory: /, "") : "";
+    throw new TypeError(`agui-reasoning: ${store}: the record of thread ${thread} is corrupt: ${problem}`, {
+      cause: error,
+    });
+  }
+}

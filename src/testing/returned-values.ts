@@ -1,0 +1,53 @@
+/** An encrypted value an agent issued: on which message or tool call, and its exact text. */
+export interface IssuedValue {
+  readonly subtype: "message" | "tool-call";
+  readonly entityId: string;
+  readonly encryptedValue: string;
+}
+
+/** Whether one issued value came back in a request. */
+export interface ReturnedValue {
+  readonly subtype: "message" | "tool-call";
+  readonly entityId: string;
+  /** UTF-8 byte length of the value that was issued. */
+  readonly bytes: number;
+  /** The request carries it on its own message or tool call, with the same bytes (R-REASON-17). */
+  readonly identical: boolean;
+}
+
+/**
+ * For each value in `issued`, whether `request` — a `RunAgentInput`, or a `mockAgentServer` request
+ * (its JSON body is one) — carries it back on the message or tool call it was issued for, byte for
+ * byte (R-REASON-17): the server side of "did the client send my reasoning back?". The request is
+ * read defensively: a missing or malformed `messages` list means nothing came back.
+ */
+export function returnedValues(request: unknown, issued: readonly IssuedValue[]): ReturnedValue[] {
+  const body = isRecord(request) && "json" in request && !("messages" in request) ? request.json : request;
+  const received = new Map<string, unknown>();
+  const messages = isRecord(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  for (const m of messages) {
+    if (!isRecord(m)) continue;
+    received.set(`message\u0000${String(m.id)}`, m.encryptedValue);
+    for (const call of Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : []) {
+      if (isRecord(call)) received.set(`tool-call\u0000${String(call.id)}`, call.encryptedValue);
+    }
+  }
+  return issued.map((v) => {
+    const got = received.get(`${v.subtype}\u0000${v.entityId}`);
+    return {
+      subtype: v.subtype,
+      entityId: v.entityId,
+      bytes: utf8Length(v.encryptedValue),
+      identical: typeof got === "string" && got === v.encryptedValue,
+    };
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** The UTF-8 byte length of a string, without Node's Buffer. */
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}

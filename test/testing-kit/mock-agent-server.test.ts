@@ -1,0 +1,138 @@
+/**
+ * agui-reasoning/testing's mockAgentServer: a real HTTP AG-UI endpoint on 127.0.0.1, driven here by a
+ * real HttpAgent through reasoningPipeline, as an integrator's integration test would; and
+ * returnedValues, the server-side check that a request carried the issued values back.
+ */
+import { toRunInputMessages } from "../../src";
+import { ev, mockAgentServer, msg, returnedValues, type MockAgentServer } from "../../src/testing";
+import { runInput, runOverHttp } from "../support/http-run";
+
+const VALUE = "gAAAA-opaque+/=\u00e9\u{1F512}";
+const TOOL_VALUE = "rs_tool-\u00e9";
+
+/** Turn 1: reasoning with a value, an answer calling a tool whose call carries one too. */
+const TURN_1 = [
+  ev.runStarted("r1"),
+  ev.reasoningMessageStart("m1"),
+  ev.reasoningMessageContent("m1", "Let me think"),
+  ev.reasoningMessageEnd("m1"),
+  ev.encryptedValue("message", "m1", VALUE),
+  ev.textChunk("a1", "Calling"),
+  ev.toolCallStart("tc1", "search", { parentMessageId: "a1" }),
+  ev.toolCallArgs("tc1", '{"q":"x"}'),
+  ev.toolCallEnd("tc1"),
+  ev.encryptedValue("tool-call", "tc1", TOOL_VALUE),
+  ev.runFinished("r1"),
+];
+const TURN_2 = [ev.runStarted("r2"), ev.textChunk("a2", "Done"), ev.runFinished("r2")];
+
+let servers: MockAgentServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+async function serve(...args: Parameters<typeof mockAgentServer>): Promise<MockAgentServer> {
+  const server = await mockAgentServer(...args);
+  servers.push(server);
+  return server;
+}
+
+describe("mockAgentServer: a scripted AG-UI endpoint over real HTTP", () => {
+  it.each(["sse", "protobuf"] as const)(
+    "R-REASON-17: (%s) an HttpAgent runs the scripted turns; every request is recorded; returnedValues sees the values come back",
+    async (encoding) => {
+      const server = await serve([TURN_1, { events: TURN_2 }], { encoding });
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/agent$/);
+
+      const first = await runOverHttp(server.url, runInput({ runId: "r1" }));
+      expect(first.error).toBeUndefined();
+      expect(first.history.messages.map((m) => m.id)).toEqual(["m1", "a1"]);
+      expect(server.requests[0]!.headers["content-type"]).toBe("application/json");
+      expect(await server.requests[0]!.end).toBe("finished");
+      // What the server issued, in the order it sent it.
+      expect(server.issued).toEqual([
+        { subtype: "message", entityId: "m1", encryptedValue: VALUE },
+        { subtype: "tool-call", entityId: "tc1", encryptedValue: TOOL_VALUE },
+      ]);
+
+      const asked = { ...first.history, messages: [...first.history.messages, msg.user("u2", "and?")] };
+      const messages = toRunInputMessages(asked, { producer: server.url, onWarning: () => {} });
+      const second = await runOverHttp(server.url, runInput({ runId: "r2", messages }));
+      expect(second.error).toBeUndefined();
+      expect(server.requests.map((r) => (r.json as { runId: string }).runId)).toEqual(["r1", "r2"]);
+      expect((await server.request(1)).text).toBe(JSON.stringify((await server.request(1)).json));
+
+      const bytes = (text: string) => Buffer.byteLength(text, "utf8");
+      expect(returnedValues(server.requests[1], server.issued)).toEqual([
+        { subtype: "message", entityId: "m1", bytes: bytes(VALUE), identical: true },
+        { subtype: "tool-call", entityId: "tc1", bytes: bytes(TOOL_VALUE), identical: true },
+      ]);
+      // The first request carried nothing back: nothing had been issued yet.
+      expect(returnedValues(server.requests[0], server.issued).map((v) => v.identical)).toEqual([false, false]);
+    },
+  );
+
+  it("the protobuf encoding answers with AG-UI's binary media type, which HttpAgent reads by its content type", async () => {
+    const server = await serve([TURN_1], { encoding: "protobuf" });
+    const response = await fetch(server.url, { method: "POST", body: JSON.stringify(runInput()) });
+    expect(response.headers.get("content-type")).toBe("application/vnd.ag-ui.event+proto");
+    const body = new Uint8Array(await response.arrayBuffer());
+    // Length-prefixed frames: the first 4 bytes give the first message's length (big-endian).
+    const first = new DataView(body.buffer).getUint32(0, false);
+    expect(first).toBeGreaterThan(0);
+    expect(first + 4).toBeLessThan(body.length);
+    expect(server.requests[0]!.stats.framesSent).toBe(TURN_1.length);
+  });
+
+  it("a request beyond the script gets a 500 naming it, a scripted status its error; the run fails, nothing hangs", async () => {
+    const server = await serve([{ events: [], status: 503 }]);
+    const scripted = await fetch(server.url, { method: "POST", body: "{}" });
+    expect([scripted.status, await scripted.json()]).toEqual([503, { error: "scripted status 503" }]);
+    const beyond = await fetch(server.url, { method: "POST", body: "not json" });
+    expect([beyond.status, await beyond.json()]).toEqual([500, { error: "no scripted turn for request #1" }]);
+    expect(server.requests[1]!.json).toBeUndefined();
+    expect((await fetch(new URL("/elsewhere", server.url), { method: "POST" })).status).toBe(404);
+  });
+
+  it("close() ends a held response and stops listening", async () => {
+    const server = await mockAgentServer([{ events: [ev.runStarted(), ev.reasoningChunk("m1", "x")], holdAfter: 1 }]);
+    const response = await fetch(server.url, { method: "POST", body: "{}" });
+    const reader = response.body!.getReader();
+    await reader.read();
+    const request = await server.request(0);
+    await server.close();
+    expect(await request.end).toBe("client-closed");
+    expect(server.issued).toEqual([]);
+    await expect(fetch(server.url, { method: "POST", body: "{}" })).rejects.toThrow();
+  });
+});
+
+describe("returnedValues: which issued values a request carried back", () => {
+  const issued = [
+    { subtype: "message", entityId: "m1", encryptedValue: VALUE },
+    { subtype: "tool-call", entityId: "tc1", encryptedValue: TOOL_VALUE },
+  ] as const;
+
+  it("R-REASON-17: reads a RunAgentInput too; a changed value, a value on another target or another kind is not back", () => {
+    const sameBytes = {
+      messages: [
+        msg.reasoning("m1", "t", { encryptedValue: VALUE }),
+        msg.assistant("a1", "", { toolCalls: [msg.toolCall("tc1", "search", "{}", { encryptedValue: TOOL_VALUE })] }),
+      ],
+    };
+    expect(returnedValues(sameBytes, issued).map((v) => v.identical)).toEqual([true, true]);
+    const changed = {
+      messages: [
+        msg.reasoning("m1", "t", { encryptedValue: `${VALUE} ` }),
+        // The tool call's value on the message of the same id, not on the tool call.
+        msg.assistant("tc1", "", { encryptedValue: TOOL_VALUE }),
+      ],
+    };
+    expect(returnedValues(changed, issued).map((v) => v.identical)).toEqual([false, false]);
+  });
+
+  it("a malformed request (no messages, not a list, junk entries) means nothing came back, without throwing", () => {
+    for (const request of [undefined, null, 42, {}, { messages: "x" }, { messages: [null, 1, { toolCalls: "x" }] }])
+      expect(returnedValues(request, issued).map((v) => v.identical)).toEqual([false, false]);
+  });
+});
