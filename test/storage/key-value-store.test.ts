@@ -101,6 +101,13 @@ describe("KeyValueHistoryStore over SQLite (sql.js): a real embedded database", 
     const loaded = await store.load("thread-1");
     expect(loaded).toStrictEqual(first);
     expect(serializeHistory(loaded!)).toBe(serializeHistory(first));
+    // D-DURATION: the durations beside the messages come back too: m1 and its span ended, m2 (cut by RUN_ERROR) has no end.
+    const duration = (kind: "message" | "span", id: string) =>
+      loaded!.durations.find((d) => d.kind === kind && d.id === id);
+    expect(duration("message", "m1")).toMatchObject({ endedAt: expect.any(Number) });
+    expect(duration("span", "s1")).toMatchObject({ endedAt: expect.any(Number) });
+    expect(duration("message", "m2")).toMatchObject({ startedAt: expect.any(Number) });
+    expect(duration("message", "m2")!.endedAt).toBeUndefined();
     expect(await store.load("thread-2")).toBeUndefined();
 
     // The next turn starts from what was loaded; the values go back to their issuer byte for byte.
