@@ -6,12 +6,12 @@
  * delta, a reasoning message's content) and by occurrence: a string the stream declared encrypted or
  * sent as reasoning is replaced wherever it appears — a `rawEvent` copy, metadata, another field.
  */
-import { utf8Length } from "./utf8-length";
+import { byteLength } from "../history/read-event";
 import { plural } from "../core/plural";
 import { codePoints } from "./run-report";
 
 export function redactedValue(value: string): string {
-  const bytes = utf8Length(value);
+  const bytes = byteLength(value);
   return `[redacted: ${plural(bytes, "byte")}]`;
 }
 

@@ -1,4 +1,4 @@
-import { utf8Length } from "./utf8-length";
+import { byteLength } from "../history/read-event";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 
 /** How a run ended, as far as the check saw it. */
@@ -130,7 +130,7 @@ export class ReportBuilder {
           run.valuesShown.push({
             subtype: String(event.subtype),
             entityId: String(event.entityId),
-            bytes: utf8Length(value),
+            bytes: byteLength(value),
             value: this.keepAllValues ? value : "",
           });
         }

@@ -129,38 +129,13 @@ class ValueMerge {
 
   /** The held message, with every value the application set itself in place of the held one. */
   kept(held: Message, copy: Message): Message {
-    let kept = this.takeValue(held, copy, "message", held.id);
-    const heldCalls = toolCallsOf(held);
-    const copyCalls = toolCallsOf(copy);
-    if (heldCalls === undefined || copyCalls === undefined) return kept;
-    const byId = callsById(copyCalls);
-    let changed = false;
-    const calls = heldCalls.map((call) => {
-      const theirs = byId.get(call.id);
-      const next = theirs === undefined ? call : this.takeValue(call, theirs, "tool-call", call.id);
-      if (next !== call) changed = true;
-      return next;
-    });
-    if (changed) kept = { ...kept, toolCalls: calls } as Message;
-    return kept;
+    const kept = this.takeValue(held, copy, "message", held.id);
+    return withMatchedCalls(kept, copy, (call, theirs) => this.takeValue(call, theirs, "tool-call", call.id));
   }
 
   /** The application's copy with every held value restored where the copy has none. */
   restored(held: Message, copy: Message): Message {
-    let restored = restoreValue(copy, held);
-    const heldCalls = toolCallsOf(held);
-    const copyCalls = toolCallsOf(copy);
-    if (heldCalls === undefined || copyCalls === undefined) return restored;
-    const byId = callsById(heldCalls);
-    let changed = false;
-    const calls = copyCalls.map((call) => {
-      const mine = byId.get(call.id);
-      const next = mine === undefined ? call : restoreValue(call, mine);
-      if (next !== call) changed = true;
-      return next;
-    });
-    if (changed) restored = { ...restored, toolCalls: calls } as Message;
-    return restored;
+    return withMatchedCalls(restoreValue(copy, held), held, restoreValue);
   }
 
   /**
@@ -198,6 +173,29 @@ class ValueMerge {
 function restoreValue<T extends object>(copy: T, held: object): T {
   if (hasValue(copy) || !hasValue(held)) return copy;
   return { ...copy, encryptedValue: held.encryptedValue };
+}
+
+/**
+ * `base` with each of its tool calls that `other` also holds (by id, the first of a repeated id) replaced by
+ * `merge(call, match)`; `base` itself when no call changed.
+ */
+function withMatchedCalls(
+  base: Message,
+  other: Message,
+  merge: (call: ToolCall, match: ToolCall) => ToolCall,
+): Message {
+  const calls = toolCallsOf(base);
+  const others = toolCallsOf(other);
+  if (calls === undefined || others === undefined) return base;
+  const byId = callsById(others);
+  let changed = false;
+  const merged = calls.map((call) => {
+    const match = byId.get(call.id);
+    const next = match === undefined ? call : merge(call, match);
+    if (next !== call) changed = true;
+    return next;
+  });
+  return changed ? ({ ...base, toolCalls: merged } as Message) : base;
 }
 
 function callsById(calls: readonly ToolCall[]): Map<string, ToolCall> {

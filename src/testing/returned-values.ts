@@ -1,3 +1,4 @@
+import { byteLength } from "../history/read-event";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
   readonly subtype: "message" | "tool-call";
@@ -37,7 +38,7 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
     return {
       subtype: v.subtype,
       entityId: v.entityId,
-      bytes: utf8Length(v.encryptedValue),
+      bytes: byteLength(v.encryptedValue),
       identical: typeof got === "string" && got === v.encryptedValue,
     };
   });
@@ -45,9 +46,4 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
-}
-
-/** The UTF-8 byte length of a string, without Node's Buffer. */
-function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
 }
