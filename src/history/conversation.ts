@@ -1,8 +1,8 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { passThrough, type AguiEvent, type StepResult } from "../core/types";
 import { IncompleteList, indexIncomplete, type IncompleteSlots } from "./incomplete";
-import { IssuerRecords } from "./issuer-records";
-import { DurationRecords, indexDurations, type DurationIndex } from "./durations";
+import { PublishedList } from "./published-list";
+import { indexDurations, type DurationIndex, type DurationRecords } from "./durations";
 import { PersistentList } from "./persistent-list";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 
@@ -65,8 +65,8 @@ export class Conversation implements HistoryState {
   private constructor(
     readonly messages: PersistentList<Message>,
     readonly incomplete: IncompleteList,
-    /** Who issued each stored value (D-ISSUER), see `IssuerRecords`. */
-    readonly records: IssuerRecords,
+    /** Who issued each stored value (D-ISSUER), see `PublishedList`. */
+    readonly records: PublishedList<ValueIssuer>,
     /** When each reasoning message and span started and ended (D-DURATION). */
     readonly durations: DurationRecords,
     readonly index: ConversationIndex,
@@ -106,11 +106,11 @@ export class Conversation implements HistoryState {
     indexIssuers(published.issuers, index);
     indexDurations(published.durations, index.durations);
     const incomplete = indexIncomplete(published.incomplete, index.incompleteSlot);
-    const durations = DurationRecords.of(published.durations);
+    const durations = PublishedList.of(published.durations);
     return new Conversation(
       messages,
       incomplete,
-      IssuerRecords.of(published.issuers),
+      PublishedList.of(published.issuers),
       durations,
       index,
       undefined,
@@ -258,7 +258,7 @@ export class Conversation implements HistoryState {
   }
 
   /** This conversation with new issuer records; the caller keeps `index.*Issuer` in step. */
-  withIssuers(records: IssuerRecords): Conversation {
+  withIssuers(records: PublishedList<ValueIssuer>): Conversation {
     if (records === this.records) return this;
     return new Conversation(
       this.messages,

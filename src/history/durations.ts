@@ -1,7 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { synthesizedTimestampOf } from "../chunks/synthesized-time";
 import type { Conversation } from "./conversation";
-import { PersistentList } from "./persistent-list";
+import { PublishedList } from "./published-list";
 import { readField } from "./read-event";
 import type { ReasoningDuration } from "./types";
 import { METADATA_KEY } from "../upcast/thinking-title";
@@ -9,47 +9,10 @@ import { METADATA_KEY } from "../upcast/thinking-title";
 /**
  * Reasoning durations (D-DURATION): when each reasoning message, and each span holding one, started
  * and ended, kept beside the messages. Only START and END events touch them (a delta never does, so
- * the delta lane leaves them exact). Like the issuer records, a persistent list with the plain array
- * built once per version on first read: recording a start costs O(1) amortized, not a copy.
+ * the delta lane leaves them exact). Like the issuer records, a `PublishedList`: recording a start
+ * costs O(1) amortized, not a copy.
  */
-export class DurationRecords {
-  private array: readonly ReasoningDuration[] | undefined;
-
-  private constructor(
-    readonly list: PersistentList<ReasoningDuration>,
-    array: readonly ReasoningDuration[] | undefined,
-  ) {
-    this.array = array;
-  }
-
-  static of(array: readonly ReasoningDuration[]): DurationRecords {
-    return new DurationRecords(PersistentList.from(array), array);
-  }
-
-  get size(): number {
-    return this.list.size;
-  }
-
-  at(position: number): ReasoningDuration | undefined {
-    return this.list.get(position);
-  }
-
-  push(record: ReasoningDuration): DurationRecords {
-    return new DurationRecords(this.list.push(record), undefined);
-  }
-
-  set(position: number, record: ReasoningDuration): DurationRecords {
-    return new DurationRecords(this.list.set(position, record), undefined);
-  }
-
-  get built(): boolean {
-    return this.array !== undefined;
-  }
-
-  toArray(): readonly ReasoningDuration[] {
-    return (this.array ??= this.list.toArray());
-  }
-}
+export type DurationRecords = PublishedList<ReasoningDuration>;
 
 /** A span opened and not closed yet; its record is made when its first reasoning message starts. */
 export interface OpenSpan {
@@ -179,7 +142,7 @@ export function keepHeldDurations(conversation: Conversation): Conversation {
   const kept = heldDurations(records, conversation.index.position);
   if (kept.length === records.length) return conversation;
   indexDurations(kept, conversation.index.durations);
-  return conversation.withDurations(DurationRecords.of(kept));
+  return conversation.withDurations(PublishedList.of(kept));
 }
 
 /** The records of the messages `held` has, and of the spans those messages started in. */

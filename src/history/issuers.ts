@@ -1,13 +1,13 @@
 import type { Message } from "@ag-ui/core";
 import { indexIssuers, toolCallsOf, type Conversation } from "./conversation";
-import { IssuerRecords } from "./issuer-records";
+import { PublishedList } from "./published-list";
 import type { ValueIssuer } from "./types";
 
 /**
  * Issuer records (D-ISSUER): who issued each stored `encryptedValue`, kept beside the messages
  * (never inside them). One record per entity; a new value replaces the record (D-REPEAT).
  * Recording one is O(1) amortized in the number of stored values (a persistent list, see
- * `IssuerRecords`); only a snapshot, which restates the conversation anyway, rebuilds them.
+ * `PublishedList`); only a snapshot, which restates the conversation anyway, rebuilds them.
  */
 
 type Subtype = ValueIssuer["subtype"];
@@ -62,7 +62,7 @@ export function replaceIssuers(
   const next = before.filter((r) => !gone(r));
   next.push(...added);
   indexIssuers(next, conversation.index);
-  return conversation.withIssuers(IssuerRecords.of(next));
+  return conversation.withIssuers(PublishedList.of(next));
 }
 
 /** Whether a message or tool call carries a stored value (an own string `encryptedValue`, "" included). */
