@@ -31,6 +31,13 @@ export interface ChainLane {
   take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void;
   /** Whether `other` (armed for the same chain) streams the same item: two lanes of one item cannot both be kept. */
   sameItem(other: ChainLane): boolean;
+  /**
+   * A deferring lane (D-PACE, paced): `take` only extends the lane's own text, and `settle` writes
+   * what it holds into `states`; `unsettled` tells whether it holds any. A lane without them updates
+   * `states` in `take`.
+   */
+  readonly unsettled?: boolean;
+  settle?(states: unknown[]): void;
 }
 
 /** The lane for events like `event` that may follow, judged on the chain's states as they are now; or undefined. */
@@ -115,6 +122,24 @@ export class ChainRunner {
     return this.#index;
   }
 
+  /**
+   * The lanes hold text their item's state does not have yet (D-PACE: a paced chain's lanes defer it
+   * to the next publication, `settle`).
+   */
+  get unsettled(): boolean {
+    return this.#lane?.unsettled === true || this.#spare?.unsettled === true;
+  }
+
+  /**
+   * Writes the text the lanes hold into the states: before the steps run, a lane is armed or the
+   * chain ends, and whenever the states are read whole (a publication, a snapshot). Safe at any
+   * time: a lane holds only deltas it took completely.
+   */
+  settle(): void {
+    this.#lane?.settle?.(this.states);
+    this.#spare?.settle?.(this.states);
+  }
+
   /** Stops the chain (its consumer left or it failed): the rest of the event in progress emits nothing more. */
   stop(): void {
     this.#stopped = true;
@@ -134,9 +159,14 @@ export class ChainRunner {
         this.#takeLane(lane, value, delta);
         return;
       }
-      // Another item's delta: the spare's lane, or one armed now on the states as they are. Both lanes
-      // are set before the delta is taken: a re-entrant event taking the steps during its emission clears them.
-      const other = this.#spare ?? this.#arm!(this.states, value);
+      // Another item's delta: the spare's lane, or one armed now on the states as they are (settled:
+      // it may be the same item's). Both lanes are set before the delta is taken: a re-entrant event
+      // taking the steps during its emission clears them.
+      let other = this.#spare;
+      if (other === undefined) {
+        this.settle();
+        other = this.#arm!(this.states, value);
+      }
       const otherDelta = other?.deltaOf(value);
       if (otherDelta !== undefined) {
         // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
@@ -146,6 +176,7 @@ export class ChainRunner {
         return;
       }
     }
+    this.settle();
     this.#lane = undefined;
     this.#spare = undefined;
     const ctx = this.#ctx;
@@ -175,6 +206,7 @@ export class ChainRunner {
    * path (D-PATHS, D-TRUNC); then the links publish and the first error (the upstream's first) is thrown.
    */
   complete(upstream?: { readonly error: unknown }): void {
+    this.settle();
     this.#lane = undefined;
     this.#spare = undefined;
     const stages = this.#stages;

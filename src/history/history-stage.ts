@@ -35,9 +35,18 @@ export interface HistoryOptions extends WarningOptions {
   maxContentLength?: number;
   /**
    * The clock of reasoning durations (D-DURATION) for events that carry no `timestamp`
-   * (`scheduler.now()` at arrival, marked observed). Default `asyncScheduler` (`Date.now()`).
+   * (`scheduler.now()` at arrival, marked observed), and the one `historyPace` counts its windows
+   * on. Default `asyncScheduler` (`Date.now()`, `setTimeout`); `animationFrameScheduler` in a browser.
    */
   scheduler?: SchedulerLike;
+  /**
+   * D-PACE (`deriveHistory`, the facade, the middleware; the stage itself ignores it): publish the
+   * history at most once per this many milliseconds of `scheduler` time — the first change after a
+   * quiet window at once, the latest of those within the window at its end, and whatever is pending
+   * before RUN_FINISHED / RUN_ERROR, the end of the source and `exportState()`. Unset: after every
+   * event that changes it.
+   */
+  historyPace?: number;
 }
 
 /**

@@ -22,6 +22,8 @@ import {
 } from "../resume/pipeline-snapshot";
 import { historyLane } from "./delta-lane";
 import { Fanout } from "./fanout";
+import { PacedHistory } from "./paced-history";
+import { endsRun, pacingOf } from "./paced-publisher";
 import type { ReasoningPipelineOptions } from "./reasoning-pipeline";
 
 const HISTORY = 4;
@@ -42,6 +44,8 @@ export class FacadeRun {
   /** The source ended, failed, or was let go. */
   done = false;
   readonly #runner: ChainRunner;
+  // D-PACE: with `historyPace`, the cadence `history$` is published at; without, after every change.
+  readonly #paced: PacedHistory | undefined;
   // Set when the stream was rejected mid-event: its states cannot be exported any more.
   #rejection: { error: unknown } | undefined;
   // The states as they were when the source ended, before the stages' `finish` changed them.
@@ -54,6 +58,7 @@ export class FacadeRun {
     const resume = resumePointOf(options);
     // Validated here first, so that a bad bound names the facade; the history stage holds the same one.
     const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
+    const pacing = pacingOf(options, "reasoningPipeline");
     const fresh: FacadeStages = [
       createUpcastStage(options),
       createEnforceStage(options),
@@ -67,16 +72,33 @@ export class FacadeRun {
       sink(w);
       this.warnings.next(w);
     };
+    const emit =
+      pacing === undefined
+        ? (e: unknown): void => this.events.next(e as AguiEvent)
+        : (e: unknown): void => {
+            // D-PACE: the history a run ended with is out before the run's end is.
+            if (endsRun(e)) this.#paced!.flush();
+            this.events.next(e as AguiEvent);
+          };
     this.#runner = new ChainRunner(
       stages.map((stage) => ({ stage, state: stage.init(), warn })),
-      (e) => this.events.next(e as AguiEvent),
+      emit,
       {
         firstIndex: resume?.index ?? 0,
-        lane: historyLane(maxContentLength, true),
-        afterEvent: () => this.#publish(),
+        lane: historyLane(maxContentLength, true, pacing !== undefined),
+        afterEvent: pacing === undefined ? () => this.#publish() : () => this.#paced!.changed(),
       },
     );
     this.published = this.#history();
+    this.#paced =
+      pacing &&
+      new PacedHistory(
+        () => this.#runner,
+        HISTORY,
+        this.#runner.states[HISTORY] as HistoryState,
+        pacing,
+        (h) => this.#publishHistory(h),
+      );
   }
 
   /** One source event; false when it rejected the stream (the source is to be let go). */
@@ -98,6 +120,8 @@ export class FacadeRun {
   }
 
   complete(upstream?: { readonly error: unknown }): void {
+    // The states whole (a paced chain's lanes hold text, D-PACE), as the snapshot will read them.
+    this.#runner.settle();
     // The history's finish clears its open sets in place; the other stages' finish changes nothing.
     const current = this.#states();
     this.#beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
@@ -114,6 +138,7 @@ export class FacadeRun {
   letGo(error: Error): void {
     this.done = true;
     this.#runner.stop();
+    this.#paced?.dispose();
     this.histories.complete();
     this.warnings.complete();
     this.events.error(error);
@@ -131,13 +156,19 @@ export class FacadeRun {
         `agui-reasoning: exportState(): the stream was rejected (${describeRejection(this.#rejection.error)}); a rejected stream cannot be resumed`,
       );
     }
+    if (!this.done) {
+      // D-PACE: the snapshot holds what was published (and the lanes' text is in the states).
+      this.#runner.settle();
+      this.#paced?.flush();
+    }
     return exportPipelineState(this.#beforeFinish ?? this.#states(), this.#runner.count, this.#options.producer);
   }
 
   #end(error?: { error: unknown }): void {
     this.done = true;
     this.#runner.stop();
-    this.#publish();
+    if (this.#paced === undefined) this.#publish();
+    else this.#paced.close();
     this.histories.complete();
     this.warnings.complete();
     if (error) this.events.error(error.error);
@@ -146,10 +177,12 @@ export class FacadeRun {
 
   #publish(): void {
     const current = this.#history();
-    if (current !== this.published) {
-      this.published = current;
-      this.histories.next(current);
-    }
+    if (current !== this.published) this.#publishHistory(current);
+  }
+
+  #publishHistory(history: ReasoningHistory): void {
+    this.published = history;
+    this.histories.next(history);
   }
 
   #history(): ReasoningHistory {

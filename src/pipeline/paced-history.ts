@@ -1,0 +1,77 @@
+import type { SchedulerLike } from "rxjs";
+import type { ChainRunner } from "../core/chain-runner";
+import type { HistoryState } from "../history/conversation";
+import type { ReasoningHistory } from "../history/types";
+import { PacedPublisher } from "./paced-publisher";
+
+/**
+ * The paced publication of the history a chain's history link holds (D-PACE), the same for the
+ * facade's `history$` and for `deriveHistory` (D-PATHS). After each source event `changed()` tells
+ * the cadence when the history state moved (a new state, or text a deferred delta lane holds); a
+ * publication settles the lanes' text into the conversation and builds the history then, so no
+ * history, and no conversation version per lane-taken delta, is made between publications.
+ */
+export class PacedHistory {
+  readonly #runner: () => ChainRunner;
+  readonly #at: number;
+  readonly #emit: (history: ReasoningHistory) => void;
+  readonly #cadence: PacedPublisher;
+  // The state the cadence last heard of, and the history last published.
+  #offered: unknown;
+  #published: ReasoningHistory;
+
+  /** `runner`: the chain (read when publishing), `at`: the history link's position, `emit`: where a publication goes. */
+  constructor(
+    runner: () => ChainRunner,
+    at: number,
+    initial: HistoryState,
+    pacing: { readonly pace: number; readonly scheduler: SchedulerLike },
+    emit: (history: ReasoningHistory) => void,
+  ) {
+    this.#runner = runner;
+    this.#at = at;
+    this.#emit = emit;
+    this.#offered = initial;
+    this.#published = initial.history;
+    this.#cadence = new PacedPublisher(pacing.pace, pacing.scheduler, () => this.#publish());
+  }
+
+  /** After a source event: the cadence hears of a change, if there was one. */
+  changed(): void {
+    const runner = this.#runner();
+    const state = runner.states[this.#at];
+    if (state === this.#offered && !runner.unsettled) return;
+    this.#offered = state;
+    this.#cadence.changed();
+  }
+
+  /** The pending history published now (a run's end, `exportState()`, the end of the source). */
+  flush(): void {
+    this.changed();
+    this.#cadence.flush();
+  }
+
+  /** The end: what is pending is published, and no window stays scheduled. */
+  close(): void {
+    this.flush();
+    this.#cadence.dispose();
+  }
+
+  /** Teardown (nobody listens any more): no window stays scheduled. */
+  dispose(): void {
+    this.#cadence.dispose();
+  }
+
+  #publish(): void {
+    const runner = this.#runner();
+    // Also inside a source event (a scheduler that runs its work synchronously): the history as the
+    // last step left it.
+    runner.settle();
+    const state = runner.states[this.#at] as HistoryState;
+    this.#offered = state;
+    const history = state.history;
+    if (history === this.#published) return;
+    this.#published = history;
+    this.#emit(history);
+  }
+}
