@@ -98,6 +98,9 @@ export class ChainRunner {
   // issue 13): a lane-taken delta changes only its own item's text, so it stays valid.
   #spare: ChainLane | undefined;
   #stopped = false;
+  // A step threw: the chain takes no more source events, also none a subscriber feeds from inside
+  // the publication of what the failing event changed (its verdict is that event's error).
+  #rejected = false;
 
   constructor(links: readonly ChainLink[], emit: (value: unknown) => void, policy: ChainPolicy = {}) {
     this.#stages = links.map((l) => l.stage);
@@ -152,6 +155,7 @@ export class ChainRunner {
 
   /** One source event. Throws what a step threw. */
   next(value: unknown): void {
+    if (this.#rejected) return;
     let lane = this.#lane;
     if (lane !== undefined && this.#depth === 0) {
       const delta = lane.deltaOf(value);
@@ -190,6 +194,7 @@ export class ChainRunner {
       // What the failing event changed before the failure is published too: delivered stays delivered.
       this.#depth--;
       ctx.index = outer;
+      this.#rejected = true;
       this.#published();
       throw error;
     }

@@ -92,7 +92,11 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
   }));
   const lane = links[links.length - 1]!.planner?.planFor(links);
   runner = new ChainRunner(chain, (value) => subscriber.next(value), lane ? { lane } : {});
+  // Set when the chain ends (failed or completed): what a link publishes then (a flush) may make a
+  // subscriber feed the source re-entrantly, and the chain takes nothing more.
+  let ending = false;
   const end = (flush: boolean): void => {
+    ending = true;
     for (const o of opened) o.end?.(flush);
   };
   const fail = (error: unknown): void => {
@@ -119,7 +123,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
 
   subscribeWithin(subscriber, origin, {
     next(value) {
-      if (subscriber.closed) return;
+      if (subscriber.closed || ending) return;
       try {
         runner.next(value);
       } catch (error) {
@@ -127,6 +131,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
       }
     },
     error(error) {
+      if (ending) return;
       // An upstream truncation (a verifyDiscipline before a foreign operator): the source of this
       // chain ended, and its links finish as they would at the end of a truncated run (D-PATHS).
       if (isTruncation(error)) {
@@ -138,6 +143,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
       } else fail(error);
     },
     complete() {
+      if (ending) return;
       try {
         runner.complete();
       } catch (error) {
