@@ -96,7 +96,7 @@ function pacedLink(
   chain: LinkChain,
   pacing: NonNullable<ReturnType<typeof pacingOf>>,
 ): ReturnType<FusedLink["open"]> {
-  const paced = new PacedHistory(chain.runner, chain.at, state, pacing, (h) => chain.emit(h));
+  const paced = new PacedHistory(chain.runner, chain.at, state, pacing, (s) => chain.emit(s.history));
   let endedRun = false;
   const silent = withoutOutput(stage);
   return {

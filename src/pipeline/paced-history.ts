@@ -1,7 +1,6 @@
 import type { SchedulerLike } from "rxjs";
 import type { ChainRunner } from "../core/chain-runner";
 import type { HistoryState } from "../history/conversation";
-import type { ReasoningHistory } from "../history/types";
 import { PacedPublisher } from "./paced-publisher";
 
 /**
@@ -14,25 +13,28 @@ import { PacedPublisher } from "./paced-publisher";
 export class PacedHistory {
   readonly #runner: () => ChainRunner;
   readonly #at: number;
-  readonly #emit: (history: ReasoningHistory) => void;
+  readonly #emit: (state: HistoryState) => void;
   readonly #cadence: PacedPublisher;
-  // The state the cadence last heard of, and the history last published.
+  // The state the cadence last heard of, and the one last published.
   #offered: unknown;
-  #published: ReasoningHistory;
+  #published: HistoryState;
 
-  /** `runner`: the chain (read when publishing), `at`: the history link's position, `emit`: where a publication goes. */
+  /**
+   * `runner`: the chain (read when publishing), `at`: the history link's position, `emit`: where a
+   * publication goes (the state: its history is built there, when someone reads it).
+   */
   constructor(
     runner: () => ChainRunner,
     at: number,
     initial: HistoryState,
     pacing: { readonly pace: number; readonly scheduler: SchedulerLike },
-    emit: (history: ReasoningHistory) => void,
+    emit: (state: HistoryState) => void,
   ) {
     this.#runner = runner;
     this.#at = at;
     this.#emit = emit;
     this.#offered = initial;
-    this.#published = initial.history;
+    this.#published = initial;
     this.#cadence = new PacedPublisher(pacing.pace, pacing.scheduler, () => this.#publish());
   }
 
@@ -69,9 +71,9 @@ export class PacedHistory {
     runner.settle();
     const state = runner.states[this.#at] as HistoryState;
     this.#offered = state;
-    const history = state.history;
-    if (history === this.#published) return;
-    this.#published = history;
-    this.#emit(history);
+    // A new state is a new history (a step returns the same state when nothing changed).
+    if (state === this.#published) return;
+    this.#published = state;
+    this.#emit(state);
   }
 }
