@@ -187,8 +187,11 @@ describe("D-PACE: a paced history (virtual time)", () => {
     const viaFacade = (historyPace?: number) =>
       counted(() => {
         const p = reasoningPipeline(from(events), { ...quiet, historyPace });
+        // A UI listening (unobserved, the facade builds no history at all: issue 22).
+        let last: ReasoningHistory | undefined;
+        p.history$.subscribe((h) => (last = h));
         p.connect();
-        return p.history;
+        return last;
       });
     const viaOperators = (historyPace?: number) =>
       counted(() => {
