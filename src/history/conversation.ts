@@ -99,7 +99,7 @@ export class Conversation implements HistoryState {
       messageIssuer: new Map(),
       toolCallIssuer: new Map(),
       incompleteSlot: { message: new Map(), "tool-call": new Map() },
-      durations: { slot: new Map(), openSpans: new Map() },
+      durations: { slot: { message: new Map(), span: new Map() }, openSpans: new Map() },
       pass: passThrough(),
     };
     indexMessages(published.messages, index);
