@@ -15,13 +15,30 @@ export default {
   // the tables and the tests' assertions on `code`/`rule`, which other mutants reach.
   mutator: { excludedMutations: ["StringLiteral"] },
   concurrency: 1,
+  // The chain runner (its loop, the fused operators' RxJS adapter and runStage), the delta lane, and
   // src/discipline/ without its tables (families.ts: module-level data, static mutants only).
-  mutate: ["src/discipline/**/*.ts", "!src/discipline/families.ts"],
+  mutate: [
+    "src/core/chain-runner.ts",
+    "src/core/fused-operators.ts",
+    "src/core/stage-operator.ts",
+    "src/pipeline/delta-lane.ts",
+    "src/discipline/**/*.ts",
+    "!src/discipline/families.ts",
+  ],
   jest: {
     projectType: "custom",
     configFile: "jest.config.ts",
     config: {
-      testMatch: ["<rootDir>/marbles/verify-discipline.marble.test.ts"],
+      testMatch: [
+        "<rootDir>/marbles/verify-discipline.marble.test.ts",
+        "<rootDir>/test/pipeline/delta-lane.test.ts",
+        "<rootDir>/test/pipeline/paths-agree.test.ts",
+        "<rootDir>/test/pipeline/teardown.test.ts",
+        "<rootDir>/test/pipeline/warning-sink.test.ts",
+        "<rootDir>/test/hostile/across-runs.test.ts",
+      ],
+      // The properties run a tenth of their cases and do not shrink (test/support/mutation-setup.ts).
+      setupFiles: ["<rootDir>/test/support/mutation-setup.ts"],
     },
     enableFindRelatedTests: false,
   },
