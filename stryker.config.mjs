@@ -30,14 +30,15 @@ export default {
     configFile: "jest.config.ts",
     config: {
       testMatch: [
+        "<rootDir>/test/core/chain-runner.test.ts",
+        "<rootDir>/test/core/fused-operators.test.ts",
         "<rootDir>/marbles/verify-discipline.marble.test.ts",
         "<rootDir>/test/pipeline/delta-lane.test.ts",
         "<rootDir>/test/pipeline/paths-agree.test.ts",
         "<rootDir>/test/pipeline/teardown.test.ts",
-        "<rootDir>/test/pipeline/warning-sink.test.ts",
         "<rootDir>/test/hostile/across-runs.test.ts",
       ],
-      // The properties run a tenth of their cases and do not shrink (test/support/mutation-setup.ts).
+      // A fiftieth of the cases, and properties do not shrink (test/support/mutation-setup.ts).
       setupFiles: ["<rootDir>/test/support/mutation-setup.ts"],
     },
     enableFindRelatedTests: false,
@@ -50,5 +51,5 @@ export default {
   incrementalFile: "reports/stryker-incremental.json",
   tempDirName: ".stryker-tmp",
   cleanTempDir: true,
-  timeoutMS: 20000,
+  timeoutMS: 10000,
 };
