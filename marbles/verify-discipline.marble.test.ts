@@ -1,6 +1,7 @@
 import { verifyDiscipline } from "../src/pipeline/operators";
 import type { Message } from "@ag-ui/core";
-import { createVerifyStage, type VerifyOptions } from "../src/discipline/verify-discipline";
+import { createVerifyStage, passesAsContinuation, type VerifyOptions } from "../src/discipline/verify-discipline";
+import { isOpenMessage } from "../src/discipline/open-items";
 import { ReasoningProtocolError, isReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
 import type { AguiEvent } from "../src/core/types";
@@ -1064,5 +1065,90 @@ describe("verifyDiscipline — what its diagnostics name", () => {
     verify([RS("r1", { input: echo }), RMS("m1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 1, ["m1"]), {
       initialMessages: [{ id: "m1", role: "assistant", content: "hi" }],
     });
+  });
+});
+
+// The verifier's side of the delta lane (src/pipeline/delta-lane.ts arms only when these hold) and of a
+// MESSAGES_SNAPSHOT's bookkeeping, asked directly.
+describe("verifyDiscipline — the predicates the delta lane asks, and what a snapshot forgets", () => {
+  // The state between two events (no end of the source: an open run stays open).
+  const stateAfter = (events: readonly AguiEvent[]) => {
+    const stage = createVerifyStage();
+    return events.reduce((state, event, index) => stage.step(state, event, { index }).state, stage.init());
+  };
+
+  it("R-STREAM-4 R-SUB-2: passesAsContinuation holds for a CONTENT/ARGS of an open item in an active run, untagged or by its owner", () => {
+    const state = stateAfter([RS(), RMS("m1"), TMS("a1", sub("A")), TCS("tc1")]);
+    expect(passesAsContinuation(state, "REASONING_MESSAGE_CONTENT", "m1", undefined)).toBe(true);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "a1", undefined)).toBe(true);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "a1", "A")).toBe(true);
+    expect(passesAsContinuation(state, "TOOL_CALL_ARGS", "tc1", undefined)).toBe(true);
+    // Another owner's tag, an item not open or of another family, a type that is no continuation.
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "a1", "B")).toBe(false);
+    expect(passesAsContinuation(state, "REASONING_MESSAGE_CONTENT", "m1", "A")).toBe(false);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "m1", undefined)).toBe(false);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "nope", undefined)).toBe(false);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_START", "a1", undefined)).toBe(false);
+    expect(passesAsContinuation(state, "CUSTOM", "a1", undefined)).toBe(false);
+    // Closed, or outside a run.
+    expect(
+      passesAsContinuation(stateAfter([RS(), RMS("m1"), RME("m1")]), "REASONING_MESSAGE_CONTENT", "m1", undefined),
+    ).toBe(false);
+    expect(
+      passesAsContinuation(stateAfter([RS(), RMS("m1"), RE()]), "REASONING_MESSAGE_CONTENT", "m1", undefined),
+    ).toBe(false);
+  });
+
+  it("D-SNAPSHOT-OPEN: isOpenMessage holds for an id open in either message family, not for a closed one or another family's", () => {
+    const { sets } = stateAfter([RS(), RMS("m1"), TMS("a1"), TCS("tc1"), RSt("s1"), RMS("done"), RME("done")]);
+    expect(isOpenMessage(sets, "m1")).toBe(true);
+    expect(isOpenMessage(sets, "a1")).toBe(true);
+    expect(isOpenMessage(sets, "tc1")).toBe(false);
+    expect(isOpenMessage(sets, "s1")).toBe(false);
+    expect(isOpenMessage(sets, "done")).toBe(false);
+    expect(isOpenMessage(sets, "never")).toBe(false);
+  });
+
+  it("D-ROLE-CONFLICT: a snapshot forgets the roles of messages it drops — answers always, reasoning and activity messages when it restates one of that role", () => {
+    const user: Message = { id: "u1", role: "user", content: "hi" };
+    const thought = { id: "r2", role: "reasoning", content: "t" } as Message;
+    const activity = { id: "act2", role: "activity", activityType: "plan", content: {} } as unknown as Message;
+    // A dropped answer is forgotten: its id may open a reasoning message.
+    verify([RS(), TMS("a1"), TME("a1"), ev.messagesSnapshot([user]), RMS("a1"), RME("a1"), RF()]);
+    // A reasoning message is kept by a snapshot restating no reasoning message, forgotten by one restating another.
+    verify(
+      [RS(), RMS("r1"), RME("r1"), ev.messagesSnapshot([user]), TMS("r1")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["r1"]),
+    );
+    verify([RS(), RMS("r1"), RME("r1"), ev.messagesSnapshot([user, thought]), TMS("r1"), TME("r1"), RF()]);
+    // The same for activity messages.
+    verify(
+      [RS(), ev.activitySnapshot("act1"), ev.messagesSnapshot([user]), RMS("act1")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["act1"]),
+    );
+    verify([RS(), ev.activitySnapshot("act1"), ev.messagesSnapshot([user, activity]), RMS("act1"), RME("act1"), RF()]);
+    // A message open across the snapshot keeps its role.
+    verify(
+      [RS(), TMS("a9"), ev.messagesSnapshot([user]), TME("a9"), RMS("a9")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["a9"]),
+    );
+  });
+
+  it("R-PROC-4: a snapshot whose messages are no list, or hold null, forgets nothing and never throws a TypeError", () => {
+    verify(
+      [RS(), TMS("a1"), TME("a1"), { type: "MESSAGES_SNAPSHOT", messages: "nope" }, RMS("a1")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["a1"]),
+    );
+    verify([RS(), { type: "MESSAGES_SNAPSHOT", messages: 5 }, RF()]);
+    verify(
+      [
+        RS(),
+        TMS("a1"),
+        TME("a1"),
+        { type: "MESSAGES_SNAPSHOT", messages: [null, { id: "r5", role: "reasoning" }] },
+        TMS("r5"),
+      ],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["r5"]),
+    );
   });
 });

@@ -379,6 +379,25 @@ describe("ChainRunner: publishing, stop and inject", () => {
     expect(ended).toEqual(["out:e1"]);
   });
 
+  it("D-PATHS: the end of the source is an event in progress: busy while the links finish and emit, not after", () => {
+    const busy: boolean[] = [];
+    const runner: ChainRunner = chainOf(
+      [
+        stage(
+          (v) => ({ out: [v] }),
+          () => ({ out: ["end"] }),
+        ),
+      ],
+      [],
+      {},
+      {},
+      () => busy.push(runner.busy),
+    );
+    runner.complete();
+    expect(busy).toEqual([true]);
+    expect(runner.busy).toBe(false);
+  });
+
   it("D-PATHS: inject feeds a value into links from…n outside any source event (start values): earlier links do not see it, the count does not move", () => {
     const log: string[] = [];
     const runner = chainOf([logging(log, "A"), logging(log, "B"), logging(log, "C")], log);

@@ -5,7 +5,14 @@
  */
 import { defer, map, of, Subject, take, throwError, type Observable } from "rxjs";
 import { ReasoningProtocolError } from "../../src/core/errors";
-import { FusedObservable, fusedOperator, type FusedLink, type LanePlanner } from "../../src/core/fused-operators";
+import type { ChainLane } from "../../src/core/chain-runner";
+import {
+  FusedObservable,
+  fusedOperator,
+  stageLink,
+  type FusedLink,
+  type LanePlanner,
+} from "../../src/core/fused-operators";
 import { runStage, stageOperator } from "../../src/core/stage-operator";
 import type { ReasoningWarning, Stage } from "../../src/core/types";
 
@@ -224,6 +231,49 @@ describe("fused operators: one subscriber for the chain", () => {
     observe(chained);
     observe(chained);
     expect(asked).toEqual([2, 2]);
+  });
+});
+
+describe("fused operators: the lane and leaving", () => {
+  it("R-STREAM-4: the lane the last link's planner arms is the chain's: a delta it accepts skips the steps", () => {
+    const steps: string[] = [];
+    const lane: ChainLane = {
+      deltaOf: (event) => (typeof event === "string" && event.startsWith("m:") ? event.slice(2) : undefined),
+      take: (_states, _event, delta, emit) => emit(`lane:${delta}`),
+      sameItem: () => true,
+    };
+    const planner: LanePlanner = { planFor: () => (_states, event) => (event === "m:1" ? lane : undefined) };
+    const chained = of("m:1", "m:2", "x").pipe(
+      fusedOperator<string, string>(
+        stageLink(
+          stage((v) => {
+            steps.push(v);
+            return { out: [v] };
+          }),
+          undefined,
+          planner,
+        ),
+      ),
+    );
+    expect(observe(chained)).toEqual({ values: ["m:1", "lane:2", "x"], end: "complete" });
+    expect(steps).toEqual(["m:1", "x"]);
+  });
+
+  it("R-TRANS-1: a consumer leaving in the middle of a source event stops the later operators too: nothing more is stepped or warned", () => {
+    const warned: string[] = [];
+    const source = new Subject<string>();
+    const chained = source.pipe(
+      fusedOperator<string, string>(link(stage((v) => ({ out: [`${v}1`, `${v}2`] })))),
+      stageOperator(
+        stage((v) => ({ out: [v], warn: [`W${v}`] })),
+        { onWarning: (w) => warned.push(w.code) },
+      ),
+      take(1),
+    );
+    const seen = observe(chained);
+    source.next("x");
+    expect(seen).toEqual({ values: ["x1"], end: "complete" });
+    expect(warned).toEqual(["Wx1"]);
   });
 });
 
