@@ -1,6 +1,6 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import type { ChunkFamily } from "./chunk-families";
-import { rejectEvent } from "./chunk-errors";
+import { protocolError } from "../core/errors";
 
 /**
  * Judges a chunk's described fields as the schema does before expanding it (R-STREAM-8, R-PROC-16):
@@ -13,11 +13,12 @@ import { rejectEvent } from "./chunk-errors";
 export function checkChunk(family: ChunkFamily, chunk: AguiEvent, ctx: StepContext): void {
   const bad = firstBadField(family, chunk);
   if (bad !== undefined) {
-    throw rejectEvent(
+    throw protocolError(
       "MALFORMED_EVENT",
       "R-PROC-16",
-      ctx,
       chunk,
+      ctx,
+      [],
       `${bad.path} must be ${bad.expected} when present; a malformed chunk is rejected, never repaired.`,
     );
   }
