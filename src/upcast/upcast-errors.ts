@@ -1,6 +1,6 @@
 import { ReasoningProtocolError } from "../core/errors";
 import type { StepContext } from "../core/types";
-import { LEGACY_OPENER, type LegacyShape } from "./legacy-thinking";
+import type { LegacyShape } from "./legacy-thinking";
 
 /**
  * A `THINKING_TEXT_MESSAGE_CONTENT`/`_END` or `THINKING_END` with nothing of its kind open
@@ -18,7 +18,7 @@ export function legacyOrphan(
     eventIndex: ctx.index,
     eventType: shape.legacyType,
     ids: carriedId === undefined ? [] : [carriedId],
-    detail: `retired ${shape.legacyType} without an open ${LEGACY_OPENER[shape.item]}; no ${shape.target} is invented for it.`,
+    detail: `retired ${shape.legacyType} without an open ${shape.item === "span" ? "THINKING_START" : "THINKING_TEXT_MESSAGE_START"}; no ${shape.target} is invented for it.`,
     event,
   });
 }
