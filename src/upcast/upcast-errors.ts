@@ -1,5 +1,6 @@
 import { ReasoningProtocolError } from "../core/errors";
 import type { StepContext } from "../core/types";
+import { jsonType } from "../history/read-event";
 import type { LegacyShape } from "./legacy-thinking";
 
 /**
@@ -50,13 +51,12 @@ export function legacyDuplicateOpen(
 
 /** `THINKING_START.title` is typed `string` by the 0.x schema (R-DEP-5); moving anything else into metadata would conceal it. */
 export function malformedTitle(title: unknown, event: unknown, ctx: StepContext): ReasoningProtocolError {
-  const got = title === null ? "null" : Array.isArray(title) ? "array" : typeof title;
   return new ReasoningProtocolError({
     code: "MALFORMED_EVENT",
     rule: "R-PROC-4",
     eventIndex: ctx.index,
     eventType: "THINKING_START",
-    detail: `/title must be a string (0.x schema, R-DEP-5), got ${got}.`,
+    detail: `/title must be a string (0.x schema, R-DEP-5), got ${jsonType(title)}.`,
     event,
   });
 }
