@@ -1,4 +1,5 @@
 import type { AguiEvent, StepContext } from "../core/types";
+import { isPlainObject } from "../core/json";
 import type { ChunkFamily } from "./chunk-families";
 import { protocolError } from "../core/errors";
 
@@ -33,10 +34,8 @@ function firstBadField(family: ChunkFamily, chunk: AguiEvent): BadField | undefi
   if (!isOptionalString(chunk[family.idField])) return { path: `/${family.idField}`, expected: "a string" };
   if (!isOptionalString(chunk[family.contentField])) return { path: `/${family.contentField}`, expected: "a string" };
   if (!isOptionalString(chunk.subagentRunId)) return { path: "/subagentRunId", expected: "a string" };
-  const metadata = chunk.metadata;
-  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))) {
+  if (chunk.metadata !== undefined && !isPlainObject(chunk.metadata))
     return { path: "/metadata", expected: "an object" };
-  }
   if (chunk.rawEvent === null) return { path: "/rawEvent", expected: "a JSON value other than null" };
   const timestamp = chunk.timestamp;
   if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) {

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/json";
 import {
   NONE,
   passThrough,
@@ -48,7 +49,7 @@ function expandStep(
   ctx: StepContext,
   pass: Pass,
 ): StepResult<ExpandState, AguiEvent> {
-  if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.type !== "string") {
+  if (!isPlainObject(event) || typeof event.type !== "string") {
     throw protocolError(
       "MALFORMED_EVENT",
       "R-PROC-4",

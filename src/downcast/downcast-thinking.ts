@@ -1,4 +1,5 @@
 import { EventType } from "@ag-ui/core";
+import { isPlainObject } from "../core/json";
 import type { OperatorFunction } from "rxjs";
 import { protocolError, type ReasoningProtocolError } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
@@ -64,7 +65,7 @@ export function downcastToThinking(options?: DowncastOptions): OperatorFunction<
 }
 
 function downcastStep(state: DowncastState, event: AguiEvent, ctx: StepContext): StepResult<DowncastState, AguiEvent> {
-  if (typeof event !== "object" || event === null || Array.isArray(event)) return result(state, [event]);
+  if (!isPlainObject(event)) return result(state, [event]);
   const type = event.type;
   const shape = typeof type === "string" ? THINKING_BY_REASONING.get(type) : undefined;
   if (shape !== undefined) return translate(state, shape, event, ctx);

@@ -1,4 +1,5 @@
 import { jsonType } from "../history/read-event";
+import { isPlainObject } from "../core/json";
 
 /**
  * Guarded reads of JSON this package wrote earlier and is given back (a stored history, a resume
@@ -38,7 +39,7 @@ export class JsonShape {
   }
 
   object(value: unknown, path: string): Record<string, unknown> {
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isPlainObject(value)) return value;
     return this.fail(path, `must be an object (got ${jsonType(value)})`);
   }
 
