@@ -98,9 +98,10 @@ export class ChainRunner {
   // issue 13): a lane-taken delta changes only its own item's text, so it stays valid.
   #spare: ChainLane | undefined;
   #stopped = false;
-  // A step threw: the chain takes no more source events, also none a subscriber feeds from inside
-  // the publication of what the failing event changed (its verdict is that event's error).
-  #rejected = false;
+  // Publishing what a failing event changed: a source event a subscriber feeds from inside that
+  // publication is not taken — the failure is the stream's verdict, whenever the publication comes
+  // (D-PACE's flushes come at other moments than unpaced publications). After it the runner goes on.
+  #failing = false;
 
   constructor(links: readonly ChainLink[], emit: (value: unknown) => void, policy: ChainPolicy = {}) {
     this.#stages = links.map((l) => l.stage);
@@ -155,7 +156,7 @@ export class ChainRunner {
 
   /** One source event. Throws what a step threw. */
   next(value: unknown): void {
-    if (this.#rejected) return;
+    if (this.#failing) return;
     let lane = this.#lane;
     if (lane !== undefined && this.#depth === 0) {
       const delta = lane.deltaOf(value);
@@ -194,8 +195,12 @@ export class ChainRunner {
       // What the failing event changed before the failure is published too: delivered stays delivered.
       this.#depth--;
       ctx.index = outer;
-      this.#rejected = true;
-      this.#published();
+      this.#failing = true;
+      try {
+        this.#published();
+      } finally {
+        this.#failing = false;
+      }
       throw error;
     }
     this.#depth--;

@@ -26,7 +26,7 @@ const fanOut: Stage<null, string, string> = {
 };
 
 describe("the chain runner after a step threw", () => {
-  it("publishes what the failing event changed, and takes no source event fed from inside that publication", () => {
+  it("D-PATHS: publishes what the failing event changed, and takes no source event fed from inside that publication", () => {
     const published: string[][] = [];
     let last: unknown;
     const runner: ChainRunner = new ChainRunner(
@@ -47,14 +47,14 @@ describe("the chain runner after a step threw", () => {
         const seen = (value as { seen: string[] }).seen;
         published.push(seen);
         // A subscriber feeding the source re-entrantly, from inside the publication.
-        if (seen.includes("changed")) runner.next("fed");
+        if (seen.at(-1) === "changed") runner.next("fed");
       },
     );
     runner.next("a");
     expect(() => runner.next("boom")).toThrow("boom");
     expect(published).toEqual([["a"], ["a", "changed"]]);
-    // Nor afterwards.
+    // After it, the runner goes on (its users stop feeding it: the stream was rejected).
     runner.next("later");
-    expect(published).toHaveLength(2);
+    expect(published.at(-1)).toEqual(["a", "changed", "later"]);
   });
 });
