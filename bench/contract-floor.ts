@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { from, map, type Observable } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import { Conversation } from "../src/history/conversation";
+import { keyOf } from "../src/history/table";
 import { reasoningPipeline } from "../src";
 import { buildStream } from "./streams";
 
@@ -83,7 +84,9 @@ function pass(mode: Mode): Promise<number> {
     // Unread issuer records: the published histories show `issuers` through an accessor too.
     if (mode === "two accessors") {
       const { issuers } = conversation.parts;
-      conversation = conversation.with({ issuers: issuers.put("message\u0000m0", { ...issuers.at(0)!, issuer: "b" }) });
+      conversation = conversation.with({
+        issuers: issuers.put(keyOf("message", "m0"), { ...issuers.at(0)!, issuer: "b" }),
+      });
     }
     const id = `m${position}`;
     base

@@ -8,13 +8,14 @@ import { PersistentList } from "./persistent-list";
  * as it was, so an older version — and every history it published — keeps its own lookups
  * (no index is shared between versions, issue 20).
  *
- * How: the items are a `PersistentList` (a 32-way trie, O(log32 n) per edit), and the keys a hash
- * array mapped trie (Bagwell's HAMT: 32-way branches holding only their present children) from key
- * to slot: an edit copies one root-to-leaf path of small nodes. A removed item leaves a hole,
- * squeezed out when holes outnumber items (amortized O(1) per removal). A key names at most one
- * slot: adding an item under a key held already takes the key over (the last one wins, as ids do in
- * a seed). The last lookup is remembered by the key trie's root (immutable, so the answer stays
- * right): a streaming item's deltas look up the same id again and again.
+ * How: the items are a `PersistentList` (a 32-way trie, O(log32 n) per edit). The keys are a
+ * versioned map (Baker's trick, as in persistent arrays): the newest version holds a `Map` from key
+ * to slot, and each older version the one change that undoes its successor's. A lookup or an edit
+ * on the newest version costs what a `Map` costs; an older version answers exactly what it answered
+ * when it was made, by walking the changes made since (and an edit on it first re-roots the map at
+ * it, reversing those changes). A removed item leaves a hole, squeezed out when holes outnumber
+ * items (amortized O(1) per removal). A key names at most one slot: adding an item under a key held
+ * already takes the key over (the last one wins, as ids do in a seed).
  *
  * The plain array a published history shows is built once per table, on first read (`toArray`), and
  * a table one slot away from a table whose array was built copies that array and patches the slot:
@@ -28,7 +29,7 @@ export class Table<T> {
     /** Items by slot; `undefined`: a hole (an item removed). */
     private readonly items: PersistentList<T | undefined>,
     /** Key → slot (none: no key). */
-    private readonly keys: Node | undefined,
+    private readonly keys: KeyMap | undefined,
     /** Live items (slots minus holes). */
     readonly size: number,
     // An array of an earlier table, equal to ours except maybe at `patchAt` (-1: nowhere); no holes then.
@@ -67,14 +68,7 @@ export class Table<T> {
 
   /** The slot `key` names, or undefined. */
   slotOf(key: string): number | undefined {
-    const root = this.keys;
-    if (root === undefined) return undefined;
-    if (!(root instanceof Branch)) return lookup(root, key, hashOf(key), 0)?.slot;
-    if (key === root.lastKey) return root.lastSlot;
-    const slot = lookup(root, key, hashOf(key), 0)?.slot;
-    root.lastKey = key;
-    root.lastSlot = slot;
-    return slot;
+    return this.keys?.get(key);
   }
 
   get(key: string): T | undefined {
@@ -94,7 +88,7 @@ export class Table<T> {
   /** This table with `item` appended, named by `key` if given (taken from the slot holding it, if any). */
   push(item: T, key?: string): Table<T> {
     const slot = this.items.size;
-    const keys = key === undefined ? this.keys : insert(this.keys, { key, hash: hashOf(key), slot }, 0);
+    const keys = key === undefined ? this.keys : KeyMap.with(this.keys, key, slot);
     return this.edited(this.items.push(item), keys, this.size + 1, slot);
   }
 
@@ -109,18 +103,18 @@ export class Table<T> {
     const slot = this.slotOf(key);
     if (slot === undefined) return this;
     if (this.size === 1) return Table.EMPTY;
-    const keys = remove(this.keys!, key, hashOf(key), 0);
+    const keys = KeyMap.with(this.keys, key, undefined);
     const items = this.items.set(slot, undefined);
     const holes = items.size - this.size + 1;
     if (holes > this.size && holes >= MIN_HOLES)
-      return Table.build(items.toArray(), bySlot(keys, items.size), undefined);
+      return Table.build(items.toArray(), KeyMap.bySlot(keys, items.size), undefined);
     return new Table(items, keys, this.size - 1, undefined, -1, undefined);
   }
 
   /** This table with `key` naming nothing (its item stays, unnamed). */
   unkey(key: string): Table<T> {
     if (this.slotOf(key) === undefined) return this;
-    const keys = remove(this.keys!, key, hashOf(key), 0);
+    const keys = KeyMap.with(this.keys, key, undefined);
     return new Table(this.items, keys, this.size, this.basis, this.patchAt, this.array);
   }
 
@@ -128,7 +122,9 @@ export class Table<T> {
   insert(slot: number, item: T, key?: string): Table<T> {
     if (slot >= this.items.size) return this.push(item, key);
     const items = this.items.toArray();
-    const keys = bySlot(this.keys, items.length);
+    const keys = KeyMap.bySlot(this.keys, items.length);
+    // The inserted item takes its key over, as an appended one does.
+    if (key !== undefined && keys.includes(key)) keys[keys.indexOf(key)] = undefined;
     items.splice(slot, 0, item);
     keys.splice(slot, 0, key);
     return Table.build(items, keys, undefined);
@@ -137,7 +133,7 @@ export class Table<T> {
   /** This table with every item replaced by `update(item)`, keys kept (O(n)). */
   map(update: (item: T) => T): Table<T> {
     const items = this.items.toArray().map((item) => (item === undefined ? item : update(item)));
-    return Table.build(items, bySlot(this.keys, items.length), undefined);
+    return Table.build(items, KeyMap.bySlot(this.keys, items.length), undefined);
   }
 
   /** The last live item, or undefined. */
@@ -182,15 +178,22 @@ export class Table<T> {
     array: readonly T[] | undefined,
   ): Table<T> {
     const size = squeeze(items, keys);
-    let root: Node | undefined;
+    const map = new Map<string, number>();
     for (let slot = 0; slot < size; slot++) {
       const key = keys[slot];
-      if (key !== undefined) root = insert(root, { key, hash: hashOf(key), slot }, 0);
+      if (key !== undefined) map.set(key, slot);
     }
-    return new Table<T>(PersistentList.from(items), root, size, undefined, -1, array);
+    return new Table<T>(
+      PersistentList.from(items),
+      map.size === 0 ? undefined : new KeyMap(map),
+      size,
+      undefined,
+      -1,
+      array,
+    );
   }
 
-  private edited(items: PersistentList<T | undefined>, keys: Node | undefined, size: number, slot: number): Table<T> {
+  private edited(items: PersistentList<T | undefined>, keys: KeyMap | undefined, size: number, slot: number): Table<T> {
     // A built array (or our basis, when its patch is this same slot) stays one slot away; not with holes.
     let basis: readonly T[] | undefined;
     if (size === items.size) {
@@ -200,119 +203,85 @@ export class Table<T> {
   }
 }
 
-/** A key, its hash, and the slot it names: a leaf of the key trie. */
-interface Entry {
-  readonly key: string;
-  readonly hash: number;
-  readonly slot: number;
-}
-
-/** Entries whose keys differ and whose hashes are equal (the trie cannot tell them apart). */
-class Collision {
+/**
+ * One version of a key → slot map. The newest holds the `Map`; an older one holds, instead, the
+ * one key whose slot differs in `next` (a newer version) and its slot here (undefined: absent).
+ */
+class KeyMap {
   constructor(
-    readonly hash: number,
-    readonly entries: readonly Entry[],
+    private map: Map<string, number> | undefined,
+    private key?: string,
+    private slot?: number,
+    private next?: KeyMap,
   ) {}
-}
 
-/** A branch: bit i of `bitmap` set when child i (5 bits of the hash at this level) is present, in `children` in order. */
-class Branch {
-  // The last lookup from this root and its answer: a cache of what never changes here.
-  lastKey: string | undefined = undefined;
-  lastSlot: number | undefined = undefined;
-
-  constructor(
-    readonly bitmap: number,
-    readonly children: readonly Node[],
-  ) {}
-}
-
-type Node = Entry | Collision | Branch;
-
-/** Bits of the hash per level. */
-const BITS = 5;
-
-function lookup(node: Node, key: string, hash: number, shift: number): Entry | undefined {
-  for (;;) {
-    if (node instanceof Branch) {
-      const bit = 1 << ((hash >>> shift) & 31);
-      if ((node.bitmap & bit) === 0) return undefined;
-      node = node.children[popcount(node.bitmap & (bit - 1))]!;
-      shift += BITS;
-    } else if (node instanceof Collision) return node.entries.find((e) => e.key === key);
-    else return node.key === key ? node : undefined;
-  }
-}
-
-/** `node` with `entry` (replacing the entry of its key, if any). */
-function insert(node: Node | undefined, entry: Entry, shift: number): Node {
-  if (node === undefined) return entry;
-  if (node instanceof Branch) {
-    const bit = 1 << ((entry.hash >>> shift) & 31);
-    const at = popcount(node.bitmap & (bit - 1));
-    if ((node.bitmap & bit) !== 0) {
-      const children = node.children.slice();
-      children[at] = insert(children[at], entry, shift + BITS);
-      return new Branch(node.bitmap, children);
+  get(key: string): number | undefined {
+    if (this.map !== undefined) return this.map.get(key);
+    if (this.key === key) return this.slot;
+    let version = this.next!;
+    while (version.map === undefined) {
+      if (version.key === key) return version.slot;
+      version = version.next!;
     }
-    // Built at its size (a splice would leave the array room to grow: twice the bytes).
-    const { children } = node;
-    const grown = new Array<Node>(children.length + 1);
-    for (let i = 0; i < at; i++) grown[i] = children[i]!;
-    grown[at] = entry;
-    for (let i = at; i < children.length; i++) grown[i + 1] = children[i]!;
-    return new Branch(node.bitmap | bit, grown);
+    return version.map.get(key);
   }
-  if (node.hash === entry.hash) {
-    const entries = node instanceof Collision ? node.entries : [node];
-    const kept = entries.filter((e) => e.key !== entry.key);
-    return kept.length === 0 ? entry : new Collision(entry.hash, [...kept, entry]);
-  }
-  // Two leaves with different hashes: branches down to where their hashes part (a collision goes as a whole).
-  return insert(insert(new Branch(0, []), node as Entry, shift), entry, shift);
-}
 
-/** `node` without the entry of `key` (undefined: nothing left). */
-function remove(node: Node, key: string, hash: number, shift: number): Node | undefined {
-  if (node instanceof Branch) {
-    const bit = 1 << ((hash >>> shift) & 31);
-    if ((node.bitmap & bit) === 0) return node;
-    const at = popcount(node.bitmap & (bit - 1));
-    const child = remove(node.children[at]!, key, hash, shift + BITS);
-    if (child !== undefined) {
-      // A lone leaf moves up (a lookup stops at the first leaf it meets).
-      if (node.children.length === 1 && !(child instanceof Branch)) return child;
-      const children = node.children.slice();
-      children[at] = child;
-      return new Branch(node.bitmap, children);
+  /** A version of `keys` with `key` naming `slot` (undefined: nothing); `keys` becomes its undo. */
+  static with(keys: KeyMap | undefined, key: string, slot: number | undefined): KeyMap {
+    if (keys === undefined) {
+      const map = new Map<string, number>();
+      if (slot !== undefined) map.set(key, slot);
+      return new KeyMap(map);
     }
-    if (node.children.length === 1) return undefined;
-    const children = node.children.filter((_, i) => i !== at);
-    if (children.length === 1 && !(children[0] instanceof Branch)) return children[0];
-    return new Branch(node.bitmap & ~bit, children);
+    keys.reroot();
+    const map = keys.map!;
+    const was = map.get(key);
+    if (slot === undefined) map.delete(key);
+    else map.set(key, slot);
+    const newest = new KeyMap(map);
+    keys.undoes(newest, key, was);
+    return newest;
   }
-  if (node instanceof Collision) {
-    const kept = node.entries.filter((e) => e.key !== key);
-    return kept.length === 1 ? kept[0] : new Collision(node.hash, kept);
+
+  /** The key naming each of `slots` slots (for a rebuild: O(keys)). */
+  static bySlot(keys: KeyMap | undefined, slots: number): (string | undefined)[] {
+    const named = new Array<string | undefined>(slots).fill(undefined);
+    keys?.reroot();
+    for (const [key, slot] of keys?.map ?? []) named[slot] = key;
+    return named;
   }
-  return node.key === key ? undefined : node;
-}
 
-/** The key naming each of `slots` slots (for a rebuild: O(keys)). */
-function bySlot(root: Node | undefined, slots: number): (string | undefined)[] {
-  const keys = new Array<string | undefined>(slots).fill(undefined);
-  const visit = (node: Node): void => {
-    if (node instanceof Branch) node.children.forEach(visit);
-    else for (const e of node instanceof Collision ? node.entries : [node]) keys[e.slot] = e.key;
-  };
-  if (root !== undefined) visit(root);
-  return keys;
-}
+  /** This version becomes the undo of `newer`'s change: `key` names `slot` here. */
+  private undoes(newer: KeyMap, key: string, slot: number | undefined): void {
+    this.map = undefined;
+    this.key = key;
+    this.slot = slot;
+    this.next = newer;
+  }
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  /** Makes this version the one holding the map, reversing the changes between it and the newest. */
+  private reroot(): void {
+    if (this.map !== undefined) return;
+    const path: KeyMap[] = [this];
+    let version = this.next!;
+    while (version.map === undefined) {
+      path.push(version);
+      version = version.next!;
+    }
+    const map = version.map;
+    // From the newest end back to this one: each step moves the map one version older.
+    for (let i = path.length - 1; i >= 0; i--) {
+      const older = path[i]!;
+      const newer = older.next!;
+      const key = older.key!;
+      const was = map.get(key);
+      if (older.slot === undefined) map.delete(key);
+      else map.set(key, older.slot);
+      newer.undoes(older, key, was);
+      older.map = map;
+      older.next = undefined;
+    }
+  }
 }
 
 /** Holes below this many are never squeezed (a small table keeps its few). */
@@ -331,12 +300,10 @@ function squeeze(items: unknown[], keys: unknown[]): number {
   return kept;
 }
 
-/** FNV-1a over the UTF-16 code units: keys are ids, short strings. */
-function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** The key of an item of `kind` (`"message"`, `"tool-call"`, `"span"`) with id `id`. */
-export const keyOf = (kind: string, id: string): string => `${kind}\u0000${id}`;
+/**
+ * The key of an item of `kind` (`"message"`, `"tool-call"`, `"span"`) with id `id`: a message's is
+ * its id itself (no string is built per lookup), the others' `\0kind\0id`, and so is a message id
+ * that starts with `\0` (keys of different items never meet).
+ */
+export const keyOf = (kind: string, id: string): string =>
+  kind === "message" && id.charCodeAt(0) !== 0 ? id : `\u0000${kind}\u0000${id}`;

@@ -3,9 +3,10 @@ import { Table } from "../../src/history/table";
 
 /**
  * `Table` is the one persistent structure the history's versions hold their parts in (issue 20):
- * an ordered list of items, some named by a key. These tests check it against a plain model under
- * any sequence of edits, each made on any earlier version (a fork), with every version checked
- * after all the later edits were made: no version ever shows another's edit.
+ * an ordered list of items, some named by a key (a versioned map: the newest version holds it, older
+ * ones undo records). These tests check it against a plain model under any sequence of edits, each
+ * made on any earlier version (a fork, which re-roots the map), with every version checked after all
+ * the later edits were made: no version ever shows another's edit.
  */
 
 interface Entry {
