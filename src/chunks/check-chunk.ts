@@ -1,6 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
+import { isPlainObject } from "../core/json";
 import type { ChunkFamily } from "./chunk-families";
-import { rejectEvent } from "./chunk-errors";
+import { protocolError } from "../core/errors";
 
 /**
  * Judges a chunk's described fields as the schema does before expanding it (R-STREAM-8, R-PROC-16):
@@ -13,11 +14,12 @@ import { rejectEvent } from "./chunk-errors";
 export function checkChunk(family: ChunkFamily, chunk: AguiEvent, ctx: StepContext): void {
   const bad = firstBadField(family, chunk);
   if (bad !== undefined) {
-    throw rejectEvent(
+    throw protocolError(
       "MALFORMED_EVENT",
       "R-PROC-16",
-      ctx,
       chunk,
+      ctx,
+      [],
       `${bad.path} must be ${bad.expected} when present; a malformed chunk is rejected, never repaired.`,
     );
   }
@@ -32,10 +34,8 @@ function firstBadField(family: ChunkFamily, chunk: AguiEvent): BadField | undefi
   if (!isOptionalString(chunk[family.idField])) return { path: `/${family.idField}`, expected: "a string" };
   if (!isOptionalString(chunk[family.contentField])) return { path: `/${family.contentField}`, expected: "a string" };
   if (!isOptionalString(chunk.subagentRunId)) return { path: "/subagentRunId", expected: "a string" };
-  const metadata = chunk.metadata;
-  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))) {
+  if (chunk.metadata !== undefined && !isPlainObject(chunk.metadata))
     return { path: "/metadata", expected: "an object" };
-  }
   if (chunk.rawEvent === null) return { path: "/rawEvent", expected: "a JSON value other than null" };
   const timestamp = chunk.timestamp;
   if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) {

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../core/json";
 import {
   NONE,
   passThrough,
@@ -8,8 +9,8 @@ import {
   type StepResult,
   type WarningOptions,
 } from "../core/types";
+import { protocolError } from "../core/errors";
 import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "./chunk-families";
-import { rejectEvent } from "./chunk-errors";
 import { checkChunk } from "./check-chunk";
 import { CLOSE_TRIGGERS, type CloseTrigger } from "./close-triggers";
 import { addStream, closeAllLanes, closeLane, createExpandState, type ExpandState, type OpenStream } from "./lanes";
@@ -48,8 +49,15 @@ function expandStep(
   ctx: StepContext,
   pass: Pass,
 ): StepResult<ExpandState, AguiEvent> {
-  if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.type !== "string") {
-    throw rejectEvent("MALFORMED_EVENT", "R-PROC-4", ctx, event, "an event must be an object with a string type.");
+  if (!isPlainObject(event) || typeof event.type !== "string") {
+    throw protocolError(
+      "MALFORMED_EVENT",
+      "R-PROC-4",
+      event,
+      ctx,
+      [],
+      "an event must be an object with a string type.",
+    );
   }
   const family = FAMILY_BY_CHUNK_TYPE.get(event.type);
   if (family !== undefined) return expandChunk(state, family, event, ctx);
@@ -72,7 +80,7 @@ function closeBefore(
   const tag = event.subagentRunId;
   if (trigger.scope === "owner" ? typeof tag !== "string" : tag !== undefined && typeof tag !== "string") {
     // The tag decides which lane closes; guessing it would conceal a value enforcement rejects.
-    throw rejectEvent("MALFORMED_EVENT", "R-PROC-4", ctx, event, "/subagentRunId must be a string.");
+    throw protocolError("MALFORMED_EVENT", "R-PROC-4", event, ctx, [], "/subagentRunId must be a string.");
   }
   if (state.lanes.size === 0) return pass(state, event);
   const out: AguiEvent[] = [];
@@ -129,13 +137,13 @@ function namedStream(
 ): OpenStream | undefined {
   const open = state.byId[family.namespace].get(id);
   if (open !== undefined && tag !== undefined && tag !== open.owner) {
-    throw rejectEvent(
+    throw protocolError(
       "ATTRIBUTION_MISMATCH",
       "R-SUB-2",
-      ctx,
       chunk,
+      ctx,
+      open.owner === undefined ? [id, tag] : [id, tag, open.owner],
       `the chunk's subagentRunId does not match the owner of the open ${open.family.itemName} stream (${ownerName(open.owner)}).`,
-      [id, tag, open.owner],
     );
   }
   // Undefined: the id is open nowhere, so the chunk opens a new item in its own lane.
@@ -160,23 +168,24 @@ function idlessStream(
     const candidates = state.inSubagentLanes[family.index]!;
     if (candidates.size === 1) return candidates.values().next().value!;
     if (candidates.size > 1) {
-      throw rejectEvent(
+      throw protocolError(
         "AMBIGUOUS_CONTINUATION",
         "R-STREAM-16",
-        ctx,
         chunk,
+        ctx,
+        // Subagent lanes only: every owner is a subagentRunId.
+        [...candidates].map((s) => s.owner!),
         `the chunk carries neither a ${family.idField} nor a subagentRunId, and ${candidates.size} subagent lanes have an open ${family.itemName} stream (none in the parent lane); attribute the chunk to its subagent.`,
-        [...candidates].map((s) => s.owner),
       );
     }
   }
-  throw rejectEvent(
+  throw protocolError(
     "FIRST_CHUNK_WITHOUT_ID",
     "R-STREAM-11",
-    ctx,
     chunk,
+    ctx,
+    tag === undefined ? [] : [tag],
     `First ${family.chunkType} must have a ${family.idField}: no ${family.itemName} chunk stream is open in ${ownerName(tag)}'s lane to continue, and no id is ever invented.`,
-    [tag],
   );
 }
 
@@ -192,13 +201,13 @@ function continueStream(
     const name = family.openerFields[i]!.name;
     const value = chunk[name];
     if (value !== undefined && value !== open.opener[i]) {
-      throw rejectEvent(
+      throw protocolError(
         "CONFLICTING_CHUNK_FIELD",
         "R-STREAM-14",
-        ctx,
         chunk,
-        `Cannot continue ${family.itemName}: chunk field /${name} does not match the open stream's ${name}${open.opener[i] === undefined ? " (absent)" : ""}.`,
+        ctx,
         [open.id],
+        `Cannot continue ${family.itemName}: chunk field /${name} does not match the open stream's ${name}${open.opener[i] === undefined ? " (absent)" : ""}.`,
       );
     }
   }
@@ -225,13 +234,13 @@ function openStream(
   for (const field of family.openerFields) {
     const value = chunk[field.name] as string | undefined;
     if (value === undefined && field.required) {
-      throw rejectEvent(
+      throw protocolError(
         "FIRST_CHUNK_WITHOUT_ID",
         "R-STREAM-11",
-        ctx,
         chunk,
-        `First ${family.chunkType} must have a ${field.name}: the chunk opens a new ${family.itemName} and nothing is invented for it.`,
+        ctx,
         [id],
+        `First ${family.chunkType} must have a ${field.name}: the chunk opens a new ${family.itemName} and nothing is invented for it.`,
       );
     }
     opener.push(value === undefined ? field.byOmission : value);

@@ -1,6 +1,7 @@
 import { EventType } from "@ag-ui/core";
+import { isPlainObject } from "../core/json";
 import type { OperatorFunction } from "rxjs";
-import { ReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../core/errors";
+import { protocolError, type ReasoningProtocolError } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
 import {
   NONE,
@@ -12,12 +13,11 @@ import {
   type StepResult,
   type WarningOptions,
 } from "../core/types";
+import { catalogued } from "../core/warning-codes";
 import { byteLength } from "../history/read-event";
-import type { LegacyShape } from "../upcast/legacy-thinking";
+import { THINKING_BY_REASONING, type LegacyShape } from "../upcast/legacy-thinking";
 import { DowncastError } from "./downcast-error";
-import { downcastWarning } from "./downcast-warnings";
 import { droppedMetadata, recoverTitle } from "./thinking-title";
-import { THINKING_BY_REASONING } from "./thinking-shapes";
 
 export { DowncastError } from "./downcast-error";
 
@@ -65,7 +65,7 @@ export function downcastToThinking(options?: DowncastOptions): OperatorFunction<
 }
 
 function downcastStep(state: DowncastState, event: AguiEvent, ctx: StepContext): StepResult<DowncastState, AguiEvent> {
-  if (typeof event !== "object" || event === null || Array.isArray(event)) return result(state, [event]);
+  if (!isPlainObject(event)) return result(state, [event]);
   const type = event.type;
   const shape = typeof type === "string" ? THINKING_BY_REASONING.get(type) : undefined;
   if (shape !== undefined) return translate(state, shape, event, ctx);
@@ -73,7 +73,7 @@ function downcastStep(state: DowncastState, event: AguiEvent, ctx: StepContext):
     case EventType.REASONING_ENCRYPTED_VALUE:
       return result(state, NONE, [valueDropped(event, ctx)]);
     case EventType.REASONING_MESSAGE_CHUNK:
-      throw rejected(
+      throw protocolError(
         "MALFORMED_EVENT",
         "R-STREAM-7",
         event,
@@ -99,24 +99,22 @@ function translate(
 ): StepResult<DowncastState, AguiEvent> {
   const id = event.messageId;
   if (typeof id !== "string")
-    throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [], "/messageId must be a string.");
-  const open = shape.item === "span" ? state.span : state.message;
+    throw protocolError("MALFORMED_EVENT", "R-REASON-23", event, ctx, [], "/messageId must be a string.");
+  const open = state[shape.item];
   const out: Obj = { type: shape.legacyType };
   const warnings: ReasoningWarning[] = [];
   let next = state;
   if (shape.action === "open") {
     if (open !== undefined) throw notRepresentable(shape, open, id, event, ctx);
-    next = shape.item === "span" ? { span: id, message: state.message } : { span: state.span, message: id };
+    next = { ...state, [shape.item]: id };
     warnings.push(idDropped(shape, id, ctx));
   } else {
     if (open !== id) throw notOpen(shape, id, event, ctx);
-    if (shape.action === "close")
-      next =
-        shape.item === "span" ? { span: undefined, message: state.message } : { span: state.span, message: undefined };
+    if (shape.action === "close") next = { ...state, [shape.item]: undefined };
     else {
       const delta = event.delta;
       if (typeof delta !== "string")
-        throw rejected("MALFORMED_EVENT", "R-REASON-23", event, ctx, [id], "/delta must be a string.");
+        throw protocolError("MALFORMED_EVENT", "R-REASON-23", event, ctx, [id], "/delta must be a string.");
       out.delta = delta;
     }
   }
@@ -137,46 +135,42 @@ function metadataOf(shape: LegacyShape, event: AguiEvent, out: Obj): readonly st
 }
 
 // ---------------------------------------------------------------------------------------------
-// Warnings and errors
+// Warnings and errors. Each warning reports content a 0.x consumer will not get, so each is lossy: a custom
+// sink always receives it and `quiet` does not silence it (R-VER-6/7, R-REASON-19). Messages name types, ids,
+// JSON paths and byte lengths only (D-REDACT).
 
 function idDropped(shape: LegacyShape, id: string, ctx: StepContext): ReasoningWarning {
-  return downcastWarning(
-    "DOWNCAST_ID_DROPPED",
-    "R-VER-6",
-    shape.target,
-    ctx,
-    [id],
-    "/messageId",
-    `${shape.target} became ${shape.legacyType}, which has no id (0.x, R-DEP-5): the ${shape.item}'s identity is lost; upgrade the consumer to AG-UI 1.0 to keep it`,
-  );
+  return catalogued("DOWNCAST_ID_DROPPED", "R-VER-6", {
+    message: `${shape.target} became ${shape.legacyType}, which has no id (0.x, R-DEP-5): the ${shape.item}'s identity is lost; upgrade the consumer to AG-UI 1.0 to keep it`,
+    eventType: shape.target,
+    eventIndex: ctx.index,
+    ids: [id],
+    path: "/messageId",
+  });
 }
 
 function metadataDropped(shape: LegacyShape, id: string, paths: readonly string[], ctx: StepContext): ReasoningWarning {
   const listed = paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` (+${paths.length - 5} more)` : "");
-  return downcastWarning(
-    "DOWNCAST_METADATA_DROPPED",
-    "R-VER-6",
-    shape.target,
-    ctx,
-    [id],
-    "/metadata",
-    `${shape.legacyType} has no metadata (0.x): ${listed} dropped; upgrade the consumer to AG-UI 1.0 to keep it`,
-  );
+  return catalogued("DOWNCAST_METADATA_DROPPED", "R-VER-6", {
+    message: `${shape.legacyType} has no metadata (0.x): ${listed} dropped; upgrade the consumer to AG-UI 1.0 to keep it`,
+    eventType: shape.target,
+    eventIndex: ctx.index,
+    ids: [id],
+    path: "/metadata",
+  });
 }
 
 function valueDropped(event: AguiEvent, ctx: StepContext): ReasoningWarning {
   const entityId = typeof event.entityId === "string" ? event.entityId : undefined;
   const value = event.encryptedValue;
   const size = typeof value === "string" ? ` (${byteLength(value)} bytes)` : "";
-  return downcastWarning(
-    "DOWNCAST_VALUE_DROPPED",
-    "R-REASON-19",
-    EventType.REASONING_ENCRYPTED_VALUE,
-    ctx,
-    entityId === undefined ? [] : [entityId],
-    "/encryptedValue",
-    `REASONING_ENCRYPTED_VALUE has no 0.x form: the encrypted value${size} was dropped and the producer cannot restore that reasoning context (R-VER-6); upgrade the consumer to AG-UI 1.0 to keep it`,
-  );
+  return catalogued("DOWNCAST_VALUE_DROPPED", "R-REASON-19", {
+    message: `REASONING_ENCRYPTED_VALUE has no 0.x form: the encrypted value${size} was dropped and the producer cannot restore that reasoning context (R-VER-6); upgrade the consumer to AG-UI 1.0 to keep it`,
+    eventType: EventType.REASONING_ENCRYPTED_VALUE,
+    eventIndex: ctx.index,
+    ids: entityId === undefined ? [] : [entityId],
+    path: "/encryptedValue",
+  });
 }
 
 function notRepresentable(
@@ -200,7 +194,7 @@ function notRepresentable(
 function notOpen(shape: LegacyShape, id: string, event: AguiEvent, ctx: StepContext): ReasoningProtocolError {
   const code = shape.action === "close" ? "ORPHAN_END" : "ORPHAN_CONTENT";
   const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-9";
-  return rejected(
+  return protocolError(
     code,
     rule,
     event,
@@ -208,23 +202,4 @@ function notOpen(shape: LegacyShape, id: string, event: AguiEvent, ctx: StepCont
     [id],
     `no ${shape.item === "span" ? "reasoning span" : "reasoning message"} with this id is open; downcastToThinking expects verified events.`,
   );
-}
-
-function rejected(
-  code: ReasoningErrorCode,
-  rule: string,
-  event: AguiEvent,
-  ctx: StepContext,
-  ids: readonly string[],
-  detail: string,
-): ReasoningProtocolError {
-  return new ReasoningProtocolError({
-    code,
-    rule,
-    eventIndex: ctx.index,
-    eventType: typeOf(event),
-    ids,
-    detail,
-    event,
-  });
 }

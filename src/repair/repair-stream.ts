@@ -1,4 +1,5 @@
 import type { OperatorFunction } from "rxjs";
+import { isPlainObject } from "../core/json";
 import { truncateId } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
 import {
@@ -57,7 +58,7 @@ export function repairStream<T = unknown>(options?: RepairOptions): OperatorFunc
 
 function repairStep(state: RepairState, event: unknown, ctx: StepContext): Step {
   // Judged by the strict stages downstream, never reshaped here: non-objects, unknown types, bad fields.
-  if (typeof event !== "object" || event === null || Array.isArray(event)) return pass(state, event);
+  if (!isPlainObject(event)) return pass(state, event);
   const type = (event as { type?: unknown }).type;
   const route = typeof type === "string" ? REPAIR_ROUTES.get(type) : undefined;
   if (route === undefined) return pass(state, event);

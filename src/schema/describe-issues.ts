@@ -1,3 +1,4 @@
+import { jsonType } from "../history/read-event";
 import { toPointer } from "./json-pointer";
 
 /** The parts of a zod v4 issue this package reads (never `input`, never `message`: see below). */
@@ -104,10 +105,7 @@ function describeReceived(received: Received): string {
 
 /** The JSON kind of a value: what an error may say about a rejected value. */
 function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number" && !Number.isInteger(value)) return "non-integer number";
-  return typeof value;
+  return typeof value === "number" && !Number.isInteger(value) ? "non-integer number" : jsonType(value);
 }
 
 /** The value at a path of the (already read once) input; safe on any shape. */

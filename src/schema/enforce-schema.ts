@@ -1,5 +1,5 @@
 import { isPlainObject } from "../core/json";
-import { ReasoningProtocolError, typeOf } from "../core/errors";
+import { protocolError, ReasoningProtocolError } from "../core/errors";
 import {
   NONE,
   passThrough,
@@ -17,7 +17,7 @@ import { idsOf } from "./event-ids";
 import { eventEntry, type EventEntry } from "./event-schemas";
 import { isCleanHotEvent } from "./fast-path";
 import { compareProtocolVersion } from "./protocol-version";
-import { REMOVED, stripUnknown, type StripNote } from "./strip-unknown";
+import { REMOVED, stripUnknown } from "./strip-unknown";
 import { toPointer } from "./json-pointer";
 
 /** Enforcement keeps nothing between events: every verdict depends on the event alone. */
@@ -81,7 +81,8 @@ function validate(
     if (stripped.value === REMOVED) {
       // The event goes because of an unrecognised member, but its described fields are still judged:
       // a malformed known field is fatal even beside an unknown subtype (R-PROC-4, R-REASON-23, #73).
-      assertSchemaOutside(input, entry, stripped.notes, ctx);
+      const members = stripped.notes.filter((n) => n.kind === "unknown-member").map((n) => n.path);
+      assertSchema(input, input, entry, ctx, members);
       return result(state, NONE, warnings);
     }
     event = stripped.value;
@@ -95,26 +96,27 @@ function validate(
   return result(state, [event as AguiEvent], warnings ?? NONE);
 }
 
-/** zod is the authority: anything its schema rejects fails the run, naming the JSON paths (R-PROC-4, R-REASON-23). */
-function assertSchema(input: unknown, event: unknown, entry: EventEntry, ctx: StepContext): void {
+/**
+ * zod is the authority: anything its schema rejects fails the run, naming the JSON paths (R-PROC-4, R-REASON-23),
+ * except the issues at (or below) `removed`, the unrecognised members that remove the event anyway.
+ */
+function assertSchema(
+  input: unknown,
+  event: unknown,
+  entry: EventEntry,
+  ctx: StepContext,
+  removed: readonly string[] = NONE,
+): void {
   const verdict = entry.schema.safeParse(event) as { success: boolean; error?: { issues: readonly IssueLike[] } };
   if (verdict.success) return;
-  const rule = entry.type.startsWith("REASONING_") ? "R-REASON-23" : "R-PROC-4";
-  throw malformed(input, ctx, describeIssues(verdict.error?.issues ?? [], event), rule);
-}
-
-/** Like `assertSchema`, ignoring the issues at (or below) the unrecognised members that removed the event. */
-function assertSchemaOutside(input: unknown, entry: EventEntry, notes: readonly StripNote[], ctx: StepContext): void {
-  const verdict = entry.schema.safeParse(input) as { success: boolean; error?: { issues: readonly IssueLike[] } };
-  if (verdict.success) return;
-  const members = notes.filter((n) => n.kind === "unknown-member").map((n) => n.path);
-  const judged = (verdict.error?.issues ?? []).filter((issue) => {
-    const at = toPointer(issue.path.map((k) => (typeof k === "symbol" ? String(k) : k)));
-    return !members.some((m) => at === m || at.startsWith(`${m}/`));
+  const issues = (verdict.error?.issues ?? []).filter((issue) => {
+    if (removed.length === 0) return true;
+    const at = toPointer(issue.path);
+    return !removed.some((m) => at === m || at.startsWith(`${m}/`));
   });
-  if (judged.length === 0) return;
+  if (issues.length === 0) return;
   const rule = entry.type.startsWith("REASONING_") ? "R-REASON-23" : "R-PROC-4";
-  throw malformed(input, ctx, describeIssues(judged, input), rule);
+  throw malformed(input, ctx, describeIssues(issues, event), rule);
 }
 
 /** The event's `type`, or FAIL: an event that is not an object, or has no string `type`, is malformed (R-PROC-4). */
@@ -143,13 +145,5 @@ function unreadable(input: unknown, ctx: StepContext): ReasoningProtocolError {
 }
 
 function malformed(input: unknown, ctx: StepContext, detail: string, rule: string): ReasoningProtocolError {
-  return new ReasoningProtocolError({
-    code: "MALFORMED_EVENT",
-    rule,
-    eventIndex: ctx.index,
-    eventType: typeOf(input),
-    ids: idsOf(input),
-    detail,
-    event: input,
-  });
+  return protocolError("MALFORMED_EVENT", rule, input, ctx, idsOf(input), detail);
 }

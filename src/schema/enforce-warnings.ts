@@ -4,6 +4,7 @@ import { catalogued, type WarningDetails } from "../core/warning-codes";
 import { idsOf } from "./event-ids";
 import { OWN_PROTOCOL_VERSION, type VersionVerdict } from "./protocol-version";
 import type { StripNote } from "./strip-unknown";
+import { LEGACY_THINKING } from "../upcast/legacy-thinking";
 
 // The warnings `enforceSchema` emits (D-WARN, catalogued in WARNING_CODES). Messages name types, ids and JSON
 // paths only (D-REDACT).
@@ -11,18 +12,10 @@ import type { StripNote } from "./strip-unknown";
 /** Longest protocol version string a warning repeats. */
 const MAX_VERSION_CHARS = 40;
 
-/** The retired 0.x reasoning events upcastThinking translates (R-DEP-2); any other THINKING_* type was never an event. */
-const RETIRED_THINKING_TYPES: ReadonlySet<string> = new Set([
-  "THINKING_START",
-  "THINKING_END",
-  "THINKING_TEXT_MESSAGE_START",
-  "THINKING_TEXT_MESSAGE_CONTENT",
-  "THINKING_TEXT_MESSAGE_END",
-]);
-
 export function unknownTypeWarning(event: unknown, ctx: StepContext): ReasoningWarning {
   const type = typeOf(event);
-  const hint = RETIRED_THINKING_TYPES.has(type)
+  // A retired 0.x reasoning event is one upcastThinking translates (R-DEP-2); no other THINKING_* type existed.
+  const hint = LEGACY_THINKING.has(type)
     ? " (a retired 0.x shape: upcastThinking must run before enforceSchema to translate it)"
     : type.startsWith("THINKING_")
       ? " (nor did 0.x: the retired reasoning events are THINKING_START/END and THINKING_TEXT_MESSAGE_START/CONTENT/END)"

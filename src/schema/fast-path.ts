@@ -1,4 +1,5 @@
 import { EventType } from "@ag-ui/core";
+import { TextMessageRoleSchema } from "@ag-ui/core/schemas";
 
 /**
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
@@ -67,7 +68,8 @@ function shapeOver(base: ReadonlySet<string>, fields: ReadonlyArray<readonly [st
   return { described: new Set([...base, ...names]), names, kinds: fields.map(([, kind]) => kind) };
 }
 
-const TEXT_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
+// The schema's own enum, so the hand-written check cannot drift from it.
+const TEXT_ROLES: ReadonlySet<string> = new Set(TextMessageRoleSchema.options);
 
 const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   [EventType.REASONING_MESSAGE_CONTENT, shape(["messageId", REQUIRED_STRING], ["delta", REQUIRED_STRING])],

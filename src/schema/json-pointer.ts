@@ -5,13 +5,13 @@ import { truncateId } from "../core/errors";
  * Keys come from untrusted input, so each segment is escaped and long ones are truncated
  * (a path names where something was, never what it contained — D-REDACT).
  */
-export function toPointer(segments: readonly (string | number)[], length = segments.length): string {
+export function toPointer(segments: readonly PropertyKey[]): string {
   let pointer = "";
-  for (let i = 0; i < length; i++) pointer += `/${escapeSegment(segments[i] as string | number)}`;
+  for (const segment of segments) pointer += `/${escapeSegment(segment)}`;
   return pointer;
 }
 
-function escapeSegment(segment: string | number): string {
+function escapeSegment(segment: PropertyKey): string {
   if (typeof segment === "number") return String(segment);
-  return truncateId(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  return truncateId(String(segment)).replace(/~/g, "~0").replace(/\//g, "~1");
 }

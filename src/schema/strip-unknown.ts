@@ -25,62 +25,16 @@ export interface Stripped {
  * undescribed keys of closed objects, unrecognised union members (the field when optional, the
  * containing value when required, the element inside a list) and registry-tolerated `null`s.
  *
- * Returns `undefined` when there is nothing to remove — the common case, checked without
- * allocating. Otherwise copies only the objects and arrays on the way to what changed; everything
- * else keeps its identity. Values of the wrong shape are left alone: zod judges them afterwards.
+ * Returns `undefined` when there is nothing to remove, the common case: the walk copies nothing until
+ * something changes, then only the objects and arrays on the way to what changed; everything else keeps
+ * its identity. Values of the wrong shape are left alone: zod judges them afterwards.
  */
 export function stripUnknown(value: unknown, plan: Plan): Stripped | undefined {
-  if (!hasStrippable(value, plan)) return undefined;
   const walk = new Walk();
   const stripped = walk.value(value, plan);
   if (stripped === REMOVED) walk.absorbRemoval(0);
-  return { value: stripped, notes: walk.notes };
-}
-
-/** Read-only pre-check: would the walk change anything? */
-function hasStrippable(value: unknown, plan: Plan): boolean {
-  switch (plan.kind) {
-    case "object":
-      return isPlainObject(value) && objectHasStrippable(value, plan);
-    case "array":
-      return Array.isArray(value) && arrayHasStrippable(value, plan.element);
-    case "record":
-      return isPlainObject(value) && arrayHasStrippable(Object.values(value), plan.value);
-    case "variant": {
-      if (!isPlainObject(value)) return false;
-      const tag = value[plan.discriminator];
-      if (typeof tag !== "string") return false;
-      if (!plan.options.has(tag)) return true;
-      const option = plan.options.get(tag) ?? null;
-      return option !== null && hasStrippable(value, option);
-    }
-    case "enum":
-      return typeof value === "string" && !plan.values.has(value);
-    case "choice": {
-      const branch = choose(value, plan);
-      return branch !== null && hasStrippable(value, branch);
-    }
-  }
-}
-
-function objectHasStrippable(value: Record<string, unknown>, plan: ObjectPlan): boolean {
-  for (const key in value) {
-    const field = plan.fields.get(key);
-    if (field === undefined) {
-      if (plan.open) continue;
-      return true;
-    }
-    if (field.plan === null && !field.nullTolerated) continue;
-    const v = value[key];
-    if (v === null && field.nullTolerated) return true;
-    if (field.plan !== null && hasStrippable(v, field.plan)) return true;
-  }
-  return false;
-}
-
-function arrayHasStrippable(values: readonly unknown[], element: Plan): boolean {
-  for (let i = 0; i < values.length; i++) if (hasStrippable(values[i], element)) return true;
-  return false;
+  // Every change leaves a note, so no note means the value came back as it was.
+  return walk.notes.length === 0 ? undefined : { value: stripped, notes: walk.notes };
 }
 
 /** One walk over one value: the current path and what was removed so far. */

@@ -2,6 +2,7 @@ import type { WarningOptions } from "../core/types";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
+import { checkThreadId } from "./stored-record";
 import { stripValues } from "./strip-values";
 
 /** What a store can keep. */
@@ -40,8 +41,7 @@ export async function saveHistory(
   history: ReasoningHistory,
   options?: SaveHistoryOptions,
 ): Promise<void> {
-  if (typeof threadId !== "string" || threadId === "")
-    throw new TypeError("agui-reasoning: saveHistory needs a non-empty threadId string");
+  checkThreadId("saveHistory", threadId);
   if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
   const stripped = stripValues(history);
   if (stripped.lost.length > 0) {

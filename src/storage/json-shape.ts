@@ -1,3 +1,6 @@
+import { jsonType } from "../history/read-event";
+import { isPlainObject } from "../core/json";
+
 /**
  * Guarded reads of JSON this package wrote earlier and is given back (a stored history, a resume
  * snapshot). Such input may be truncated, hand-edited or from another version, so every read is
@@ -36,48 +39,48 @@ export class JsonShape {
   }
 
   object(value: unknown, path: string): Record<string, unknown> {
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-    return this.fail(path, `must be an object (got ${jsonKind(value)})`);
+    if (isPlainObject(value)) return value;
+    return this.fail(path, `must be an object (got ${jsonType(value)})`);
   }
 
   array(value: unknown, path: string): readonly unknown[] {
     if (Array.isArray(value)) return value;
-    return this.fail(path, `must be an array (got ${jsonKind(value)})`);
+    return this.fail(path, `must be an array (got ${jsonType(value)})`);
   }
 
   string(value: unknown, path: string): string {
     if (typeof value === "string") return value;
-    return this.fail(path, `must be a string (got ${jsonKind(value)})`);
+    return this.fail(path, `must be a string (got ${jsonType(value)})`);
   }
 
   /** A string, or `null` standing for "absent" (JSON has no `undefined`). */
   stringOrNull(value: unknown, path: string): string | undefined {
     if (value === null) return undefined;
     if (typeof value === "string") return value;
-    return this.fail(path, `must be a string or null (got ${jsonKind(value)})`);
+    return this.fail(path, `must be a string or null (got ${jsonType(value)})`);
   }
 
   boolean(value: unknown, path: string): boolean {
     if (typeof value === "boolean") return value;
-    return this.fail(path, `must be a boolean (got ${jsonKind(value)})`);
+    return this.fail(path, `must be a boolean (got ${jsonType(value)})`);
   }
 
   /** A count or position: a non-negative safe integer. */
   count(value: unknown, path: string): number {
     if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
-    return this.fail(path, `must be a non-negative integer (got ${jsonKind(value)})`);
+    return this.fail(path, `must be a non-negative integer (got ${jsonType(value)})`);
   }
 
   oneOf<T extends string>(value: unknown, allowed: readonly T[], path: string): T {
     if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
-    const got = typeof value === "string" ? "another string" : jsonKind(value);
+    const got = typeof value === "string" ? "another string" : jsonType(value);
     return this.fail(path, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(" | ")} (got ${got})`);
   }
 
   /** An instant: a safe integer (ms since the epoch by convention, R-EVT-3). */
   integer(value: unknown, path: string): number {
     if (typeof value === "number" && Number.isSafeInteger(value)) return value;
-    return this.fail(path, `must be an integer (got ${jsonKind(value)})`);
+    return this.fail(path, `must be an integer (got ${jsonType(value)})`);
   }
 
   /**
@@ -93,13 +96,6 @@ export class JsonShape {
     }
     if (typeof got === "number" && Number.isInteger(got) && got >= oldest) return got;
     const allowed = oldest === version ? `${version}` : `${oldest}…${version}`;
-    return this.fail("/version", `must be ${allowed} (got ${jsonKind(got)})`);
+    return this.fail("/version", `must be ${allowed} (got ${jsonType(got)})`);
   }
-}
-
-/** The JSON kind of a value: all a message may say about it. */
-export function jsonKind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
 }

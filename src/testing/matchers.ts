@@ -1,7 +1,7 @@
 import { isObservable, type Observable } from "rxjs";
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
-import type { ExpectedFailure, ExpectedWarning } from "./asymmetric";
+import { defined, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
 import { runPipeline } from "./run-pipeline";
 import { inspectEvents, type InspectOptions } from "../cli/inspect";
 import { printable } from "../cli/printable";
@@ -156,10 +156,13 @@ function failureOf(received: unknown): Outcome {
     }
     return isObservable(value) ? errorOfObservable(value) : { error: undefined };
   }
-  if (typeof received === "object" && received !== null && "events" in received && "warnings" in received) {
-    return { error: (received as { error?: unknown }).error };
-  }
-  if (typeof received === "object" && received !== null && "out" in received && "warnings" in received) {
+  // A runPipeline result (`events`) or a runStage one (`out`).
+  if (
+    typeof received === "object" &&
+    received !== null &&
+    "warnings" in received &&
+    ("events" in received || "out" in received)
+  ) {
     return { error: (received as { error?: unknown }).error };
   }
   return {
@@ -213,12 +216,6 @@ function isWarning(w: unknown): w is ReasoningWarning {
 function pick(source: object, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of keys) out[key] = (source as Record<string, unknown>)[key];
-  return out;
-}
-
-function defined(fields: object): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
   return out;
 }
 

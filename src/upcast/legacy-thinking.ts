@@ -41,8 +41,11 @@ export const LEGACY_THINKING: ReadonlyMap<string, LegacyShape> = new Map(
   ].map((s) => [s.legacyType, s]),
 );
 
-/** The opener of an item, for messages that explain an orphan. */
-export const LEGACY_OPENER: Readonly<Record<LegacyItem, string>> = {
-  span: "THINKING_START",
-  message: "THINKING_TEXT_MESSAGE_START",
-};
+/**
+ * `REASONING_*` type → the retired `THINKING_*` shape it downgrades to (downcastToThinking): the same
+ * table read backwards, so the two directions cannot drift apart. `REASONING_ENCRYPTED_VALUE` and
+ * `REASONING_MESSAGE_CHUNK` have no 0.x form ("No chunk form existed").
+ */
+export const THINKING_BY_REASONING: ReadonlyMap<string, LegacyShape> = new Map(
+  [...LEGACY_THINKING.values()].map((shape) => [shape.target, shape]),
+);

@@ -12,8 +12,3 @@ export function expiryTime(expiresAt: Date | string = DEFAULT_THINKING_EXPIRY): 
   }
   return time;
 }
-
-/** Whether the translation has expired at `now` (R-VER-13): from the expiry instant on, it is gone. */
-export function isExpired(expiry: number, now: Date): boolean {
-  return now.getTime() >= expiry;
-}

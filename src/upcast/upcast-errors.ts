@@ -1,6 +1,7 @@
 import { ReasoningProtocolError } from "../core/errors";
 import type { StepContext } from "../core/types";
-import { LEGACY_OPENER, type LegacyShape } from "./legacy-thinking";
+import { jsonType } from "../history/read-event";
+import type { LegacyShape } from "./legacy-thinking";
 
 /**
  * A `THINKING_TEXT_MESSAGE_CONTENT`/`_END` or `THINKING_END` with nothing of its kind open
@@ -18,7 +19,7 @@ export function legacyOrphan(
     eventIndex: ctx.index,
     eventType: shape.legacyType,
     ids: carriedId === undefined ? [] : [carriedId],
-    detail: `retired ${shape.legacyType} without an open ${LEGACY_OPENER[shape.item]}; no ${shape.target} is invented for it.`,
+    detail: `retired ${shape.legacyType} without an open ${shape.item === "span" ? "THINKING_START" : "THINKING_TEXT_MESSAGE_START"}; no ${shape.target} is invented for it.`,
     event,
   });
 }
@@ -50,13 +51,12 @@ export function legacyDuplicateOpen(
 
 /** `THINKING_START.title` is typed `string` by the 0.x schema (R-DEP-5); moving anything else into metadata would conceal it. */
 export function malformedTitle(title: unknown, event: unknown, ctx: StepContext): ReasoningProtocolError {
-  const got = title === null ? "null" : Array.isArray(title) ? "array" : typeof title;
   return new ReasoningProtocolError({
     code: "MALFORMED_EVENT",
     rule: "R-PROC-4",
     eventIndex: ctx.index,
     eventType: "THINKING_START",
-    detail: `/title must be a string (0.x schema, R-DEP-5), got ${got}.`,
+    detail: `/title must be a string (0.x schema, R-DEP-5), got ${jsonType(title)}.`,
     event,
   });
 }

@@ -9,7 +9,7 @@ import {
   type WarningOptions,
 } from "../core/types";
 import { LEGACY_THINKING, type LegacyItem, type LegacyShape } from "./legacy-thinking";
-import { expiryTime, isExpired } from "./thinking-expiry";
+import { expiryTime } from "./thinking-expiry";
 import { placeTitle } from "./thinking-title";
 import { translatedEvent } from "./translated-event";
 import { legacyDuplicateOpen, legacyOrphan, malformedTitle, unreadableLegacy } from "./upcast-errors";
@@ -69,7 +69,8 @@ export function createUpcastStage(options: UpcastOptions = {}): Stage<UpcastStat
   const clock = options.now ?? (() => new Date());
   return {
     name: "upcastThinking",
-    init: () => ({ span: undefined, message: undefined, expired: isExpired(expiry, clock()) }),
+    // From the expiry instant on, the translation is gone (R-VER-13).
+    init: () => ({ span: undefined, message: undefined, expired: clock().getTime() >= expiry }),
     step: (state, event, ctx) => upcastStep(state, event, ctx, mint, pass),
   };
 }
