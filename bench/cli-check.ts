@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildStream } from "./streams";
 
@@ -15,13 +15,17 @@ const ROOT = resolve(__dirname, "..");
 const EVENTS = Number(process.env.BENCH_CLI_EVENTS ?? 1_000_000);
 const REPEAT = Number(process.env.BENCH_CLI_REPEAT ?? 3);
 
-/** The floor: the file read as a stream of lines, each parsed. */
+/**
+ * The floor: the file read as a stream of lines, each parsed; it prints how many it parsed, which
+ * must be every event (the script's own path is argv[1]: a floor that read itself failed at once and
+ * was timed as node's start-up, 0.16 s).
+ */
 const FLOOR = `
 const { createReadStream } = require("node:fs");
 const { createInterface } = require("node:readline");
 (async () => {
   let n = 0;
-  for await (const line of createInterface({ input: createReadStream(process.argv[1]), crlfDelay: Infinity }))
+  for await (const line of createInterface({ input: createReadStream(process.argv[2]), crlfDelay: Infinity }))
     if (line !== "") { JSON.parse(line); n++; }
   process.stdout.write(String(n));
 })();
@@ -30,21 +34,23 @@ const { createInterface } = require("node:readline");
 interface Measured {
   readonly ms: number;
   readonly maxRssMB: number;
+  readonly stdout: string;
 }
 
-/** One child process, timed from outside; GNU time's maximum resident set for its memory. */
+/** One child process, timed from outside; GNU time's maximum resident set for its memory. It must exit 0. */
 function measure(args: readonly string[]): Measured {
   const started = process.hrtime.bigint();
-  // The report (a block per run) is discarded: only its making is timed.
+  // The report (a block per run) is read and dropped: only its making is timed.
   const r = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], {
     encoding: "utf8",
     cwd: ROOT,
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 1 << 30,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   const kb = Number(r.stderr.trim().split("\n").at(-1));
-  return { ms, maxRssMB: kb / 1024 };
+  return { ms, maxRssMB: kb / 1024, stdout: r.stdout };
 }
 
 function best(list: Measured[]): Measured {
@@ -63,9 +69,16 @@ function main(): void {
     const floor: Measured[] = [];
     const check: Measured[] = [];
     for (let i = 0; i < REPEAT; i++) {
-      floor.push(measure([floorScript, path]));
-      check.push(measure([join(ROOT, "dist/cli.mjs"), "check", path, "--no-progress"]));
+      const parsed = measure([floorScript, path]);
+      if (parsed.stdout !== String(stream.events.length))
+        throw new Error(`the floor parsed ${parsed.stdout} lines, not ${stream.events.length}`);
+      floor.push(parsed);
+      const checked = measure([join(ROOT, "dist/cli.mjs"), "check", path, "--no-progress"]);
+      if (!checked.stdout.includes("✓ valid")) throw new Error("check did not find the stream valid");
+      check.push(checked);
     }
+    // The machine's load (1-minute average) after the runs: on a shared machine the figures scale with it.
+    const load = Number(loadavg()[0]!.toFixed(2));
     const f = best(floor);
     const c = best(check);
     const result = {
@@ -76,11 +89,12 @@ function main(): void {
       ratio: Number((c.ms / f.ms).toFixed(2)),
       floorMaxRssMB: Math.round(f.maxRssMB),
       checkMaxRssMB: Math.round(c.maxRssMB),
+      load,
     };
     console.log(
       `check on ${result.events.toLocaleString("en-US")} events (${result.megabytes} MB JSON Lines): ` +
         `${result.checkMs} ms vs read + JSON.parse ${result.floorMs} ms = ${result.ratio}× (goal ≤ 3×); ` +
-        `peak RSS ${result.checkMaxRssMB} MB (floor ${result.floorMaxRssMB} MB)`,
+        `peak RSS ${result.checkMaxRssMB} MB (floor ${result.floorMaxRssMB} MB); load average ${load}`,
     );
     console.log(JSON.stringify(result));
   } finally {

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { Subject, tap, type Observable, type Subscription } from "rxjs";
+import type { Observable, Observer, Subscribable, Subscription } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
@@ -196,15 +196,24 @@ interface RunObservers {
 }
 
 /**
- * Runs the source through the pipeline. The source feeds it through a subject, so that after a
+ * Runs the source through the pipeline. The source feeds it through `feed`, so that after a
  * failure a file is still read to its end: the report counts the file's events, not those read
  * before the violation. A live stream is closed at the failure instead.
  */
 async function runThrough(source: Source, observers: RunObservers): Promise<PipelineRun> {
   let read = 0;
   let total = 0;
-  const feed = new Subject<unknown>();
-  const pipeline = reasoningPipeline(feed.pipe(tap((raw) => observers.onSourceEvent(raw, read++))), {
+  // The pipeline's source: what a Subject piped through a tap of `onSourceEvent` would be, without
+  // their cost per event (a closure and an iterator per value, two subscribers deep). The pipeline
+  // subscribes it once; once it let go (it failed), the rest of the file is only counted.
+  let pipelineSide: Partial<Observer<unknown>> | undefined;
+  const feed: Subscribable<unknown> = {
+    subscribe(observer) {
+      pipelineSide = observer;
+      return { unsubscribe: () => (pipelineSide = undefined) };
+    },
+  };
+  const pipeline = reasoningPipeline(feed, {
     producer: source.label,
     initialMessages: source.initialMessages,
     onWarning: () => {},
@@ -224,15 +233,20 @@ async function runThrough(source: Source, observers: RunObservers): Promise<Pipe
     reading = source.events$.subscribe({
       next: (e) => {
         total++;
-        feed.next(e);
+        if (pipelineSide === undefined) return;
+        observers.onSourceEvent(e, read++);
+        pipelineSide.next?.(e);
       },
       error: (e: unknown) => {
-        // eslint-disable-next-line rxjs-x/throw-error -- the source's own error, passed on as it is
-        feed.error(e);
+        const side = pipelineSide;
+        pipelineSide = undefined;
+        side?.error?.(e);
         resolve(false);
       },
       complete: () => {
-        feed.complete();
+        const side = pipelineSide;
+        pipelineSide = undefined;
+        side?.complete?.();
         resolve(true);
       },
     });

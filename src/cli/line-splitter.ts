@@ -37,8 +37,11 @@ export class LineSplitter {
       }
       if (end < 0) break;
       const piece = text.slice(start, end);
-      const line = this.parts.length === 0 ? piece : this.parts.join("") + piece;
-      this.parts = [];
+      let line = piece;
+      if (this.parts.length > 0) {
+        line = this.parts.join("") + piece;
+        this.parts = [];
+      }
       start = end + 1;
       if (this.cr && text.charCodeAt(end) === 0x0d) {
         if (start === text.length) this.afterCr = true;

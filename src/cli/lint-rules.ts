@@ -16,12 +16,14 @@ import { truncateId } from "../core/errors";
 
 /** Where a rule reports: the source index being processed, and the sink. */
 export interface LintContext {
+  /** Read during the call only: the one context is reused for every event. */
   readonly index: number;
   warn(warning: ReasoningWarning): void;
 }
 
 interface LintRule {
-  onSource?(raw: unknown, ctx: LintContext): void;
+  /** `type`: the raw event's `type` as read once for every rule (`undefined` when unreadable). */
+  onSource?(raw: unknown, type: unknown, ctx: LintContext): void;
   onEvent?(event: AguiEvent, ctx: LintContext): void;
   onEnd?(ctx: LintContext): void;
 }
@@ -37,8 +39,6 @@ function field(raw: unknown, key: string): unknown {
     return undefined;
   }
 }
-
-const MESSAGE_STARTS: ReadonlySet<string> = new Set(["TEXT_MESSAGE_START", "REASONING_MESSAGE_START"]);
 
 /**
  * R-EVT-8: a message id is unique within its thread. A START in a later run naming a message an
@@ -57,7 +57,8 @@ function messageIdReused(initial: readonly Message[]): LintRule {
         reported.clear();
         return;
       }
-      if (!MESSAGE_STARTS.has(event.type) || typeof event.messageId !== "string") return;
+      const starts = event.type === "TEXT_MESSAGE_START" || event.type === "REASONING_MESSAGE_START";
+      if (!starts || typeof event.messageId !== "string") return;
       const id = event.messageId;
       thisRun.add(id);
       if (!earlier.has(id) || reported.has(id)) return;
@@ -111,11 +112,10 @@ function snapshotDropsReasoning(): LintRule {
 }
 
 /** Source types that open a reasoning message and on which a producer sometimes writes a `role`. */
-const ROLE_CARRIERS: ReadonlySet<unknown> = new Set([
-  "REASONING_MESSAGE_CHUNK",
-  "THINKING_TEXT_MESSAGE_START",
-  "THINKING_TEXT_MESSAGE_CHUNK",
-]);
+const isRoleCarrier = (type: unknown): boolean =>
+  type === "REASONING_MESSAGE_CHUNK" ||
+  type === "THINKING_TEXT_MESSAGE_START" ||
+  type === "THINKING_TEXT_MESSAGE_CHUNK";
 
 /**
  * R-SCHEMA-2: a reasoning message's role is `reasoning`, required and fixed. On REASONING_MESSAGE_START another role
@@ -125,9 +125,8 @@ const ROLE_CARRIERS: ReadonlySet<unknown> = new Set([
  */
 function reasoningRole(): LintRule {
   return {
-    onSource(raw, ctx) {
-      const type = field(raw, "type");
-      if (!ROLE_CARRIERS.has(type)) return;
+    onSource(raw, type, ctx) {
+      if (!isRoleCarrier(type)) return;
       const role = field(raw, "role");
       if (typeof role !== "string" || role === "reasoning") return;
       const id = field(raw, "messageId");
@@ -174,8 +173,7 @@ function reasoningWithoutTimestamp(): LintRule {
     reset();
   };
   return {
-    onSource(raw, ctx) {
-      const type = field(raw, "type");
+    onSource(raw, type, ctx) {
       if (type === "RUN_STARTED") reset();
       const stamped = typeof field(raw, "timestamp") === "number";
       const reasoning =
@@ -200,32 +198,25 @@ export function lintRules(initialMessages: readonly Message[]): readonly LintRul
 /** Runs the rules over one input. */
 export class Linter {
   private readonly rules: readonly LintRule[];
-  private index = 0;
-  constructor(
-    initialMessages: readonly Message[],
-    private readonly sink: (warning: ReasoningWarning) => void,
-  ) {
+  // One context for every call (its index is the source event's): not an object per event.
+  private readonly ctx: { index: number; readonly warn: (warning: ReasoningWarning) => void };
+  constructor(initialMessages: readonly Message[], sink: (warning: ReasoningWarning) => void) {
     this.rules = lintRules(initialMessages);
-  }
-
-  private ctx(): LintContext {
-    return { index: this.index, warn: this.sink };
+    this.ctx = { index: 0, warn: sink };
   }
 
   onSource(raw: unknown, index: number): void {
-    this.index = index;
-    const ctx = this.ctx();
-    for (const rule of this.rules) rule.onSource?.(raw, ctx);
+    this.ctx.index = index;
+    const type = field(raw, "type");
+    for (const rule of this.rules) rule.onSource?.(raw, type, this.ctx);
   }
 
   onEvent(event: AguiEvent): void {
-    const ctx = this.ctx();
-    for (const rule of this.rules) rule.onEvent?.(event, ctx);
+    for (const rule of this.rules) rule.onEvent?.(event, this.ctx);
   }
 
   /** The input ended (after its last event, or at the failure). */
   end(): void {
-    const ctx = this.ctx();
-    for (const rule of this.rules) rule.onEnd?.(ctx);
+    for (const rule of this.rules) rule.onEnd?.(this.ctx);
   }
 }

@@ -87,7 +87,21 @@ export function countHistory(history: ReasoningHistory): HistoryCounts {
 
 /** `1 event`, `2 events`, `1,000 events`. */
 export function count(n: number, noun: string): string {
-  return plural(n, noun, n.toLocaleString("en-US"));
+  return plural(n, noun, grouped(n));
+}
+
+/**
+ * `1,234,567`: what `n.toLocaleString("en-US")` writes, without its cost for a count (ICU formats
+ * one number in about a microsecond: a report of 15,000 runs formats 200,000 of them).
+ */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0 || Object.is(n, -0)) return n.toLocaleString("en-US");
+  const digits = String(n);
+  if (digits.length <= 3) return digits;
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
 }
 
 /** Runs the stream contained (the pre-run bucket is not a run). */

@@ -76,7 +76,7 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
         firstValue = undefined;
         return emit(value, at);
       }
-      emit(parseJson(text, `line ${at}`), at);
+      emit(parseJson(text, "line", at), at);
     };
 
     // WHATWG HTML § 9.2.6 "Interpreting an event stream": a line without a colon is a field name
@@ -98,7 +98,7 @@ export function readRecording(chunks: AsyncIterable<Buffer | string>, options: R
       frame = [];
       // A frame of empty data lines holds no event (a keep-alive).
       if (text.trim() === "") return;
-      emit(parseJson(text, `SSE frame at line ${frameLine}`), frameLine);
+      emit(parseJson(text, "SSE frame at line", frameLine), frameLine);
     };
 
     const onLine = (line: string): boolean => {
@@ -274,10 +274,11 @@ function eventsOf(document: unknown): unknown[] | undefined {
 }
 
 /**
- * `JSON.parse` with an error that names where, never what: V8's messages quote the offending
- * text, which may be reasoning content, so only the position is kept.
+ * `JSON.parse` with an error that names where (`where`, then `line` when given: put together only
+ * on failure), never what: V8's messages quote the offending text, which may be reasoning content,
+ * so only the position is kept.
  */
-function parseJson(text: string, where: string): unknown {
+function parseJson(text: string, where: string, line?: number): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -288,7 +289,7 @@ function parseJson(text: string, where: string): unknown {
       : /end of JSON input/.test(message)
         ? " (it ends early)"
         : "";
-    throw new InputError(`${where}: not valid JSON${detail}`);
+    throw new InputError(`${where}${line !== undefined ? ` ${line}` : ""}: not valid JSON${detail}`);
   }
 }
 

@@ -1,7 +1,15 @@
 import type { ReasoningHistory } from "../history/types";
 import { truncateId } from "../core/errors";
 import { formatWarning } from "../core/warnings";
-import { count, failureDetail, runCount, type CheckFailure, type CheckOutcome, type HistoryCounts } from "./outcome";
+import {
+  count,
+  failureDetail,
+  grouped,
+  runCount,
+  type CheckFailure,
+  type CheckOutcome,
+  type HistoryCounts,
+} from "./outcome";
 import { redact, type RedactOptions } from "./redact";
 import { VALUES_KEPT, type RunReport, type WarningGroup } from "./run-report";
 
@@ -84,7 +92,7 @@ function repeated(group: WarningGroup): string {
   const at = group.others.map((i) => `#${i}`);
   const rest = more - at.length;
   const where = at.length > 0 ? `, at event${more > 1 ? "s" : ""} ${at.join(", ")}${rest > 0 ? ", …" : ""}` : "";
-  return `+ ${more.toLocaleString("en-US")} more ${group.first.code}${where}${more > 1 ? " (--json lists them all)" : ""}`;
+  return `+ ${grouped(more)} more ${group.first.code}${where}${more > 1 ? " (--json lists them all)" : ""}`;
 }
 
 /** Headings of the failures no event caused (the check's own codes). */
@@ -112,10 +120,10 @@ export function renderFailure(f: CheckFailure): string[] {
 }
 
 function renderHistory(history: ReasoningHistory, counts: HistoryCounts, options: HumanOptions): string[] {
-  const roles = Object.entries(counts.roles).map(([role, n]) => `${n.toLocaleString("en-US")} ${role}`);
+  const roles = Object.entries(counts.roles).map(([role, n]) => `${grouped(n)} ${role}`);
   const lines = [
     `History: ${count(counts.messages, "message")}${roles.length > 0 ? ` (${roles.join(", ")})` : ""}, ` +
-      `${count(counts.encryptedValues, "encrypted value")}, ${count(counts.toolCalls, "tool call")}, ${counts.incomplete.toLocaleString("en-US")} incomplete`,
+      `${count(counts.encryptedValues, "encrypted value")}, ${count(counts.toolCalls, "tool call")}, ${grouped(counts.incomplete)} incomplete`,
   ];
   if (!options.showHistory) return lines;
   for (const m of redact(history.messages, options.redaction)) lines.push(`  ${JSON.stringify(m)}`);
@@ -124,7 +132,7 @@ function renderHistory(history: ReasoningHistory, counts: HistoryCounts, options
 }
 
 function row(label: string, n: number, detail: string): string {
-  return `  ${label.padEnd(19)}${n.toLocaleString("en-US").padStart(9)}${detail ? `  ${detail}` : ""}`;
+  return `  ${label.padEnd(19)}${grouped(n).padStart(9)}${detail ? `  ${detail}` : ""}`;
 }
 
 function ids(list: readonly string[]): string {
@@ -135,7 +143,7 @@ function ids(list: readonly string[]): string {
 function listed(items: readonly string[], max = IDS_SHOWN, total = items.length): string {
   const shown = items.slice(0, max);
   const more = total - shown.length;
-  return more > 0 ? `${shown.join(", ")}, … and ${more.toLocaleString("en-US")} more` : shown.join(", ");
+  return more > 0 ? `${shown.join(", ")}, … and ${grouped(more)} more` : shown.join(", ");
 }
 
 const quote = (id: string): string => JSON.stringify(truncateId(id));

@@ -1,12 +1,15 @@
 /** How many of the latest source events' types are remembered: a failure names one of the last few. */
 const TYPES_KEPT = 256;
 
-/** Fields that name the item a chunk continues, per chunk type. */
-const CHUNK_ID_FIELD: Readonly<Record<string, string>> = {
-  REASONING_MESSAGE_CHUNK: "messageId",
-  TEXT_MESSAGE_CHUNK: "messageId",
-  TOOL_CALL_CHUNK: "toolCallId",
-};
+/**
+ * The field that names the item a chunk continues, per chunk type. A comparison, not a lookup in a
+ * record: keying an object by the type string a `JSON.parse` just made costs a string-table search
+ * per event.
+ */
+function chunkIdField(type: string): string | undefined {
+  if (type === "REASONING_MESSAGE_CHUNK" || type === "TEXT_MESSAGE_CHUNK") return "messageId";
+  return type === "TOOL_CALL_CHUNK" ? "toolCallId" : undefined;
+}
 
 /**
  * What the source said, as far as explaining a failure needs it: the type each recent source event
@@ -26,7 +29,7 @@ export class SourceTrail {
     this.types[this.count % TYPES_KEPT] = name;
     this.count++;
     if (name === "RUN_STARTED") this.chunkIds = new Set();
-    const field = CHUNK_ID_FIELD[name];
+    const field = chunkIdField(name);
     const id = field !== undefined ? (raw as Record<string, unknown>)[field] : undefined;
     if (typeof id === "string") this.chunkIds.add(id);
   }
