@@ -1,6 +1,7 @@
 import { verifyDiscipline } from "../src/pipeline/operators";
 import type { Message } from "@ag-ui/core";
-import { createVerifyStage, type VerifyOptions } from "../src/discipline/verify-discipline";
+import { createVerifyStage, passesAsContinuation, type VerifyOptions } from "../src/discipline/verify-discipline";
+import { isOpenMessage } from "../src/discipline/open-items";
 import { ReasoningProtocolError, isReasoningProtocolError, typeOf, type ReasoningErrorCode } from "../src/core/errors";
 import { runStage } from "../src/core/stage-operator";
 import type { AguiEvent } from "../src/core/types";
@@ -893,5 +894,261 @@ describe("verifyDiscipline — hostile input and the pure step", () => {
     expect(error.code).toBe("RUN_TRUNCATED");
     expect(error.ids).toEqual(Array.from({ length: 50 }, (_, i) => `tc${i}`));
     expect(error.message).toContain("60 open items, the first 50 listed");
+  });
+});
+
+// What the verifier's diagnostics say beyond code, rule and index: the ids and the run, owner and
+// family they name (an error names the event index, type, ids and the rule; D-REDACT: never content).
+// Each was a surviving mutant of `npm run mutation` (docs/mutation.md).
+describe("verifyDiscipline — what its diagnostics name", () => {
+  // The sentence after `CODE (rule) at event #i TYPE [ids]: `.
+  const detailOf = (error: unknown): string => {
+    expect(error).toBeInstanceOf(ReasoningProtocolError);
+    const { message, eventType } = error as ReasoningProtocolError;
+    const after = message.indexOf(eventType) + eventType.length;
+    return message.slice(message.indexOf(": ", after) + 2);
+  };
+  const unnamedRun = (extra: Record<string, unknown> = {}): AguiEvent => ({
+    type: "RUN_STARTED",
+    threadId: "t1",
+    ...extra,
+  });
+
+  it("R-RUN-9: a nested RUN_STARTED names the open run (ids and detail); a runId that is not a string is named nowhere", () => {
+    const nested = verify([RS("r1"), RS("r2")], fails("NESTED_RUN", "R-RUN-9", 1, ["r1", "r2"]))!;
+    expect(detailOf(nested)).toContain("while a run is still active (run 'r1'); it must end");
+    const unnamed = verify([unnamedRun(), unnamedRun({ runId: 5 })], fails("NESTED_RUN", "R-RUN-9", 1, []))!;
+    expect(detailOf(unnamed)).toContain("while a run is still active; it must end");
+  });
+
+  it("D-TRUNC: RUN_TRUNCATED names the open run and each open item with its family; 'listed' only past 50", () => {
+    const named = verify([RS("r1"), RMS("m1"), TCS("tc1")], fails("RUN_TRUNCATED", "D-TRUNC", 3, ["m1", "tc1"]))!;
+    expect(detailOf(named)).toBe(
+      "The source completed while run 'r1' was open, without RUN_FINISHED or RUN_ERROR " +
+        "(2 open items: reasoning message 'm1', tool call 'tc1'); a truncated run has no outcome.",
+    );
+    const unnamed = verify([unnamedRun()], fails("RUN_TRUNCATED", "D-TRUNC", 1))!;
+    expect(detailOf(unnamed)).toBe(
+      "The source completed while a run was open, without RUN_FINISHED or RUN_ERROR (0 open items); a truncated run has no outcome.",
+    );
+    // Exactly MAX_LISTED_IDS open: all listed, nothing said about a cut.
+    const fifty = runStage(createVerifyStage(), [RS(), ...Array.from({ length: 50 }, (_, i) => TCS(`tc${i}`))]);
+    expect((fifty.error as ReasoningProtocolError).ids).toHaveLength(50);
+    expect(detailOf(fifty.error)).toContain("(50 open items: tool call 'tc0', ");
+    expect(detailOf(fifty.error)).not.toContain("listed");
+  });
+
+  it("D-TRUNC: per-owner items (steps) are listed up to 50 too, counted in full", () => {
+    const r = runStage(createVerifyStage(), [RS(), ...Array.from({ length: 51 }, (_, i) => SS(`s${i}`, sub("A")))]);
+    const error = r.error as ReasoningProtocolError;
+    expect(error.ids).toEqual(Array.from({ length: 50 }, (_, i) => `s${i}`));
+    expect(detailOf(error)).toContain("(51 open items, the first 50 listed: step 's0', ");
+  });
+
+  it("D-RUN-ID: RUN_ID_MISMATCH's message names each differing field with both values", () => {
+    const r = runStage(createVerifyStage(), [RS("r1"), ev.runFinished("r2", { threadId: "t2" })]);
+    expect(r.warnings.map((w) => [w.message, w.ids])).toEqual([
+      [
+        "RUN_FINISHED names runId 'r2' (RUN_STARTED had 'r1') and threadId 't2' (RUN_STARTED had 't1'); the run ends as usual",
+        ["r1", "r2", "t1", "t2"],
+      ],
+    ]);
+  });
+
+  it("D-RUN-ID: only strings on both sides are compared: a RUN_STARTED without a string runId/threadId, or an end naming a number, warns nothing", () => {
+    const quiet = (events: readonly AguiEvent[]): void => {
+      const r = runStage(createVerifyStage(), events);
+      expect(r.error).toBeUndefined();
+      expect(r.out).toHaveLength(events.length);
+      expect(r.warnings).toEqual([]);
+    };
+    quiet([RS("r1", { threadId: 7 }), RF("r1")]);
+    quiet([unnamedRun(), RF("r1")]);
+    quiet([RS("r1"), { type: "RUN_FINISHED", threadId: "t1", runId: 5 }]);
+    quiet([RS("r1"), { type: "RUN_ERROR", message: "boom", runId: 5 }]);
+  });
+
+  it("D-RUN-ID: a RUN_ERROR naming another run is forwarded with its warning; a late RUN_ERROR after RUN_FINISHED ends no run and warns nothing", () => {
+    const error: AguiEvent = { type: "RUN_ERROR", message: "boom", runId: "r9" };
+    const errored = runStage(createVerifyStage(), [RS("r1"), error]);
+    expect(errored.out[1]).toBe(error);
+    expect(errored.warnings.map((w) => w.code)).toEqual(["RUN_ID_MISMATCH"]);
+    const late = runStage(createVerifyStage(), [RS("r1"), RF("r1"), error]);
+    expect(late.error).toBeUndefined();
+    expect(late.out).toHaveLength(3);
+    expect(late.warnings).toEqual([]);
+  });
+
+  it("R-RUN-4: a RUN_FINISHED whose outcome is null is no cancellation: the open family's own rule, never a TypeError", () => {
+    verify([RS(), RMS("m1"), RF("r1", { outcome: null })], fails("OPEN_AT_RUN_FINISHED", "R-REASON-13", 2, ["m1"]));
+    verify([RS(), TMS("a1"), RF("r1", { outcome: "cancelled" })], fails("OPEN_AT_RUN_FINISHED", "R-TEXT-9", 2, ["a1"]));
+  });
+
+  it("R-SUB-2: an attribution mismatch names the opener's owner: the parent agent or the subagent", () => {
+    const ofParent = verify(
+      [RS(), TMS("m1"), TMC("m1", "x", sub("B"))],
+      fails("ATTRIBUTION_MISMATCH", "R-SUB-2", 2, ["m1"]),
+    )!;
+    expect(detailOf(ofParent)).toBe(
+      "subagentRunId 'B' does not match the text message 'm1' opener's owner (the parent agent).",
+    );
+    const ofSubagent = verify(
+      [RS(), TMS("m1", sub("A")), TMC("m1", "x", sub("B"))],
+      fails("ATTRIBUTION_MISMATCH", "R-SUB-2", 2, ["m1"]),
+    )!;
+    expect(detailOf(ofSubagent)).toBe(
+      "subagentRunId 'B' does not match the text message 'm1' opener's owner (subagent 'A').",
+    );
+  });
+
+  it("R-PROC-4 R-SUB-1: MALFORMED_EVENT says what the event or field is instead (null, a type name)", () => {
+    const detail = (events: readonly AguiEvent[], index: number, rule = "R-PROC-4"): string =>
+      detailOf(verify(events, fails("MALFORMED_EVENT", rule, index)));
+    expect(detail([null as unknown as AguiEvent], 0)).toBe("The event is not an object.");
+    expect(detail([42 as unknown as AguiEvent], 0)).toBe("The event is not an object.");
+    expect(detail([{ type: 7 } as unknown as AguiEvent], 0)).toBe("The event is an object without a string type.");
+    expect(detail([RS(), { type: "REASONING_MESSAGE_START", messageId: null }], 1)).toBe(
+      "/messageId must be a string (got null).",
+    );
+    expect(detail([RS(), { type: "REASONING_MESSAGE_START", messageId: 7 }], 1)).toBe(
+      "/messageId must be a string (got number).",
+    );
+    expect(detail([RS(), RMS("m1", { subagentRunId: null })], 1, "R-SUB-1")).toContain("(got null)");
+    expect(detail([RS(), RMS("m1", { subagentRunId: 5 })], 1, "R-SUB-1")).toContain("(got number)");
+  });
+
+  it("R-RUN-12: a step no one has open, finished by the parent after a subagent's step of that name, is an orphan END, not a mismatch", () => {
+    verify(
+      [RS(), SS("plan", sub("A")), SF("plan", sub("A")), SF("plan")],
+      fails("ORPHAN_END", "R-RUN-12", 3, ["plan"]),
+    );
+    // Another owner's steps of other names: an orphan too (never a TypeError).
+    verify([RS(), SS("x", sub("A")), SF("y")], fails("ORPHAN_END", "R-RUN-12", 2, ["y"]));
+    // Open under another owner: finished by whoever started it.
+    verify([RS(), SS("plan", sub("A")), SF("plan")], fails("ATTRIBUTION_MISMATCH", "R-SUB-2", 2, ["plan"]));
+  });
+
+  it("D-SNAPSHOT-ROLE: an orphan names another message family only when that family holds the id open", () => {
+    const generic = "(one that was not started, or has already ended).";
+    // Nothing open at all.
+    expect(verify([RS(), TMC("m9")], fails("ORPHAN_CONTENT", "R-TEXT-9", 1, ["m9"]))!.message).toContain(generic);
+    // Open as a tool call (not a message family), or as a text message for a tool call's ARGS.
+    expect(verify([RS(), TCS("x"), TMC("x")], fails("ORPHAN_CONTENT", "R-TEXT-9", 2, ["x"]))!.message).toContain(
+      generic,
+    );
+    expect(verify([RS(), TMS("m1"), TCA("m1")], fails("ORPHAN_CONTENT", "R-TOOL-6", 2, ["m1"]))!.message).toContain(
+      generic,
+    );
+  });
+
+  it("D-ROLE-CONFLICT: a span, a tool call or a step declares no role: a message of its id later still conflicts", () => {
+    verify(
+      [RS(), RSt("x"), REnd("x"), TMS("x"), TME("x"), RMS("x")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 5, ["x"]),
+    );
+    verify(
+      [RS(), TCS("x"), TCE("x"), TMS("x"), TME("x"), RMS("x")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 5, ["x"]),
+    );
+  });
+
+  it("D-ROLE-CONFLICT: a listed message without a string role declares none; RUN_STARTED's input echo adds ids, never overrides a known role", () => {
+    // `{ id }` without a role: m1 is unknown, so the text START declares it an answer.
+    verify([RS(), TMS("m1"), TME("m1"), RMS("m1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["m1"]), {
+      initialMessages: [{ id: "m1" } as unknown as Message],
+    });
+    // A role that is not a string: nothing known, a reasoning START passes.
+    verify([RS(), RMS("m1"), RME("m1"), RF()], undefined, {
+      initialMessages: [{ id: "m1", role: 5 } as unknown as Message],
+    });
+    const echo = { threadId: "t1", runId: "r1", messages: [{ id: "m1", role: "reasoning", content: "x" }] };
+    verify([RS("r1", { input: echo }), RMS("m1")], fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 1, ["m1"]), {
+      initialMessages: [{ id: "m1", role: "assistant", content: "hi" }],
+    });
+  });
+});
+
+// The verifier's side of the delta lane (src/pipeline/delta-lane.ts arms only when these hold) and of a
+// MESSAGES_SNAPSHOT's bookkeeping, asked directly.
+describe("verifyDiscipline — the predicates the delta lane asks, and what a snapshot forgets", () => {
+  // The state between two events (no end of the source: an open run stays open).
+  const stateAfter = (events: readonly AguiEvent[]) => {
+    const stage = createVerifyStage();
+    return events.reduce((state, event, index) => stage.step(state, event, { index }).state, stage.init());
+  };
+
+  it("R-STREAM-4 R-SUB-2: passesAsContinuation holds for a CONTENT/ARGS of an open item in an active run, untagged or by its owner", () => {
+    const state = stateAfter([RS(), RMS("m1"), TMS("a1", sub("A")), TCS("tc1")]);
+    expect(passesAsContinuation(state, "REASONING_MESSAGE_CONTENT", "m1", undefined)).toBe(true);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "a1", undefined)).toBe(true);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "a1", "A")).toBe(true);
+    expect(passesAsContinuation(state, "TOOL_CALL_ARGS", "tc1", undefined)).toBe(true);
+    // Another owner's tag, an item not open or of another family, a type that is no continuation.
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "a1", "B")).toBe(false);
+    expect(passesAsContinuation(state, "REASONING_MESSAGE_CONTENT", "m1", "A")).toBe(false);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "m1", undefined)).toBe(false);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_CONTENT", "nope", undefined)).toBe(false);
+    expect(passesAsContinuation(state, "TEXT_MESSAGE_START", "a1", undefined)).toBe(false);
+    expect(passesAsContinuation(state, "CUSTOM", "a1", undefined)).toBe(false);
+    // Closed, or outside a run.
+    expect(
+      passesAsContinuation(stateAfter([RS(), RMS("m1"), RME("m1")]), "REASONING_MESSAGE_CONTENT", "m1", undefined),
+    ).toBe(false);
+    expect(
+      passesAsContinuation(stateAfter([RS(), RMS("m1"), RE()]), "REASONING_MESSAGE_CONTENT", "m1", undefined),
+    ).toBe(false);
+  });
+
+  it("D-SNAPSHOT-OPEN: isOpenMessage holds for an id open in either message family, not for a closed one or another family's", () => {
+    const { sets } = stateAfter([RS(), RMS("m1"), TMS("a1"), TCS("tc1"), RSt("s1"), RMS("done"), RME("done")]);
+    expect(isOpenMessage(sets, "m1")).toBe(true);
+    expect(isOpenMessage(sets, "a1")).toBe(true);
+    expect(isOpenMessage(sets, "tc1")).toBe(false);
+    expect(isOpenMessage(sets, "s1")).toBe(false);
+    expect(isOpenMessage(sets, "done")).toBe(false);
+    expect(isOpenMessage(sets, "never")).toBe(false);
+  });
+
+  it("D-ROLE-CONFLICT: a snapshot forgets the roles of messages it drops — answers always, reasoning and activity messages when it restates one of that role", () => {
+    const user: Message = { id: "u1", role: "user", content: "hi" };
+    const thought = { id: "r2", role: "reasoning", content: "t" } as Message;
+    const activity = { id: "act2", role: "activity", activityType: "plan", content: {} } as unknown as Message;
+    // A dropped answer is forgotten: its id may open a reasoning message.
+    verify([RS(), TMS("a1"), TME("a1"), ev.messagesSnapshot([user]), RMS("a1"), RME("a1"), RF()]);
+    // A reasoning message is kept by a snapshot restating no reasoning message, forgotten by one restating another.
+    verify(
+      [RS(), RMS("r1"), RME("r1"), ev.messagesSnapshot([user]), TMS("r1")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["r1"]),
+    );
+    verify([RS(), RMS("r1"), RME("r1"), ev.messagesSnapshot([user, thought]), TMS("r1"), TME("r1"), RF()]);
+    // The same for activity messages.
+    verify(
+      [RS(), ev.activitySnapshot("act1"), ev.messagesSnapshot([user]), RMS("act1")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 3, ["act1"]),
+    );
+    verify([RS(), ev.activitySnapshot("act1"), ev.messagesSnapshot([user, activity]), RMS("act1"), RME("act1"), RF()]);
+    // A message open across the snapshot keeps its role.
+    verify(
+      [RS(), TMS("a9"), ev.messagesSnapshot([user]), TME("a9"), RMS("a9")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["a9"]),
+    );
+  });
+
+  it("R-PROC-4: a snapshot whose messages are no list, or hold null, forgets nothing and never throws a TypeError", () => {
+    verify(
+      [RS(), TMS("a1"), TME("a1"), { type: "MESSAGES_SNAPSHOT", messages: "nope" }, RMS("a1")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["a1"]),
+    );
+    verify([RS(), { type: "MESSAGES_SNAPSHOT", messages: 5 }, RF()]);
+    verify(
+      [
+        RS(),
+        TMS("a1"),
+        TME("a1"),
+        { type: "MESSAGES_SNAPSHOT", messages: [null, { id: "r5", role: "reasoning" }] },
+        TMS("r5"),
+      ],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["r5"]),
+    );
   });
 });

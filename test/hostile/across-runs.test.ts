@@ -9,6 +9,7 @@ import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
 import type { PipelineSnapshot } from "../../src/resume/pipeline-snapshot";
 import { ev, msg } from "../../src/testing/builders";
 import { failureOf, runFacade } from "./support/run";
+import { caseCount } from "../support/case-count";
 
 /** `runs` runs, each streaming a text message with a fresh id that the run's snapshot drops again. */
 function droppedEachRun(runs: number): unknown[] {
@@ -38,7 +39,7 @@ function exported(events: readonly unknown[]): { snapshot: PipelineSnapshot; jso
 describe("memory across runs: bounded by the history's size", () => {
   it("D-ROLE-CONFLICT: 5,000 runs whose fresh ids a snapshot drops leave the known roles and exportState() as after 50 runs", () => {
     const few = exported(droppedEachRun(50));
-    const many = exported(droppedEachRun(5_000));
+    const many = exported(droppedEachRun(caseCount(5_000)));
     expect(many.messages).toBe(2);
     expect(many.snapshot.discipline.roles).toEqual(few.snapshot.discipline.roles);
     expect(many.snapshot.discipline.roles).toHaveLength(2);

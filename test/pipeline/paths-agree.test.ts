@@ -303,20 +303,23 @@ describe("D-PATHS: re-entrant delivery (a subscriber feeding the source)", () =>
   it("D-PATHS: exportState() in the middle of a source event is refused, also after a nested event ended", () => {
     const source = new Subject<unknown>();
     const pipeline = reasoningPipeline(source, { onWarning: () => {} });
-    const attempts: Array<"refused" | "exported"> = [];
+    const attempts: Array<"refused" | "exported" | "failed"> = [];
     let nested = false;
-    pipeline.events$.subscribe((e) => {
-      // The chunk expands into START, then CONTENT: inside START, feed the next event, then export.
-      if ((e as { type: string }).type !== "TEXT_MESSAGE_START" || nested) return;
-      nested = true;
-      // A continuation of the same chunk stream (any other event would close it).
-      source.next({ type: "TEXT_MESSAGE_CHUNK", messageId: "m1", delta: "more" });
-      try {
-        pipeline.exportState();
-        attempts.push("exported");
-      } catch {
-        attempts.push("refused");
-      }
+    pipeline.events$.subscribe({
+      next: (e) => {
+        // The chunk expands into START, then CONTENT: inside START, feed the next event, then export.
+        if ((e as { type: string }).type !== "TEXT_MESSAGE_START" || nested) return;
+        nested = true;
+        // A continuation of the same chunk stream (any other event would close it).
+        source.next({ type: "TEXT_MESSAGE_CHUNK", messageId: "m1", delta: "more" });
+        try {
+          pipeline.exportState();
+          attempts.push("exported");
+        } catch {
+          attempts.push("refused");
+        }
+      },
+      error: () => attempts.push("failed"),
     });
     source.next(run);
     source.next({ type: "TEXT_MESSAGE_CHUNK", messageId: "m1", role: "assistant", delta: "text" });

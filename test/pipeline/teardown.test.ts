@@ -33,10 +33,16 @@ function tornDown(): {
     return subject.subscribe(subscriber);
   });
   const pipeline = reasoningPipeline(source, { onWarning: () => {} });
-  const views = [pipeline.history$.subscribe(), pipeline.warnings$.subscribe(), pipeline.events$.subscribe()];
+  let failure: unknown;
+  const views = [
+    pipeline.history$.subscribe(),
+    pipeline.warnings$.subscribe(),
+    pipeline.events$.subscribe({ error: (e: unknown) => (failure = e) }),
+  ];
   subject.next(ev.runStarted());
   subject.next(ev.reasoningMessageStart("m1"));
   subject.next(ev.reasoningMessageContent("m1", "partial"));
+  expect(failure).toBeUndefined();
   const last = pipeline.history;
   for (const view of views) view.unsubscribe();
   return { pipeline, subscriptions: () => subscriptions, last };
