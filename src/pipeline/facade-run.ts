@@ -11,7 +11,6 @@ import type { VerifyState } from "../discipline/verify-state";
 import { createHistoryStage, type HistoryState } from "../history/history-stage";
 import { maxContentLengthOf } from "../history/content-limit";
 import type { ReasoningHistory } from "../history/types";
-import { copyOpenSets, openSetsOf } from "../resume/history-codec";
 import {
   exportPipelineState,
   readPipelineSnapshot,
@@ -135,9 +134,8 @@ export class FacadeRun {
   complete(upstream?: { readonly error: unknown }): void {
     // The states whole (a paced chain's lanes hold text, D-PACE), as the snapshot will read them.
     this.#runner.settle();
-    // The history's finish clears its open sets in place; the other stages' finish changes nothing.
-    const current = this.#states();
-    this.#beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
+    // The states before the stages' `finish` (a history version never changes: keeping it is enough).
+    this.#beforeFinish = this.#states();
     try {
       this.#runner.complete(upstream);
     } catch (error) {
@@ -192,16 +190,17 @@ export class FacadeRun {
     this.#publishState(this.#runner.states[HISTORY] as HistoryState);
   }
 
-  #publishState(state: HistoryState): void {
+  /** Publishes `state`'s history; false when it was the one already out, or nobody listens (D-PACE: no window opens). */
+  #publishState(state: HistoryState): boolean {
     if (!this.histories.observed) {
       this.#unread = state;
-      return;
+      return false;
     }
     const current = state.history;
-    if (current !== this.published) {
-      this.#published = current;
-      this.histories.next(current);
-    }
+    if (current === this.published) return false;
+    this.#published = current;
+    this.histories.next(current);
+    return true;
   }
 
   #history(): ReasoningHistory {

@@ -96,7 +96,14 @@ function pacedLink(
   chain: LinkChain,
   pacing: NonNullable<ReturnType<typeof pacingOf>>,
 ): ReturnType<FusedLink["open"]> {
-  const paced = new PacedHistory(chain.runner, chain.at, state, pacing, (s) => chain.emit(s.history));
+  let published = state.history;
+  const paced = new PacedHistory(chain.runner, chain.at, state, pacing, (s) => {
+    const history = s.history;
+    if (history === published) return false;
+    published = history;
+    chain.emit(history);
+    return true;
+  });
   let endedRun = false;
   const silent = withoutOutput(stage);
   return {

@@ -13,7 +13,7 @@ import { PacedPublisher } from "./paced-publisher";
 export class PacedHistory {
   readonly #runner: () => ChainRunner;
   readonly #at: number;
-  readonly #emit: (state: HistoryState) => void;
+  readonly #emit: (state: HistoryState) => boolean;
   readonly #cadence: PacedPublisher;
   // The state the cadence last heard of, and the one last published.
   #offered: unknown;
@@ -21,14 +21,15 @@ export class PacedHistory {
 
   /**
    * `runner`: the chain (read when publishing), `at`: the history link's position, `emit`: where a
-   * publication goes (the state: its history is built there, when someone reads it).
+   * publication goes (the state: its history is built there, when someone reads it; false when
+   * that history was the one already out).
    */
   constructor(
     runner: () => ChainRunner,
     at: number,
     initial: HistoryState,
     pacing: { readonly pace: number; readonly scheduler: SchedulerLike },
-    emit: (state: HistoryState) => void,
+    emit: (state: HistoryState) => boolean,
   ) {
     this.#runner = runner;
     this.#at = at;
@@ -64,7 +65,7 @@ export class PacedHistory {
     this.#cadence.dispose();
   }
 
-  #publish(): void {
+  #publish(): boolean {
     const runner = this.#runner();
     // Also inside a source event (a scheduler that runs its work synchronously): the history as the
     // last step left it.
@@ -72,8 +73,8 @@ export class PacedHistory {
     const state = runner.states[this.#at] as HistoryState;
     this.#offered = state;
     // A new state is a new history (a step returns the same state when nothing changed).
-    if (state === this.#published) return;
+    if (state === this.#published) return false;
     this.#published = state;
-    this.#emit(state);
+    return this.#emit(state);
   }
 }

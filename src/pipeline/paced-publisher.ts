@@ -18,7 +18,8 @@ export class PacedPublisher {
   constructor(
     private readonly pace: number,
     private readonly scheduler: SchedulerLike,
-    private readonly publish: () => void,
+    /** Publishes what is current; false when that was already published (nothing new went out). */
+    private readonly publish: () => boolean,
   ) {}
 
   /** Something changed: published now when no window is open, else at the window's end. */
@@ -29,7 +30,14 @@ export class PacedPublisher {
     }
     // The window opens first: a subscriber that feeds the source from inside `publish` is coalesced.
     this.#open();
-    this.publish();
+    this.#publishInWindow();
+  }
+
+  // Nothing new went out (and nothing came meanwhile): the quiet window goes on, none is open.
+  #publishInWindow(): void {
+    if (this.publish() || this.#pending) return;
+    this.#window?.unsubscribe();
+    this.#window = undefined;
   }
 
   /** Publishes the pending change now, if any (the window stays open). */
@@ -60,7 +68,7 @@ export class PacedPublisher {
       if (!this.#pending) return;
       this.#pending = false;
       this.#open();
-      this.publish();
+      this.#publishInWindow();
     }, this.pace);
     opening = false;
     if (!endedAtOnce) this.#window = window;
