@@ -33,15 +33,17 @@ const { createInterface } = require("node:readline");
 
 interface Measured {
   readonly ms: number;
+  /** CPU time (user + system, every thread): less sensitive than `ms` to other work on the machine. */
+  readonly cpuMs: number;
   readonly maxRssMB: number;
   readonly stdout: string;
 }
 
-/** One child process, timed from outside; GNU time's maximum resident set for its memory. It must exit 0. */
+/** One child process, timed from outside; GNU time's CPU time and maximum resident set. It must exit 0. */
 function measure(args: readonly string[]): Measured {
   const started = process.hrtime.bigint();
   // The report (a block per run) is read and dropped: only its making is timed.
-  const r = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, ...args], {
+  const r = spawnSync("/usr/bin/time", ["-f", "%M %U %S", process.execPath, ...args], {
     encoding: "utf8",
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
@@ -49,8 +51,8 @@ function measure(args: readonly string[]): Measured {
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
-  const kb = Number(r.stderr.trim().split("\n").at(-1));
-  return { ms, maxRssMB: kb / 1024, stdout: r.stdout };
+  const [kb, user, system] = r.stderr.trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number, number];
+  return { ms, cpuMs: (user + system) * 1000, maxRssMB: kb / 1024, stdout: r.stdout };
 }
 
 function best(list: Measured[]): Measured {
@@ -87,13 +89,17 @@ function main(): void {
       floorMs: Math.round(f.ms),
       checkMs: Math.round(c.ms),
       ratio: Number((c.ms / f.ms).toFixed(2)),
+      floorCpuMs: Math.round(f.cpuMs),
+      checkCpuMs: Math.round(c.cpuMs),
+      cpuRatio: Number((c.cpuMs / f.cpuMs).toFixed(2)),
       floorMaxRssMB: Math.round(f.maxRssMB),
       checkMaxRssMB: Math.round(c.maxRssMB),
       load,
     };
     console.log(
       `check on ${result.events.toLocaleString("en-US")} events (${result.megabytes} MB JSON Lines): ` +
-        `${result.checkMs} ms vs read + JSON.parse ${result.floorMs} ms = ${result.ratio}× (goal ≤ 3×); ` +
+        `${result.checkMs} ms vs read + JSON.parse ${result.floorMs} ms = ${result.ratio}× (goal ≤ 3×), ` +
+        `CPU time ${result.checkCpuMs} ms vs ${result.floorCpuMs} ms = ${result.cpuRatio}×; ` +
         `peak RSS ${result.checkMaxRssMB} MB (floor ${result.floorMaxRssMB} MB); load average ${load}`,
     );
     console.log(JSON.stringify(result));

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { from, map, type Observable } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import { Conversation } from "../src/history/conversation";
-import { PersistentList } from "../src/history/persistent-list";
+import { keyOf } from "../src/history/table";
 import { reasoningPipeline } from "../src";
 import { buildStream } from "./streams";
 
@@ -41,11 +41,9 @@ function seedConversation(): { conversation: Conversation; position: number } {
     role: "assistant",
     content: "x",
   }));
-  const conversation = Conversation.start(
-    PersistentList.from(messages),
-    { messages, incomplete: [], issuers: [], durations: [] },
-    undefined,
-  );
+  // One issuer record per message: a long list, shown through an accessor while a new record is unread.
+  const issuers = messages.map((m) => ({ subtype: "message" as const, entityId: m.id, issuer: "bench://agent" }));
+  const conversation = Conversation.start({ messages, incomplete: [], issuers, durations: [] }, undefined);
   return { conversation, position: MESSAGES - 1 };
 }
 
@@ -85,9 +83,10 @@ function pass(mode: Mode): Promise<number> {
     const position = seeded.position;
     // Unread issuer records: the published histories show `issuers` through an accessor too.
     if (mode === "two accessors") {
-      conversation = conversation.withIssuers(
-        conversation.records.push({ subtype: "message", entityId: "m0", issuer: "bench://agent" }),
-      );
+      const { issuers } = conversation.parts;
+      conversation = conversation.with({
+        issuers: issuers.put(keyOf("message", "m0"), { ...issuers.at(0)!, issuer: "b" }),
+      });
     }
     const id = `m${position}`;
     base

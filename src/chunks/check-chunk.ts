@@ -32,7 +32,7 @@ interface BadField {
 
 function firstBadField(family: ChunkFamily, chunk: AguiEvent): BadField | undefined {
   if (!isOptionalString(chunk[family.idField])) return { path: `/${family.idField}`, expected: "a string" };
-  if (!isOptionalString(chunk[family.contentField])) return { path: `/${family.contentField}`, expected: "a string" };
+  if (!isOptionalString(chunk.delta)) return { path: "/delta", expected: "a string" };
   if (!isOptionalString(chunk.subagentRunId)) return { path: "/subagentRunId", expected: "a string" };
   if (chunk.metadata !== undefined && !isPlainObject(chunk.metadata))
     return { path: "/metadata", expected: "an object" };

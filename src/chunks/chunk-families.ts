@@ -30,8 +30,6 @@ export interface ChunkFamily {
   readonly startType: string;
   readonly contentType: string;
   readonly endType: string;
-  /** The chunk field that becomes the content event's `delta` (it has the same name on both). */
-  readonly contentField: "delta";
   readonly openerFields: readonly OpenerField[];
   /**
    * Fields the synthesized START always carries, whatever the chunk says. The reasoning chunk has no
@@ -58,7 +56,6 @@ export const TEXT_FAMILY: ChunkFamily = {
   startType: EventType.TEXT_MESSAGE_START,
   contentType: EventType.TEXT_MESSAGE_CONTENT,
   endType: EventType.TEXT_MESSAGE_END,
-  contentField: "delta",
   // An absent role means assistant, exactly as on TEXT_MESSAGE_START (R-STREAM-10, R-TEXT-3).
   openerFields: [field("role", "assistant", TEXT_MESSAGE_ROLES), field("name")],
   fixedStartFields: {},
@@ -73,7 +70,6 @@ export const TOOL_FAMILY: ChunkFamily = {
   startType: EventType.TOOL_CALL_START,
   contentType: EventType.TOOL_CALL_ARGS,
   endType: EventType.TOOL_CALL_END,
-  contentField: "delta",
   openerFields: [
     { name: "toolCallName", required: true, byOmission: undefined, oneOf: undefined },
     field("parentMessageId"),
@@ -90,7 +86,6 @@ export const REASONING_FAMILY: ChunkFamily = {
   startType: EventType.REASONING_MESSAGE_START,
   contentType: EventType.REASONING_MESSAGE_CONTENT,
   endType: EventType.REASONING_MESSAGE_END,
-  contentField: "delta",
   openerFields: [],
   fixedStartFields: { role: "reasoning" },
 };

@@ -211,7 +211,7 @@ function continueStream(
       );
     }
   }
-  if (chunk[family.contentField] === undefined && chunk.metadata === undefined && chunk.rawEvent === undefined) {
+  if (chunk.delta === undefined && chunk.metadata === undefined && chunk.rawEvent === undefined) {
     return result(state, NONE);
   }
   return result(state, [contentEvent(open, chunk)]);
@@ -250,7 +250,7 @@ function openStream(
   const stream: OpenStream = { family, id, owner, opener };
   addStream(state, stream);
   out.push(startEvent(stream, chunk));
-  if (chunk[family.contentField] !== undefined) out.push(contentEvent(stream, chunk));
+  if (chunk.delta !== undefined) out.push(contentEvent(stream, chunk));
   return result(state, out);
 }
 

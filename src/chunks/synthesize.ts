@@ -40,8 +40,7 @@ export function startEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
  */
 export function contentEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
   const { family } = stream;
-  const delta = chunk[family.contentField];
-  const text = delta === undefined ? "" : delta;
+  const text = chunk.delta === undefined ? "" : chunk.delta;
   // Static keys, for the reasons given at `idLiteral`; one chunk in a stream is one of these.
   const content: Fields =
     family.idField === "toolCallId"

@@ -12,7 +12,7 @@ import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
 import { checkFailure, protocolFailure } from "./verdict";
-import { count, countHistory, type CheckOutcome } from "./outcome";
+import { countHistory, grouped, type CheckOutcome } from "./outcome";
 import { renderReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
@@ -24,6 +24,7 @@ import { DeepestEvent } from "./nesting";
 import { TRANSPORT_LABEL, describeReply, liveSource, type Reply } from "./live-source";
 import { printable as escaped } from "./printable";
 import { Linter } from "./lint-rules";
+import { connectionBroken } from "../integration/transport-end";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -321,14 +322,7 @@ async function urlSource(args: CheckArgs, progress: Progress): Promise<Source> {
     reply: () => live.reply(),
     sourceWarnings: (events) => {
       const reason = live.broken();
-      if (reason === undefined) return [];
-      return [
-        catalogued("CONNECTION_BROKEN", "R-TRANS-2", {
-          message: `the connection broke after ${count(events, "event")} (${reason}): the stream ends there, and what followed is lost`,
-          eventType: "<end of stream>",
-          eventIndex: events,
-        }),
-      ];
+      return reason === undefined ? [] : [connectionBroken(events, reason, grouped(events))];
     },
   };
 }

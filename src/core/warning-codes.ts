@@ -73,7 +73,8 @@ export const WARNING_CODES = {
   DOWNCAST_ID_DROPPED: { rules: { "R-VER-6": true } },
   DOWNCAST_METADATA_DROPPED: { rules: { "R-VER-6": true } },
   DOWNCAST_VALUE_DROPPED: { rules: { "R-REASON-19": true } },
-  // agui-reasoning check: what reading the input found (the stream then ends there, R-TRANS-2)
+  // What reading the input found (the stream then ends there, R-TRANS-2): agui-reasoning check; a broken
+  // connection also agentEvents and the middleware (src/integration/transport-end.ts, D-PATHS)
   RECORDING_CUT: { rules: { "R-TRANS-2": true } },
   CONNECTION_BROKEN: { rules: { "R-TRANS-2": true } },
   // agui-reasoning check: its lint rules (src/cli/lint-rules.ts), not raised by the pipeline

@@ -44,7 +44,7 @@ export function snapshotActivity(
   if (replace !== undefined && typeof replace !== "boolean") {
     throw malformed(event, ctx, `\`replace\` must be a boolean when present (got ${jsonType(replace)})`, [id]);
   }
-  const position = conversation.index.position.get(id);
+  const position = conversation.positionOf(id);
   const held = position === undefined ? undefined : conversation.at(position)!;
   if (held !== undefined && held.role !== "activity") {
     return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`, "D-ACTIVITY-REPLACE");
@@ -76,7 +76,7 @@ export function patchActivity(
   // Its values land in the content: the package's own copy (D-NO-ALIAS).
   const patch = readOwnCopy(event, "patch", ctx);
   if (!Array.isArray(patch)) throw malformed(event, ctx, `\`patch\` must be an array (got ${jsonType(patch)})`, [id]);
-  const position = conversation.index.position.get(id);
+  const position = conversation.positionOf(id);
   if (position === undefined) return skipped(conversation, event, ctx, id, "names no message this history holds");
   const held = conversation.at(position)!;
   if (held.role !== "activity")

@@ -80,8 +80,8 @@ export function startMessage(
 ): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const metadata = readMetadata(event, ctx);
-  const { index } = conversation;
-  if (index.openMessages.has(id)) {
+  const { openMessages, removedMessages } = conversation.parts;
+  if (openMessages.has(id)) {
     throw protocolError(
       "DUPLICATE_OPEN",
       family.duplicateRule,
@@ -91,14 +91,13 @@ export function startMessage(
       `the ${family.name} message is already open`,
     );
   }
-  const position = index.position.get(id);
+  const position = conversation.positionOf(id);
   let next: Conversation;
   let warnings: readonly ReasoningWarning[] = NONE;
   if (position !== undefined && family === TEXT_FAMILY && conversation.at(position)!.role === "tool") {
     // D-TOOL-RESULT-ID, the other way round: a tool result came first under this id. The text message
     // is a message of its own, and lookups by the id resolve to it from now on (R-TEXT-5: no failure).
-    conversation.yieldIdOfToolMessage(id, position);
-    next = conversation.append(family.create(event, ctx, id, metadata));
+    next = conversation.yieldIdOfToolMessage(id, position).append(family.create(event, ctx, id, metadata));
     const text =
       "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
     warnings = [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text)];
@@ -119,8 +118,7 @@ export function startMessage(
     }
     next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
   }
-  index.openMessages.add(id);
-  index.removedMessages.delete(id);
+  next = next.with({ openMessages: openMessages.put(id, id), removedMessages: removedMessages.remove(id) });
   if (now !== undefined) next = startReasoning(next, id, event, ctx, now);
   return result(listOpen(next, "message", id), [event], warnings);
 }
@@ -207,9 +205,8 @@ export function isSimpleMessage(message: Message): boolean {
  * (fail, warn, or start the content).
  */
 export function appendableSlot(conversation: Conversation, family: MessageFamily, id: string): number {
-  const { index } = conversation;
-  if (!index.openMessages.has(id)) return -1;
-  const position = index.position.get(id);
+  if (!conversation.parts.openMessages.has(id)) return -1;
+  const position = conversation.positionOf(id);
   if (position === undefined) return -1;
   const held = conversation.at(position);
   return held !== undefined && family.fits(held.role) && typeof held.content === "string" ? position : -1;
@@ -248,17 +245,17 @@ export function endMessage(
   const id = readString(event, "messageId", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_END");
-  const { index } = conversation;
+  const { openMessages, removedMessages } = conversation.parts;
   if (position < 0) {
     // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is left as it is.
-    index.removedMessages.delete(id);
-    if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, position === REPLACED ? RESTATED : REMOVED);
+    const closed = conversation.with({ removedMessages: removedMessages.remove(id) });
+    if (metadata === undefined) return result(closed, [event]);
+    return notApplied(closed, event, ctx, id, 0, true, position === REPLACED ? RESTATED : REMOVED);
   }
-  index.openMessages.delete(id);
   const held = conversation.at(position)!;
   flattenContent(held);
-  let next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
+  let next = conversation.with({ openMessages: openMessages.remove(id) });
+  if (metadata !== undefined) next = next.replaceAt(position, withMetadata(held, metadata));
   if (now !== undefined) next = endReasoning(next, id, event, ctx, now);
   return result(unlist(next, "message", id), [event]);
 }
@@ -317,15 +314,15 @@ function openPosition(
   id: string,
   code: "ORPHAN_CONTENT" | "ORPHAN_END",
 ): number {
-  const { index } = conversation;
-  if (!index.openMessages.has(id)) {
-    if (index.removedMessages.has(id)) {
-      const held = index.position.get(id);
+  const { openMessages, removedMessages } = conversation.parts;
+  if (!openMessages.has(id)) {
+    if (removedMessages.has(id)) {
+      const held = conversation.positionOf(id);
       return held !== undefined && !family.fits(conversation.at(held)!.role) ? REPLACED : -1;
     }
     throw protocolError(code, family.orphanRule, event, ctx, [id], `no ${family.name} message with this id is open`);
   }
-  const position = index.position.get(id);
+  const position = conversation.positionOf(id);
   if (position === undefined) return -1;
   const role = conversation.at(position)!.role;
   if (!family.fits(role)) {

@@ -10,7 +10,7 @@ import { messageKey } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import type { ValueIssuer } from "./types";
-import { clearIfAny } from "../core/clear";
+import { Table } from "./table";
 
 /**
  * MESSAGES_SNAPSHOT reconciliation (R-STATE-3…7, R-REASON-20, edge cases #87–#94):
@@ -37,7 +37,7 @@ export function reconcileSnapshot(
   const openFamilies = openMessageFamilies(conversation);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
-  for (const message of plan.restated) issuersOf(message, conversation.index.producer, added);
+  for (const message of plan.restated) issuersOf(message, conversation.producer, added);
   const reconciled = replaceIssuers(
     conversation.withMessages(plan.messages),
     plan.goneMessages,
@@ -102,9 +102,8 @@ function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reco
 /** The family that opened each open message (by its held role before a snapshot). */
 function openMessageFamilies(conversation: Conversation): Map<string, MessageFamily> {
   const families = new Map<string, MessageFamily>();
-  const { index } = conversation;
-  for (const id of index.openMessages) {
-    const position = index.position.get(id);
+  for (const id of conversation.parts.openMessages.toArray()) {
+    const position = conversation.positionOf(id);
     if (position !== undefined)
       families.set(id, conversation.at(position)!.role === "reasoning" ? REASONING_FAMILY : TEXT_FAMILY);
   }
@@ -117,26 +116,26 @@ function openMessageFamilies(conversation: Conversation): Map<string, MessageFam
  * message, complete as restated, so it is no longer listed as incomplete.
  */
 function stopRemovedItems(conversation: Conversation, openFamilies: ReadonlyMap<string, MessageFamily>): Conversation {
-  const { index } = conversation;
+  let { openMessages, openToolCalls, removedMessages, removedToolCalls } = conversation.parts;
   let restated: Set<string> | undefined;
-  for (const id of index.openMessages) {
-    const position = index.position.get(id);
+  for (const id of openMessages.toArray()) {
+    const position = conversation.positionOf(id);
     const family = openFamilies.get(id);
     const replaced = position !== undefined && family !== undefined && !family.fits(conversation.at(position)!.role);
     if (position === undefined || replaced) {
-      index.openMessages.delete(id);
-      index.removedMessages.add(id);
+      openMessages = openMessages.remove(id);
+      removedMessages = removedMessages.put(id, id);
     }
     if (replaced) (restated ??= new Set()).add(id);
   }
-  for (const id of index.openToolCalls) {
-    if (!index.toolCallHolder.has(id)) {
-      index.openToolCalls.delete(id);
-      index.removedToolCalls.add(id);
+  for (const id of openToolCalls.toArray()) {
+    if (!conversation.parts.toolCallHolder.has(id)) {
+      openToolCalls = openToolCalls.remove(id);
+      removedToolCalls = removedToolCalls.put(id, id);
     }
   }
-  if (restated === undefined) return conversation;
-  let next = conversation;
+  let next = conversation.with({ openMessages, openToolCalls, removedMessages, removedToolCalls });
+  if (restated === undefined) return next;
   for (const id of restated) next = unlist(next, "message", id);
   return next;
 }
@@ -162,20 +161,18 @@ export function startRun(
   if (echo?.not !== undefined)
     throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
   const echoed = echo?.messages === undefined ? NONE : readMessages(echo.messages, "/input/messages", event, ctx);
-  clearIfAny(conversation.index.removedMessages);
-  clearIfAny(conversation.index.removedToolCalls);
   const { messages, warnings } = withKnownRoles(echoed, "/input/messages", event, ctx);
-  let next = conversation;
+  let next = conversation.with({ removedMessages: Table.empty(), removedToolCalls: Table.empty() });
   for (const message of messages) {
     // Held ones are matched by id and whether they are tool messages (D-HISTORY-IDS): a tool result
     // sharing the id of a held assistant message is a message of its own (D-TOOL-RESULT-ID).
     if (message.role === "tool") {
       if (next.toolMessageAt(message.id) !== undefined) continue;
     } else {
-      const position = next.index.position.get(message.id);
+      const position = next.positionOf(message.id);
       if (position !== undefined) {
         if (next.at(position)!.role !== "tool") continue;
-        next.yieldIdOfToolMessage(message.id, position);
+        next = next.yieldIdOfToolMessage(message.id, position);
       }
     }
     next = recordValuesOf(next.append(message), message);

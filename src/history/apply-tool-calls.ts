@@ -43,8 +43,8 @@ export function startToolCall(
   const id = readString(event, "toolCallId", ctx);
   const name = readString(event, "toolCallName", ctx);
   const metadata = readMetadata(event, ctx);
-  const { index } = conversation;
-  if (index.openToolCalls.has(id)) {
+  const { openToolCalls, removedToolCalls } = conversation.parts;
+  if (openToolCalls.has(id)) {
     throw protocolError("DUPLICATE_OPEN", "R-TOOL-6", event, ctx, [id], "the tool call is already open");
   }
   const warnings: ReasoningWarning[] = [];
@@ -61,8 +61,7 @@ export function startToolCall(
         ? conversation
         : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
   }
-  index.openToolCalls.add(id);
-  index.removedToolCalls.delete(id);
+  next = next.with({ openToolCalls: openToolCalls.put(id, id), removedToolCalls: removedToolCalls.remove(id) });
   return result(listOpen(next, "tool-call", id), [event], warnings.length === 0 ? NONE : warnings);
 }
 
@@ -75,20 +74,19 @@ function placeCall(
   warnings: ReasoningWarning[],
 ): Conversation {
   const parentId = readOptionalString(event, "parentMessageId", ctx);
-  const { index } = conversation;
   let holderId = parentId ?? call.id;
-  let holderAt = index.position.get(holderId);
+  let holderAt = conversation.positionOf(holderId);
   if (holderAt !== undefined && parentId !== undefined && conversation.at(holderAt)!.role !== "assistant") {
     const role = roleName(conversation.at(holderAt)!.role);
     const text = `parentMessageId names a ${role} message, not an assistant message; the call is held on an assistant message with the tool call's id`;
     warnings.push(warning("TOOL_CALL_PARENT_CONFLICT", "R-TOOL-1", event, ctx, [call.id, parentId], text));
     holderId = call.id;
-    holderAt = index.position.get(holderId);
+    holderAt = conversation.positionOf(holderId);
   }
   if (holderAt !== undefined && conversation.at(holderAt)!.role === "tool") {
     // D-TOOL-RESULT-ID, the other way round: a tool result came first under the holder's id. The
     // holder is an assistant message of its own, and lookups by the id resolve to it from now on.
-    conversation.yieldIdOfToolMessage(holderId, holderAt);
+    conversation = conversation.yieldIdOfToolMessage(holderId, holderAt);
     const text =
       "the assistant message holding the call reuses the id of a held tool message; it was added as a message of its own";
     warnings.push(warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [holderId], text));
@@ -111,11 +109,11 @@ function placeCall(
       `the tool call would be held on a ${roleName(held.role)} message`,
     );
   }
-  index.toolCallHolder.set(call.id, holderId);
+  const holders = conversation.parts.toolCallHolder.put(call.id, holderId);
   // `copyOf`, then assign (as `{ ...held, toolCalls }`): the spread with an overriding key took V8's slow path.
   const holder = copyOf(held);
   holder.toolCalls = [...(toolCallsOf(held) ?? []), call];
-  return conversation.replaceAt(holderAt, holder);
+  return conversation.with({ toolCallHolder: holders }).replaceAt(holderAt, holder);
 }
 
 export function appendArguments(
@@ -179,7 +177,7 @@ export function appendableCall(
   conversation: Conversation,
   id: string,
 ): { readonly position: number; readonly slot: number; readonly args: string } | undefined {
-  if (!conversation.index.openToolCalls.has(id)) return undefined;
+  if (!conversation.parts.openToolCalls.has(id)) return undefined;
   const position = holderPosition(conversation, id);
   if (position < 0) return undefined;
   const calls = toolCallsOf(conversation.at(position)!);
@@ -197,18 +195,16 @@ export function endToolCall(
   const id = readString(event, "toolCallId", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_END");
-  const { index } = conversation;
+  const { openToolCalls, removedToolCalls } = conversation.parts;
   if (position < 0) {
-    index.removedToolCalls.delete(id);
-    if (metadata === undefined) return result(conversation, [event]);
-    return notApplied(conversation, event, ctx, id, 0, true, REMOVED);
+    const closed = conversation.with({ removedToolCalls: removedToolCalls.remove(id) });
+    if (metadata === undefined) return result(closed, [event]);
+    return notApplied(closed, event, ctx, id, 0, true, REMOVED);
   }
-  index.openToolCalls.delete(id);
   flattenArguments(conversation.at(position)!, id);
+  const closed = conversation.with({ openToolCalls: openToolCalls.remove(id) });
   const next =
-    metadata === undefined
-      ? conversation
-      : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
+    metadata === undefined ? closed : updateCall(closed, position, id, (call) => withMetadata(call, metadata));
   return result(unlist(next, "tool-call", id), [event]);
 }
 
@@ -266,19 +262,19 @@ export function addToolResult(
       [id],
       "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
     );
-    const replaced = conversation.index.sharedToolMessage.has(id)
+    const replaced = conversation.parts.sharedToolMessage.has(id)
       ? conversation
       : replaceIssuers(conversation, new Set([id]), EMPTY_SET, NONE);
     return result(replaced.replaceAt(toolAt, message), [event], [w]);
   }
   // D-TOOL-RESULT-ID: an id a message of another role has is no failure (R-TEXT-5); the result is a
   // tool message of its own, and lookups by the id keep resolving to the other message.
-  const heldAt = conversation.index.position.get(id);
+  const heldAt = conversation.positionOf(id);
   const warnings = heldAt === undefined ? NONE : sharedIdWarning(conversation.at(heldAt)!, event, ctx, id);
   const holderAt = holderPosition(conversation, toolCallId);
   if (holderAt < 0) return result(conversation.append(message), [event], warnings);
   let at = holderAt + 1;
-  while (at < conversation.messages.size && conversation.at(at)!.role === "tool") at++;
+  while (at < conversation.messages.slots && conversation.at(at)!.role === "tool") at++;
   return result(conversation.insertAt(at, message), [event], warnings);
 }
 
@@ -297,9 +293,9 @@ const EMPTY_SET: ReadonlySet<string> = new Set();
 
 /** Position of the assistant message holding tool call `id`, or -1. */
 export function holderPosition(conversation: Conversation, id: string): number {
-  const holderId = conversation.index.toolCallHolder.get(id);
+  const holderId = conversation.parts.toolCallHolder.get(id);
   if (holderId === undefined) return -1;
-  return conversation.index.position.get(holderId) ?? -1;
+  return conversation.positionOf(holderId) ?? -1;
 }
 
 /** Slot of tool call `id` in `calls` (-1 if absent). Calls per message are few. */
@@ -337,9 +333,9 @@ function openCallPosition(
   id: string,
   code: "ORPHAN_CONTENT" | "ORPHAN_END",
 ): number {
-  const { index } = conversation;
-  if (!index.openToolCalls.has(id)) {
-    if (index.removedToolCalls.has(id)) return -1;
+  const { openToolCalls, removedToolCalls } = conversation.parts;
+  if (!openToolCalls.has(id)) {
+    if (removedToolCalls.has(id)) return -1;
     throw protocolError(code, "R-TOOL-6", event, ctx, [id], "no tool call with this id is open");
   }
   return holderPosition(conversation, id);

@@ -1,9 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { passThrough, type AguiEvent, type StepResult } from "../core/types";
-import { IncompleteList, indexIncomplete, type IncompleteSlots } from "./incomplete";
-import { PublishedList } from "./published-list";
-import { indexDurations, type DurationIndex, type DurationRecords } from "./durations";
-import { PersistentList } from "./persistent-list";
+import { keyOf, Table } from "./table";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 
 /** The history stage's state. Only `history` is public; the rest is the stage's private business. */
@@ -12,149 +9,115 @@ export interface HistoryState {
   readonly history: ReasoningHistory;
 }
 
+/** A span opened and not closed yet; its duration record is made when its first reasoning message starts. */
+export interface OpenSpan {
+  readonly id: string;
+  readonly startedAt: number;
+  readonly startObserved: boolean;
+  readonly title?: string;
+}
+
+/** Ids (a table whose items are their own keys). */
+export type IdSet = Table<string>;
+
 /**
- * Lookups the reducer needs to stay O(1) per delta. Private and mutable: like every stage's private
- * state it is threaded linearly (a caller never steps an older state again), so successive
- * `Conversation`s share one index. All keys are opaque ids, hence `Map`/`Set` (an id may be `"__proto__"`).
+ * What a version holds beside its messages, each part a `Table`: immutable, so an older version
+ * keeps exactly its own lookups. All keys are opaque ids (`keyOf(kind, id)` where two kinds share a table).
  */
-export interface ConversationIndex {
+export interface Parts {
+  /** The `incomplete` items (D-TRUNC, D-RUN-ERROR), keyed `keyOf(kind, id)`; see incomplete.ts. */
+  readonly incomplete: Table<IncompleteItem>;
+  /** The issuer records (D-ISSUER), keyed `keyOf(subtype, entityId)`; see issuers.ts. */
+  readonly issuers: Table<ValueIssuer>;
+  /** The reasoning durations (D-DURATION), keyed `keyOf(kind, id)`; see durations.ts. */
+  readonly durations: Table<ReasoningDuration>;
+  /** Spans open now, in opening order (a message starting belongs to the last one), by id. */
+  readonly openSpans: Table<OpenSpan>;
+  /**
+   * Id → position of a tool message sharing its id with a held message of another role
+   * (D-TOOL-RESULT-ID): the messages table keys the other one, so lookups by id resolve to it.
+   */
+  readonly sharedToolMessage: Table<number>;
+  /** Tool call id → id of the assistant message holding it (R-TOOL-1). */
+  readonly toolCallHolder: Table<string>;
+  /** Messages / tool calls opened in this pipeline and not closed yet. */
+  readonly openMessages: IdSet;
+  readonly openToolCalls: IdSet;
+  /** Open items a MESSAGES_SNAPSHOT removed: their later fragments are not applied (D-SNAPSHOT-OPEN). */
+  readonly removedMessages: IdSet;
+  readonly removedToolCalls: IdSet;
+}
+
+/** What one stage instance's versions share: nothing that changes. */
+interface Constants {
   /**
    * The identity of the producer this history records values for (D-ISSUER, `undefined`: none
-   * configured). Held here, once, so that what records an issuer asks the conversation rather than
-   * being handed it; comparing identities is `producer-identity.ts`'s business (D-IDENTITY).
+   * configured); comparing identities is `producer-identity.ts`'s business (D-IDENTITY).
    */
   readonly producer: string | undefined;
-  /**
-   * Message id → position in `messages`. Ids are unique per thread (R-EVT-8); a seed repeating one keeps the last.
-   * A tool message whose id a held message of another role has (D-TOOL-RESULT-ID) is not here but in
-   * `sharedToolMessage`: lookups by id keep resolving to the other message.
-   */
-  readonly position: Map<string, number>;
-  /** Message id → position of a tool message sharing its id with a held non-tool message (D-TOOL-RESULT-ID). */
-  readonly sharedToolMessage: Map<string, number>;
-  /** Tool call id → id of the assistant message holding it (R-TOOL-1). */
-  readonly toolCallHolder: Map<string, string>;
-  /** Messages / tool calls opened in this pipeline and not closed yet. */
-  readonly openMessages: Set<string>;
-  readonly openToolCalls: Set<string>;
-  /** Open items a MESSAGES_SNAPSHOT removed: their later fragments are not applied (D-SNAPSHOT-OPEN). */
-  readonly removedMessages: Set<string>;
-  readonly removedToolCalls: Set<string>;
-  /** Entity id → position of its record in `records`, one map per subtype (D-ISSUER). */
-  readonly messageIssuer: Map<string, number>;
-  readonly toolCallIssuer: Map<string, number>;
-  /** Duration record slots and the spans open now (D-DURATION, durations.ts). */
-  readonly durations: DurationIndex;
-  /** Id → slot of its item in `incomplete`, per kind (incomplete.ts). */
-  readonly incompleteSlot: IncompleteSlots;
   /** One reusable "the event passes on" result for this stage instance (see `Conversation.passing`). */
   readonly pass: (state: Conversation, event: AguiEvent) => StepResult<Conversation, AguiEvent>;
 }
 
 /**
  * One version of the conversation. Immutable: every edit returns a new `Conversation` sharing all
- * unchanged messages (a `PersistentList`, so an edit costs O(log32 n), never a copy of the list).
+ * that did not change (its parts are `Table`s: an edit costs O(log32 n), never a copy), and an older
+ * version stays exactly as it was — its history, its lookups, what `exportState` reads of it.
  *
- * Publication is lazy: `history` builds the plain `ReasoningHistory` on first read and keeps it.
- * When the previous version was published and this one differs from it in at most one slot, the
- * array is that one copied with the slot patched (a flat copy), else it is collected from the list;
- * a stage nobody reads the history of never pays for it. Published objects are immutable by
- * contract, not frozen: V8 copies and reads frozen arrays an order of magnitude slower.
+ * Publication is lazy: `history` builds the plain `ReasoningHistory` on first read and keeps it (the
+ * tables build each array once, a flat copy of the last one when one slot changed); a stage nobody
+ * reads the history of never pays for it. Published objects are immutable by contract, not frozen:
+ * V8 copies and reads frozen arrays an order of magnitude slower.
  */
 export class Conversation implements HistoryState {
   private constructor(
-    readonly messages: PersistentList<Message>,
-    readonly incomplete: IncompleteList,
-    /** Who issued each stored value (D-ISSUER), see `PublishedList`. */
-    readonly records: PublishedList<ValueIssuer>,
-    /** When each reasoning message and span started and ended (D-DURATION). */
-    readonly durations: DurationRecords,
-    readonly index: ConversationIndex,
-    // A published messages array of an earlier version, equal to ours except maybe at `patchAt`.
-    private basis: readonly Message[] | undefined,
-    // The one slot where `messages` differs from `basis` (-1: none).
-    private patchAt: number,
+    /** The messages, keyed by id (a tool message sharing its id with another role's is not keyed: `sharedToolMessage`). */
+    readonly messages: Table<Message>,
+    readonly parts: Parts,
+    private readonly constants: Constants,
     // The history built from this version, once read.
     private published: ReasoningHistory | undefined,
   ) {}
 
-  // The messages array of a `LazyHistory` of this version, once read.
-  private built: readonly Message[] | undefined = undefined;
-
-  /** A fresh first version with new indexes; every start shares `published` (same initial history object). */
-  static start(
-    messages: PersistentList<Message>,
-    published: ReasoningHistory,
-    producer: string | undefined,
-  ): Conversation {
-    const index: ConversationIndex = {
-      producer,
-      position: new Map(),
-      sharedToolMessage: new Map(),
-      toolCallHolder: new Map(),
-      openMessages: new Set(),
-      openToolCalls: new Set(),
-      removedMessages: new Set(),
-      removedToolCalls: new Set(),
-      messageIssuer: new Map(),
-      toolCallIssuer: new Map(),
-      incompleteSlot: { message: new Map(), "tool-call": new Map() },
-      durations: { slot: new Map(), openSpans: new Map() },
-      pass: passThrough(),
+  /** A first version of `published` (a seed, a resumed state), its tables built from it (O(n)). */
+  static start(published: ReasoningHistory, producer: string | undefined): Conversation {
+    const { messages, ...lookups } = indexMessages(published.messages);
+    const parts: Parts = {
+      incomplete: Table.keyed(published.incomplete, (item) => keyOf(item.kind, item.id)),
+      issuers: Table.keyed(published.issuers, (r) => keyOf(r.subtype, r.entityId)),
+      durations: Table.keyed(published.durations, (r) => keyOf(r.kind, r.id)),
+      openSpans: Table.empty(),
+      ...NOTHING_OPEN,
+      ...lookups,
     };
-    indexMessages(published.messages, index);
-    indexIssuers(published.issuers, index);
-    indexDurations(published.durations, index.durations);
-    const incomplete = indexIncomplete(published.incomplete, index.incompleteSlot);
-    const durations = PublishedList.of(published.durations);
-    return new Conversation(
-      messages,
-      incomplete,
-      PublishedList.of(published.issuers),
-      durations,
-      index,
-      undefined,
-      -1,
-      published,
-    );
+    return new Conversation(messages, parts, { producer, pass: passThrough() }, published);
+  }
+
+  /** This version as a new stage instance's first (its own reusable result): O(1), the tables are shared. */
+  restarted(): Conversation {
+    return new Conversation(this.messages, this.parts, { ...this.constants, pass: passThrough() }, this.published);
+  }
+
+  get producer(): string | undefined {
+    return this.constants.producer;
   }
 
   get history(): ReasoningHistory {
     let history = this.published;
     if (history === undefined) {
-      if (
-        this.messages.size <= EAGER_MESSAGES &&
-        this.incomplete.ready &&
-        (this.records.built || this.records.size <= EAGER_MESSAGES) &&
-        (this.durations.built || this.durations.size <= EAGER_MESSAGES)
-      ) {
-        history = {
-          messages: this.materialize(),
-          incomplete: this.incomplete.toArray(),
-          issuers: this.records.toArray(),
-          durations: this.durations.toArray(),
-        };
-        this.basis = undefined;
-      } else {
-        history = new LazyHistory(this);
-      }
+      const { incomplete, issuers, durations } = this.parts;
+      history =
+        this.messages.slots <= EAGER && ready(incomplete) && ready(issuers) && ready(durations)
+          ? {
+              messages: this.messages.toArray(),
+              incomplete: incomplete.toArray(),
+              issuers: issuers.toArray(),
+              durations: durations.toArray(),
+            }
+          : new LazyHistory(this);
       this.published = history;
     }
     return history;
-  }
-
-  /**
-   * The plain messages array of this version, built now (for a `LazyHistory` being read). Internal:
-   * called once per version, by the history this version published.
-   */
-  buildMessages(): readonly Message[] {
-    let messages = this.built;
-    if (messages === undefined) {
-      messages = this.materialize();
-      this.built = messages;
-      this.basis = undefined;
-    }
-    return messages;
   }
 
   /**
@@ -162,187 +125,140 @@ export class Conversation implements HistoryState {
    * by every step of this stage instance (valid until its next step, as `StepResult` allows).
    */
   passing(event: AguiEvent): StepResult<Conversation, AguiEvent> {
-    return this.index.pass(this, event);
+    return this.constants.pass(this, event);
+  }
+
+  /** This conversation with `changes` to its parts (and `messages`, if given). */
+  with(changes: Partial<Parts>, messages = this.messages): Conversation {
+    const was = this.parts;
+    // A literal, not `{ ...was, ...changes }`: a spread with overriding keys takes V8's slow path.
+    const parts: Parts = {
+      incomplete: changes.incomplete ?? was.incomplete,
+      issuers: changes.issuers ?? was.issuers,
+      durations: changes.durations ?? was.durations,
+      openSpans: changes.openSpans ?? was.openSpans,
+      sharedToolMessage: changes.sharedToolMessage ?? was.sharedToolMessage,
+      toolCallHolder: changes.toolCallHolder ?? was.toolCallHolder,
+      openMessages: changes.openMessages ?? was.openMessages,
+      openToolCalls: changes.openToolCalls ?? was.openToolCalls,
+      removedMessages: changes.removedMessages ?? was.removedMessages,
+      removedToolCalls: changes.removedToolCalls ?? was.removedToolCalls,
+    };
+    // Only lookups changed: the history published is this one's (identity says "unchanged", history$).
+    const same =
+      messages === this.messages &&
+      parts.incomplete === was.incomplete &&
+      parts.issuers === was.issuers &&
+      parts.durations === was.durations;
+    return new Conversation(messages, parts, this.constants, same ? this.published : undefined);
   }
 
   /** The message at `position`. */
   at(position: number): Message | undefined {
-    return this.messages.get(position);
+    return this.messages.at(position);
+  }
+
+  /** Position of the message `id` (of another role than a tool message sharing the id, D-TOOL-RESULT-ID). */
+  positionOf(id: string): number | undefined {
+    return this.messages.slotOf(id);
   }
 
   /** This conversation with `message` (same id as before) at `position`. */
   replaceAt(position: number, message: Message): Conversation {
-    return this.edited(this.messages.set(position, message), position);
+    return new Conversation(this.messages.setAt(position, message), this.parts, this.constants, undefined);
   }
 
   /** This conversation with `message` appended (and indexed). */
   append(message: Message): Conversation {
-    const position = this.messages.size;
-    (this.sharesId(message) ? this.index.sharedToolMessage : this.index.position).set(message.id, position);
-    indexToolCalls(message, this.index.toolCallHolder);
-    return this.edited(this.messages.push(message), position);
+    return this.inserted(this.messages.slots, message);
   }
 
-  /** This conversation with `message` inserted before `position`: O(n − position) index updates, O(n) list rebuild. */
+  /** This conversation with `message` inserted before `position`: O(n − position) when not at the end. */
   insertAt(position: number, message: Message): Conversation {
-    if (position >= this.messages.size) return this.append(message);
-    const { index } = this;
-    if (this.sharesId(message)) index.sharedToolMessage.set(message.id, position);
-    const messages = this.messages.insert(position, message);
-    for (let i = position; i < messages.size; i++) {
-      const moved = messages.get(i)!;
-      (moved.role === "tool" && index.sharedToolMessage.has(moved.id) ? index.sharedToolMessage : index.position).set(
-        moved.id,
-        i,
-      );
+    return this.inserted(Math.min(position, this.messages.slots), message);
+  }
+
+  private inserted(position: number, message: Message): Conversation {
+    const shares = this.sharesId(message);
+    const key = shares ? undefined : message.id;
+    let { sharedToolMessage: shared } = this.parts;
+    let messages: Table<Message>;
+    if (position === this.messages.slots) messages = this.messages.push(message, key);
+    else {
+      messages = this.messages.insert(position, message, key);
+      if (shared.size > 0) shared = shared.map((at) => (at >= position ? at + 1 : at));
     }
-    indexToolCalls(message, index.toolCallHolder);
-    return new Conversation(messages, this.incomplete, this.records, this.durations, index, undefined, -1, undefined);
+    if (shares) shared = shared.put(message.id, position);
+    const toolCallHolder = withToolCalls(this.parts.toolCallHolder, message);
+    return this.with({ sharedToolMessage: shared, toolCallHolder }, messages);
   }
 
   /** Position of the tool message `id` (a shared one first, D-TOOL-RESULT-ID), or undefined. */
   toolMessageAt(id: string): number | undefined {
-    const shared = this.index.sharedToolMessage.get(id);
+    const shared = this.parts.sharedToolMessage.get(id);
     if (shared !== undefined) return shared;
-    const position = this.index.position.get(id);
+    const position = this.positionOf(id);
     return position !== undefined && this.at(position)!.role === "tool" ? position : undefined;
   }
 
   /**
    * A message of another role takes the id of the held tool message at `position` (D-TOOL-RESULT-ID, the
    * tool message came first): the tool message stays where it is, indexed as the shared one, so that
-   * lookups by the id resolve to the message about to be appended. O(1).
+   * lookups by the id resolve to the message about to be appended.
    */
-  yieldIdOfToolMessage(id: string, position: number): void {
-    this.index.position.delete(id);
-    this.index.sharedToolMessage.set(id, position);
+  yieldIdOfToolMessage(id: string, position: number): Conversation {
+    return new Conversation(
+      this.messages.unkey(id),
+      { ...this.parts, sharedToolMessage: this.parts.sharedToolMessage.put(id, position) },
+      this.constants,
+      this.published,
+    );
   }
 
   /** Whether `message` is a tool message whose id a held message of another role already has (D-TOOL-RESULT-ID). */
   private sharesId(message: Message): boolean {
     if (message.role !== "tool") return false;
-    const held = this.index.position.get(message.id);
+    const held = this.positionOf(message.id);
     return held !== undefined && this.at(held)!.role !== "tool";
   }
 
   /** This conversation with every message replaced by `messages` (a fresh array it takes over): reindexes. */
   withMessages(messages: Message[]): Conversation {
-    this.index.position.clear();
-    this.index.sharedToolMessage.clear();
-    this.index.toolCallHolder.clear();
-    indexMessages(messages, this.index);
-    return new Conversation(
-      PersistentList.from(messages),
-      this.incomplete,
-      this.records,
-      this.durations,
-      this.index,
-      messages,
-      -1,
-      undefined,
-    );
-  }
-
-  withIncomplete(incomplete: IncompleteList): Conversation {
-    if (incomplete === this.incomplete) return this;
-    return new Conversation(
-      this.messages,
-      incomplete,
-      this.records,
-      this.durations,
-      this.index,
-      this.currentBasis(),
-      this.currentPatch(),
-      undefined,
-    );
-  }
-
-  /** This conversation with new issuer records; the caller keeps `index.*Issuer` in step. */
-  withIssuers(records: PublishedList<ValueIssuer>): Conversation {
-    if (records === this.records) return this;
-    return new Conversation(
-      this.messages,
-      this.incomplete,
-      records,
-      this.durations,
-      this.index,
-      this.currentBasis(),
-      this.currentPatch(),
-      undefined,
-    );
-  }
-
-  /** This conversation with new duration records; the caller keeps `index.durations` in step. */
-  withDurations(durations: DurationRecords): Conversation {
-    if (durations === this.durations) return this;
-    return new Conversation(
-      this.messages,
-      this.incomplete,
-      this.records,
-      durations,
-      this.index,
-      this.currentBasis(),
-      this.currentPatch(),
-      undefined,
-    );
-  }
-
-  private edited(messages: PersistentList<Message>, position: number): Conversation {
-    // The published array (or our basis, when its patch is this same slot) stays one slot away.
-    const reusable = this.published !== undefined || this.patchAt < 0 || this.patchAt === position;
-    const basis = reusable ? this.currentBasis() : undefined;
-    return new Conversation(
-      messages,
-      this.incomplete,
-      this.records,
-      this.durations,
-      this.index,
-      basis,
-      position,
-      undefined,
-    );
-  }
-
-  private currentBasis(): readonly Message[] | undefined {
-    const published = this.published;
-    if (published === undefined) return this.basis;
-    // A lazy history nobody read has no array to start from (reading it here would build one per edit).
-    return published instanceof LazyHistory ? this.built : published.messages;
-  }
-
-  private currentPatch(): number {
-    return this.published !== undefined ? -1 : this.patchAt;
-  }
-
-  private materialize(): readonly Message[] {
-    const basis = this.basis;
-    if (basis === undefined) return this.messages.toArray();
-    if (this.patchAt < 0) return basis;
-    const array = basis.slice();
-    array[this.patchAt] = this.messages.get(this.patchAt)!;
-    return array;
+    const { messages: table, ...lookups } = indexMessages(messages);
+    return new Conversation(table, { ...this.parts, ...lookups }, this.constants, undefined);
   }
 }
+
+/** Nothing open, nothing removed. */
+const NOTHING_OPEN = {
+  openMessages: Table.empty<string>(),
+  openToolCalls: Table.empty<string>(),
+  removedMessages: Table.empty<string>(),
+  removedToolCalls: Table.empty<string>(),
+} as const;
 
 /**
- * Up to this many messages a published history gets its messages array at once (a flat copy of the
- * last one with one slot patched: cheaper than an accessor). Above it, the array is built when read.
+ * Up to this many slots a published history gets its arrays at once (a flat copy of the last one
+ * with one slot patched: cheaper than an accessor). Above it, an array is built when read.
  */
-const EAGER_MESSAGES = 128;
+const EAGER = 128;
 
-/** The getters every `LazyHistory` shares as its own accessors (one function each, so few hidden classes). */
-function lazyMessages(this: LazyHistory): readonly Message[] {
-  return this.messagesNow();
+/** Whether a table's array is built or cheap to build (publication may then take it at once). */
+function ready(table: Table<unknown>): boolean {
+  return table.built || table.slots <= EAGER;
 }
-function lazyIssuers(this: LazyHistory): readonly ValueIssuer[] {
-  return this.issuersNow();
-}
-function lazyIncomplete(this: LazyHistory): readonly IncompleteItem[] {
-  return this.incompleteNow();
-}
-function lazyDurations(this: LazyHistory): readonly ReasoningDuration[] {
-  return this.durationsNow();
-}
+
+/** The getter every `LazyHistory` shares as its own accessor `name` (one function per name, so few hidden classes). */
+const lazy = (name: keyof ReasoningHistory) =>
+  function (this: LazyHistory): readonly unknown[] {
+    return this.arrayOf(name);
+  };
+const LAZY = {
+  messages: lazy("messages"),
+  incomplete: lazy("incomplete"),
+  issuers: lazy("issuers"),
+  durations: lazy("durations"),
+};
 
 /**
  * Gives `target` the own, enumerable, configurable accessor `name` with `getter` (configurable only
@@ -369,9 +285,9 @@ const defineLazy: (target: object, name: string, getter: () => unknown) => void 
  * spreads, `JSON.stringify` and `structuredClone` see it exactly as a data property; the version it
  * comes from stays reachable only through the private field. Immutable like every history.
  *
- * `issuers` is the same kind of accessor while the version's issuer records have no plain array yet
- * (a value was stored since the array was last read: building it is O(values), which per value would
- * be quadratic, issue 13), and a plain data property once they have one.
+ * `incomplete`, `issuers` and `durations` are the same kind of accessor while their table has no
+ * plain array yet and a long one (building it is O(items), which per event would be quadratic,
+ * issue 13), and plain data properties otherwise.
  */
 class LazyHistory implements ReasoningHistory {
   // Declared only: the constructor defines them in the order of a plain history (messages first).
@@ -379,39 +295,26 @@ class LazyHistory implements ReasoningHistory {
   declare readonly incomplete: readonly IncompleteItem[];
   declare readonly issuers: readonly ValueIssuer[];
   declare readonly durations: readonly ReasoningDuration[];
-  // The version this history shows (which keeps the built array).
+  // The version this history shows (whose tables keep the built arrays).
   readonly #version: Conversation;
 
   constructor(version: Conversation) {
-    defineLazy(this, "messages", lazyMessages);
-    // A long incomplete list is built when read too (a hostile stream opens thousands of items).
-    const incomplete = version.incomplete;
-    if (incomplete.ready) (this as { incomplete: readonly IncompleteItem[] }).incomplete = incomplete.toArray();
-    else defineLazy(this, "incomplete", lazyIncomplete);
-    if (version.records.built) (this as { issuers: readonly ValueIssuer[] }).issuers = version.records.toArray();
-    else defineLazy(this, "issuers", lazyIssuers);
-    // Durations change only at a reasoning START or END: a short list is built at once (and shared by
-    // the versions until the next one), not given an accessor per delta; a long one is built when read.
-    if (version.durations.built || version.durations.size <= EAGER_MESSAGES)
-      (this as { durations: readonly ReasoningDuration[] }).durations = version.durations.toArray();
-    else defineLazy(this, "durations", lazyDurations);
+    defineLazy(this, "messages", LAZY.messages);
+    // Unrolled: one hidden-class transition per property, in a plain history's order.
+    const { incomplete, issuers, durations } = version.parts;
+    const self = this as { -readonly [K in keyof ReasoningHistory]: ReasoningHistory[K] };
+    if (ready(incomplete)) self.incomplete = incomplete.toArray();
+    else defineLazy(this, "incomplete", LAZY.incomplete);
+    if (ready(issuers)) self.issuers = issuers.toArray();
+    else defineLazy(this, "issuers", LAZY.issuers);
+    if (ready(durations)) self.durations = durations.toArray();
+    else defineLazy(this, "durations", LAZY.durations);
     this.#version = version;
   }
 
-  messagesNow(): readonly Message[] {
-    return this.#version.buildMessages();
-  }
-
-  incompleteNow(): readonly IncompleteItem[] {
-    return this.#version.incomplete.toArray();
-  }
-
-  issuersNow(): readonly ValueIssuer[] {
-    return this.#version.records.toArray();
-  }
-
-  durationsNow(): readonly ReasoningDuration[] {
-    return this.#version.durations.toArray();
+  arrayOf(name: keyof ReasoningHistory): readonly unknown[] {
+    const version = this.#version;
+    return (name === "messages" ? version.messages : version.parts[name]).toArray();
   }
 }
 
@@ -423,41 +326,44 @@ export function toolCallsOf(message: Message): readonly ToolCall[] | undefined {
 }
 
 /**
- * Indexes a whole list: messages of every role but tool first (the last of an id wins), then tool
- * messages, which go to `sharedToolMessage` when a message of another role has their id (D-TOOL-RESULT-ID).
+ * The tables of a whole list: messages of every role but tool keyed by id (the last of an id wins),
+ * tool messages too unless a message of another role has their id: then they are in `sharedToolMessage`
+ * (D-TOOL-RESULT-ID). O(n).
  */
-function indexMessages(messages: readonly Message[], index: ConversationIndex): void {
-  let tools = false;
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    if (message.role === "tool") tools = true;
-    else index.position.set(message.id, i);
-    indexToolCalls(message, index.toolCallHolder);
-  }
-  if (!tools) return;
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    if (message.role !== "tool") continue;
-    const held = index.position.get(message.id);
-    (held !== undefined && messages[held]!.role !== "tool" ? index.sharedToolMessage : index.position).set(
-      message.id,
-      i,
-    );
-  }
+function indexMessages(
+  messages: readonly Message[],
+): Pick<Parts, "sharedToolMessage" | "toolCallHolder"> & { messages: Table<Message> } {
+  const others = new Set<string>();
+  for (const message of messages) if (message.role !== "tool") others.add(message.id);
+  const keys: (string | undefined)[] = [];
+  const sharedIds: string[] = [];
+  const sharedAt: number[] = [];
+  const callIds: string[] = [];
+  const holders: string[] = [];
+  messages.forEach((message, i) => {
+    const shares = message.role === "tool" && others.has(message.id);
+    keys.push(shares ? undefined : message.id);
+    if (shares) {
+      sharedIds.push(message.id);
+      sharedAt.push(i);
+    }
+    for (const call of toolCallsOf(message) ?? []) {
+      if (typeof call?.id !== "string") continue;
+      callIds.push(call.id);
+      holders.push(message.id);
+    }
+  });
+  return {
+    messages: Table.from(messages, keys),
+    sharedToolMessage: Table.from(sharedAt, sharedIds),
+    toolCallHolder: Table.from(holders, callIds),
+  };
 }
 
-function indexToolCalls(message: Message, holders: Map<string, string>): void {
+/** `holders` with the tool calls `message` holds. */
+function withToolCalls(holders: Table<string>, message: Message): Table<string> {
   const calls = toolCallsOf(message);
-  if (calls === undefined) return;
-  for (const call of calls) if (typeof call?.id === "string") holders.set(call.id, message.id);
-}
-
-/** Rebuilds the issuer maps from the records. */
-export function indexIssuers(issuers: readonly ValueIssuer[], index: ConversationIndex): void {
-  index.messageIssuer.clear();
-  index.toolCallIssuer.clear();
-  for (let i = 0; i < issuers.length; i++) {
-    const record = issuers[i]!;
-    (record.subtype === "message" ? index.messageIssuer : index.toolCallIssuer).set(record.entityId, i);
-  }
+  if (calls === undefined) return holders;
+  for (const call of calls) if (typeof call?.id === "string") holders = holders.put(call.id, message.id);
+  return holders;
 }

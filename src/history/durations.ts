@@ -1,7 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { synthesizedTimestampOf } from "../chunks/synthesized-time";
-import type { Conversation } from "./conversation";
-import { PublishedList } from "./published-list";
+import type { Conversation, OpenSpan } from "./conversation";
+import { keyOf, Table } from "./table";
 import { readField } from "./read-event";
 import type { ReasoningDuration } from "./types";
 import { METADATA_KEY } from "../upcast/thinking-title";
@@ -9,26 +9,9 @@ import { METADATA_KEY } from "../upcast/thinking-title";
 /**
  * Reasoning durations (D-DURATION): when each reasoning message, and each span holding one, started
  * and ended, kept beside the messages. Only START and END events touch them (a delta never does, so
- * the delta lane leaves them exact). Like the issuer records, a `PublishedList`: recording a start
- * costs O(1) amortized, not a copy.
+ * the delta lane leaves them exact). A `Table` keyed `keyOf(kind, id)`: recording a start costs
+ * O(log32 n), not a copy.
  */
-export type DurationRecords = PublishedList<ReasoningDuration>;
-
-/** A span opened and not closed yet; its record is made when its first reasoning message starts. */
-export interface OpenSpan {
-  readonly id: string;
-  readonly startedAt: number;
-  readonly startObserved: boolean;
-  readonly title?: string;
-}
-
-/** The history stage's private duration bookkeeping (threaded linearly, in `ConversationIndex`). */
-export interface DurationIndex {
-  /** `kind\0id` → position of its record. */
-  readonly slot: Map<string, number>;
-  /** Spans open now, in opening order; a message starting belongs to the last one. */
-  readonly openSpans: Map<string, OpenSpan>;
-}
 
 /** The clock an instant falls back to when its event carries no timestamp. */
 export type Clock = () => number;
@@ -51,29 +34,26 @@ function instantOf(event: AguiEvent, ctx: StepContext, now: Clock): Instant {
   return { at: now(), observed: true };
 }
 
-const key = (kind: ReasoningDuration["kind"], id: string): string => `${kind}\u0000${id}`;
-
 /** REASONING_START: the span is open (its record waits for a reasoning message). */
-export function openSpan(conversation: Conversation, event: AguiEvent, ctx: StepContext, now: Clock): void {
+export function openSpan(conversation: Conversation, event: AguiEvent, ctx: StepContext, now: Clock): Conversation {
   const id = readField(event, "messageId", ctx);
-  if (typeof id !== "string") return;
+  if (typeof id !== "string") return conversation;
   const { at, observed } = instantOf(event, ctx, now);
   const title = titleOf(readField(event, "metadata", ctx));
   const span: OpenSpan =
     title === undefined
       ? { id, startedAt: at, startObserved: observed }
       : { id, startedAt: at, startObserved: observed, title };
-  const spans = conversation.index.durations.openSpans;
-  spans.delete(id);
-  spans.set(id, span);
+  return conversation.with({ openSpans: conversation.parts.openSpans.remove(id).push(span, id) });
 }
 
 /** REASONING_END: the span's record, if it holds a message, gets its end; the span is closed. */
 export function closeSpan(conversation: Conversation, event: AguiEvent, ctx: StepContext, now: Clock): Conversation {
   const id = readField(event, "messageId", ctx);
   if (typeof id !== "string") return conversation;
-  conversation.index.durations.openSpans.delete(id);
-  return ended(conversation, "span", id, instantOf(event, ctx, now));
+  const { openSpans } = conversation.parts;
+  const closed = openSpans.has(id) ? conversation.with({ openSpans: openSpans.remove(id) }) : conversation;
+  return ended(closed, "span", id, instantOf(event, ctx, now));
 }
 
 /** REASONING_MESSAGE_START: the message's record (its span's too, on the span's first message). */
@@ -84,28 +64,25 @@ export function startReasoning(
   ctx: StepContext,
   now: Clock,
 ): Conversation {
-  const { slot, openSpans } = conversation.index.durations;
-  const at = slot.get(key("message", id));
+  let records = conversation.parts.durations;
+  const key = keyOf("message", id);
+  const held = records.get(key);
   // A reopened message (R-TEXT-5) keeps its first start and is open again.
-  if (at !== undefined) {
-    const { endedAt: _end, endObserved: _observed, ...open } = conversation.durations.at(at)!;
-    return conversation.withDurations(conversation.durations.set(at, open));
+  if (held !== undefined) {
+    const { endedAt: _end, endObserved: _observed, ...open } = held;
+    return conversation.with({ durations: records.put(key, open) });
   }
   const { at: startedAt, observed } = instantOf(event, ctx, now);
-  let records = conversation.durations;
-  let span: OpenSpan | undefined;
-  for (const open of openSpans.values()) span = open;
-  if (span !== undefined && !slot.has(key("span", span.id))) {
-    slot.set(key("span", span.id), records.size);
+  const span = conversation.parts.openSpans.last();
+  if (span !== undefined && !records.has(keyOf("span", span.id))) {
     const { id: spanId, ...times } = span;
-    records = records.push({ kind: "span", id: spanId, ...times });
+    records = records.push({ kind: "span", id: spanId, ...times }, keyOf("span", spanId));
   }
-  slot.set(key("message", id), records.size);
   const record: ReasoningDuration =
     span === undefined
       ? { kind: "message", id, startedAt, startObserved: observed }
       : { kind: "message", id, startedAt, startObserved: observed, spanId: span.id };
-  return conversation.withDurations(records.push(record));
+  return conversation.with({ durations: records.push(record, key) });
 }
 
 /** REASONING_MESSAGE_END: the message's record gets its end. */
@@ -120,29 +97,31 @@ export function endReasoning(
 }
 
 function ended(conversation: Conversation, kind: ReasoningDuration["kind"], id: string, end: Instant): Conversation {
-  const at = conversation.index.durations.slot.get(key(kind, id));
-  if (at === undefined) return conversation;
-  const record = conversation.durations.at(at)!;
-  if (record.endedAt !== undefined) return conversation;
-  const closed: ReasoningDuration = { ...record, endedAt: end.at, endObserved: end.observed };
-  return conversation.withDurations(conversation.durations.set(at, closed));
+  const { durations } = conversation.parts;
+  const key = keyOf(kind, id);
+  const record = durations.get(key);
+  if (record === undefined || record.endedAt !== undefined) return conversation;
+  // A cloning spread, then the new keys (a spread with added keys in the literal takes V8's slow path).
+  const closed: { -readonly [K in keyof ReasoningDuration]: ReasoningDuration[K] } = { ...record };
+  closed.endedAt = end.at;
+  closed.endObserved = end.observed;
+  return conversation.with({ durations: durations.put(key, closed) });
 }
 
 /** Open spans are over (RUN_ERROR, end of source): they keep a start and no end. */
-export function forgetOpenSpans(conversation: Conversation): void {
-  conversation.index.durations.openSpans.clear();
+export function forgetOpenSpans(conversation: Conversation): Conversation {
+  return conversation.parts.openSpans.size === 0 ? conversation : conversation.with({ openSpans: Table.empty() });
 }
 
 /**
  * Keeps the records of held messages, and of spans still holding one (after a snapshot took messages
- * away: O(records), as the snapshot). Rebuilds the slots.
+ * away: O(records), as the snapshot). Rebuilds the table.
  */
 export function keepHeldDurations(conversation: Conversation): Conversation {
-  const records = conversation.durations.toArray();
-  const kept = heldDurations(records, conversation.index.position);
+  const records = conversation.parts.durations.toArray();
+  const kept = heldDurations(records, { has: (id) => conversation.positionOf(id) !== undefined });
   if (kept.length === records.length) return conversation;
-  indexDurations(kept, conversation.index.durations);
-  return conversation.withDurations(PublishedList.of(kept));
+  return conversation.with({ durations: Table.keyed(kept, (r) => keyOf(r.kind, r.id)) });
 }
 
 /** The records of the messages `held` has, and of the spans those messages started in. */
@@ -153,12 +132,6 @@ export function heldDurations(
   const spans = new Set<string>();
   for (const r of records) if (r.kind === "message" && r.spanId !== undefined && held.has(r.id)) spans.add(r.spanId);
   return records.filter((r) => (r.kind === "message" ? held.has(r.id) : spans.has(r.id)));
-}
-
-/** A fresh index for `records` (a seed's, a resumed state's). */
-export function indexDurations(records: readonly ReasoningDuration[], index: DurationIndex): void {
-  index.slot.clear();
-  records.forEach((r, i) => index.slot.set(key(r.kind, r.id), i));
 }
 
 /** The D-THINK-TITLE title in a span's metadata (`metadata["agui-reasoning"].thinkingTitle`), if a string. */

@@ -11,7 +11,6 @@ import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
 import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
 import { issuersOf } from "./issuers";
-import { PersistentList } from "./persistent-list";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
@@ -60,15 +59,14 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "deriveHistory");
   const seed = seedOf(options);
   const now = clockOf(options.scheduler);
+  // Built on the first subscription, shared by every later one (a version never changes).
+  let first: Conversation | undefined;
   const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
     name: "history",
-    init: () => Conversation.start(seed.messages, seed.history, producer),
+    init: () => (first ??= Conversation.start(seed, producer)).restarted(),
     step: (conversation, event, ctx) => reduce(conversation, event, ctx, maxContentLength, now),
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
-    finish: (conversation) => {
-      forgetOpenSpans(conversation);
-      return result(endOpenItems(conversation, "truncated"), NONE);
-    },
+    finish: (conversation) => result(endOpenItems(forgetOpenSpans(conversation), "truncated"), NONE),
   };
   return stage;
 }
@@ -114,12 +112,10 @@ function reduce(
       return startRun(conversation, event, ctx);
     case EventType.RUN_ERROR:
       // D-RUN-ERROR: open items are abandoned; their partial content stays (and their durations no end).
-      forgetOpenSpans(conversation);
-      return result(endOpenItems(conversation, "abandoned"), [event]);
+      return result(endOpenItems(forgetOpenSpans(conversation), "abandoned"), [event]);
     case EventType.REASONING_START:
       // A span creates no message (R-REASON-6); it is dated once it holds one (D-DURATION).
-      openSpan(conversation, event, ctx, now);
-      return conversation.passing(event);
+      return result(openSpan(conversation, event, ctx, now), [event]);
     case EventType.REASONING_END:
       return result(closeSpan(conversation, event, ctx, now), [event]);
     default:
@@ -128,8 +124,8 @@ function reduce(
   }
 }
 
-/** The starting point every subscription shares: the messages and the (one) initial history object. */
-function seedOf(options: HistoryOptions): { messages: PersistentList<Message>; history: ReasoningHistory } {
+/** The starting point every subscription shares: the (one) initial history object. */
+function seedOf(options: HistoryOptions): ReasoningHistory {
   const { initialHistory, initialMessages } = options;
   if (initialHistory !== undefined) {
     if (typeof initialHistory !== "object" || initialHistory === null) {
@@ -141,13 +137,12 @@ function seedOf(options: HistoryOptions): { messages: PersistentList<Message>; h
     // A history from before D-DURATION has no durations: it gets an empty list.
     const history = initialHistory.durations === undefined ? { ...initialHistory, durations: [] } : initialHistory;
     checkRecords(history.durations, "initialHistory.durations", "kind", "id");
-    return { messages: PersistentList.from(history.messages), history };
+    return history;
   }
   const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages").slice();
   const issuers: ValueIssuer[] = [];
   for (const message of messages) issuersOf(message, options.producer, issuers);
-  const history: ReasoningHistory = { messages, incomplete: [], issuers, durations: [] };
-  return { messages: PersistentList.from(messages), history };
+  return { messages, incomplete: [], issuers, durations: [] };
 }
 
 function checkSeed(messages: unknown, name: string): readonly Message[] {

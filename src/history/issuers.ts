@@ -1,34 +1,31 @@
 import type { Message } from "@ag-ui/core";
-import { indexIssuers, toolCallsOf, type Conversation } from "./conversation";
-import { PublishedList } from "./published-list";
+import { toolCallsOf, type Conversation } from "./conversation";
+import { keyOf, Table } from "./table";
 import type { ValueIssuer } from "./types";
 
 /**
  * Issuer records (D-ISSUER): who issued each stored `encryptedValue`, kept beside the messages
  * (never inside them). One record per entity; a new value replaces the record (D-REPEAT).
- * Recording one is O(1) amortized in the number of stored values (a persistent list, see
- * `PublishedList`); only a snapshot, which restates the conversation anyway, rebuilds them.
+ * Recording one is O(log32 n) in the number of stored values (a `Table` keyed `keyOf(subtype,
+ * entityId)`); only a snapshot, which restates the conversation anyway, rebuilds them.
  */
 
 type Subtype = ValueIssuer["subtype"];
 
 /** Records that this conversation's producer issued the value now stored on `subtype` `entityId`. */
 export function recordIssuer(conversation: Conversation, subtype: Subtype, entityId: string): Conversation {
-  const { index, records } = conversation;
-  const issuer = index.producer;
-  const positions = subtype === "message" ? index.messageIssuer : index.toolCallIssuer;
-  const at = positions.get(entityId);
-  if (at !== undefined && records.at(at)!.issuer === issuer) return conversation;
-  const record: ValueIssuer = { subtype, entityId, issuer };
-  if (at !== undefined) return conversation.withIssuers(records.set(at, record));
-  positions.set(entityId, records.size);
-  return conversation.withIssuers(records.push(record));
+  const { issuers } = conversation.parts;
+  const issuer = conversation.producer;
+  const key = keyOf(subtype, entityId);
+  const held = issuers.get(key);
+  if (held !== undefined && held.issuer === issuer) return conversation;
+  return conversation.with({ issuers: issuers.put(key, { subtype, entityId, issuer }) });
 }
 
 /** Records that this conversation's producer issued every value `message` and its tool calls carry. */
 export function recordValuesOf(conversation: Conversation, message: Message): Conversation {
   let next = conversation;
-  for (const record of issuersOf(message, conversation.index.producer))
+  for (const record of issuersOf(message, conversation.producer))
     next = recordIssuer(next, record.subtype, record.entityId);
   return next;
 }
@@ -47,7 +44,7 @@ export function issuersOf(message: Message, issuer: string | undefined, into: Va
 
 /**
  * Drops the records of the given messages and tool calls (their values went with them: a snapshot
- * replaced or removed them, R-REASON-20) and appends `added`. Rebuilds the issuer maps (O(values)).
+ * replaced or removed them, R-REASON-20) and appends `added`. Rebuilds the table (O(values)).
  */
 export function replaceIssuers(
   conversation: Conversation,
@@ -55,14 +52,13 @@ export function replaceIssuers(
   goneToolCalls: ReadonlySet<string>,
   added: readonly ValueIssuer[],
 ): Conversation {
-  const before = conversation.records.toArray();
+  const before = conversation.parts.issuers.toArray();
   const gone = (r: ValueIssuer): boolean =>
     r.subtype === "message" ? goneMessages.has(r.entityId) : goneToolCalls.has(r.entityId);
   if (added.length === 0 && !before.some(gone)) return conversation;
   const next = before.filter((r) => !gone(r));
   next.push(...added);
-  indexIssuers(next, conversation.index);
-  return conversation.withIssuers(PublishedList.of(next));
+  return conversation.with({ issuers: Table.keyed(next, (r) => keyOf(r.subtype, r.entityId)) });
 }
 
 /** Whether a message or tool call carries a stored value (an own string `encryptedValue`, "" included). */

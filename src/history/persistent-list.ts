@@ -5,8 +5,8 @@
  * 10-message and a 10,000-message conversation. The tail makes the commonest edits cheaper still:
  * the message that is streaming is nearly always one of the last; a `push` appends to the tail in
  * place while no other version has grown it (each version reads only its own items), and copies it
- * otherwise. `toArray`, `insert` and `from` are O(n); they serve snapshots, out-of-order tool
- * results and publication, not the per-delta path.
+ * otherwise. `toArray` and `from` are O(n); they serve snapshots, out-of-order tool results and
+ * publication, not the per-delta path.
  *
  * One more slot is kept outside both, the *overlay*: the item last `set`, written into the tail or
  * the trie only when another slot is set or an item is pushed. Why: a streaming message is replaced
@@ -128,14 +128,6 @@ export class PersistentList<T> {
       return { root: this.root, tail };
     }
     return { root: setIn(this.root, this.shift, at, this.overlayItem), tail: this.tail };
-  }
-
-  /** A list with `item` inserted before position `index` (O(n)). */
-  insert(index: number, item: T): PersistentList<T> {
-    if (index >= this.size) return this.push(item);
-    const items = this.toArray();
-    items.splice(index, 0, item);
-    return PersistentList.from(items);
   }
 
   /** A fresh array of the items, in order (O(n)). */

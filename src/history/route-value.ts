@@ -29,7 +29,7 @@ export function routeEncryptedValue(
   const value = readString(event, "encryptedValue", ctx);
 
   if (subtype === "message") {
-    const position = conversation.index.position.get(entityId);
+    const position = conversation.positionOf(entityId);
     const held = position === undefined ? undefined : conversation.at(position)!;
     if (held === undefined || held.role === "activity") {
       const what =

@@ -1,5 +1,7 @@
 import { Observable, type ObservableInput } from "rxjs";
 import type { RunAgentInput } from "@ag-ui/core";
+import type { WarningOptions } from "../core/types";
+import { warningSink } from "../core/warnings";
 import { shownIdentity } from "../history/producer-identity";
 import { endedTransport } from "./transport-end";
 
@@ -24,17 +26,24 @@ export interface RunnableAgent {
  * each subscription its own `AbortController` and aborts it on teardown if the run has not ended.
  *
  * A connection that fails after the response started ends the stream as `endedTransport` says: as a
- * truncation when a run was open (the pipeline's RUN_TRUNCATED), else with a `TransportError` naming
- * the agent's URL — never with an unhandled rejection from the client's reader teardown.
+ * truncation when a run was open (the pipeline's RUN_TRUNCATED), as the end of the stream when a run
+ * had ended, each with a `CONNECTION_BROKEN` warning to `options.onWarning` (default `console.warn`),
+ * and with a `TransportError` naming the agent's URL when no run came — never with an unhandled
+ * rejection from the client's reader teardown.
  */
-export function agentEvents(agent: RunnableAgent, input: RunAgentInput): Observable<unknown> {
+export function agentEvents(
+  agent: RunnableAgent,
+  input: RunAgentInput,
+  options: WarningOptions = {},
+): Observable<unknown> {
+  const warn = warningSink(options);
   return new Observable<unknown>((subscriber) => {
     const controller = new AbortController();
     if ("abortController" in agent) agent.abortController = controller;
     // Set once the source has ended on its own: aborting then would be noise.
     let ended = false;
     const endpoint = typeof agent.url === "string" ? shownIdentity(agent.url) : "the agent";
-    const inner = endedTransport(agent.run(input) as ObservableInput<unknown>, endpoint).subscribe({
+    const inner = endedTransport(agent.run(input) as ObservableInput<unknown>, endpoint, warn).subscribe({
       next: (event) => subscriber.next(event),
       error: (error: unknown) => {
         ended = true;

@@ -91,8 +91,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       // D-KEEPER: the conversation continues from the middleware's own history, not from the
       // application's (possibly lossy) copy of it.
       const { history: start, messages } = continueConversation(latest, input.messages, options.producer, report);
-      // A connection failing mid-response is a truncation or a TransportError, never an unhandled rejection.
-      const source = endedTransport(next.run({ ...input, messages }) as ObservableInput<unknown>, endpoint);
+      // A connection failing mid-response is the stream's end (a truncation when a run is open) with a
+      // CONNECTION_BROKEN warning, or a TransportError when no run came; never an unhandled rejection.
+      const source = endedTransport(next.run({ ...input, messages }) as ObservableInput<unknown>, endpoint, report);
       const pipeline = reasoningPipeline(source, {
         ...pipelineOptions,
         quiet: false,

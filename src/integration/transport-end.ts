@@ -1,15 +1,24 @@
 import { Observable, from, type ObservableInput } from "rxjs";
 import { isReasoningProtocolError } from "../core/errors";
+import { plural } from "../core/plural";
+import type { ReasoningWarning } from "../core/types";
+import { catalogued } from "../core/warning-codes";
 
 /**
- * How a run's transport may end (issue 21, finding 7). A connection that fails after the response
- * started (a reset, a proxy timeout) errors the client's stream; what the package makes of it:
+ * How a run's transport may end (issue 21, finding 7; issue 22, D-PATHS). A connection that fails
+ * after the response started (a reset, a proxy timeout) errors the client's stream; what the package
+ * makes of it — the verdict `agui-reasoning check --url` gives the same stream (R-TRANS-2: a
+ * connection dying is the end of the stream):
  *
  * - a run was open (`RUN_STARTED` without its `RUN_FINISHED`/`RUN_ERROR`): the stream ends as a
  *   response cut mid-run does, so the pipeline fails it with `RUN_TRUNCATED` and lists what was open
  *   as truncated (D-TRUNC), and `exportState()` can continue it;
- * - no run open: a `TransportError` naming the endpoint, the failure's kind as its `cause` — never a
- *   completion, which would report the failure as a success;
+ * - a run had ended and none is open: the stream ends there and completes — the run delivered all it
+ *   had, and the user's run does not fail for a reset after it;
+ * - in both cases a lossy `CONNECTION_BROKEN` warning (R-TRANS-2) goes to `warn`: whatever the
+ *   connection would still have carried is lost, and a reset is worth knowing about;
+ * - no run seen at all: a `TransportError` naming the endpoint, the failure's kind as its `cause` —
+ *   never a completion, which would report the failure as a success;
  * - any other error (a `ReasoningProtocolError`, the client's `HTTP 500: …`, an agent's own) passes
  *   unchanged. A transport failure is what `fetch` and its body reject with: a `TypeError`
  *   (`terminated`, `fetch failed`, a browser's `Failed to fetch`).
@@ -21,15 +30,25 @@ import { isReasoningProtocolError } from "../core/errors";
  * was delivered here, so the error is named `AbortError` for that moment (an own property, removed
  * on the next macrotask): the teardown then lets it go, as it lets an abort go.
  */
-export function endedTransport(source: ObservableInput<unknown>, endpoint: string): Observable<unknown> {
+export function endedTransport(
+  source: ObservableInput<unknown>,
+  endpoint: string,
+  warn: (warning: ReasoningWarning) => void,
+): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
-    // Whether a run is open: what decides between a truncation and a transport error.
+    // Whether a run is open, and whether one ended: what decides between an end and a transport error.
     let runOpen = false;
+    let runEnded = false;
+    let events = 0;
     const inner = from(source).subscribe({
       next(event) {
+        events++;
         const type = typeOf(event);
         if (type === "RUN_STARTED") runOpen = true;
-        else if (type === "RUN_FINISHED" || type === "RUN_ERROR") runOpen = false;
+        else if (type === "RUN_FINISHED" || type === "RUN_ERROR") {
+          runOpen = false;
+          runEnded = true;
+        }
         subscriber.next(event);
       },
       error(error: unknown) {
@@ -37,10 +56,16 @@ export function endedTransport(source: ObservableInput<unknown>, endpoint: strin
           subscriber.error(error);
           return;
         }
-        const failure = runOpen ? undefined : new TransportError(endpoint, error);
+        // Named before `letTeardownGo` renames the failure.
+        const failure = runOpen || runEnded ? undefined : new TransportError(endpoint, error);
+        const broken = failure === undefined ? connectionBroken(events, kindOf(error)) : undefined;
         letTeardownGo(error);
-        if (failure === undefined) subscriber.complete();
-        else subscriber.error(failure);
+        if (failure !== undefined) {
+          subscriber.error(failure);
+          return;
+        }
+        warn(broken!);
+        subscriber.complete();
       },
       complete: () => subscriber.complete(),
     });
@@ -66,6 +91,19 @@ export class TransportError extends Error {
       { cause },
     );
   }
+}
+
+/**
+ * CONNECTION_BROKEN (R-TRANS-2): the connection broke after `events` source events; `detail` says how
+ * (a kind or code, never what the stream carried). `shownEvents`: the count as the caller writes it.
+ * The library and `agui-reasoning check --url` give the same warning (D-PATHS).
+ */
+export function connectionBroken(events: number, detail: string, shownEvents = String(events)): ReasoningWarning {
+  return catalogued("CONNECTION_BROKEN", "R-TRANS-2", {
+    message: `the connection broke after ${plural(events, "event", shownEvents)} (${detail}): the stream ends there, and what followed is lost`,
+    eventType: "<end of stream>",
+    eventIndex: events,
+  });
 }
 
 /** `TypeError, ECONNRESET`: what kind of failure, without its message. */

@@ -11,7 +11,6 @@ import type { VerifyState } from "../discipline/verify-state";
 import { createHistoryStage, type HistoryState } from "../history/history-stage";
 import { maxContentLengthOf } from "../history/content-limit";
 import type { ReasoningHistory } from "../history/types";
-import { copyOpenSets, openSetsOf } from "../resume/history-codec";
 import {
   exportPipelineState,
   readPipelineSnapshot,
@@ -111,9 +110,8 @@ export class FacadeRun {
   }
 
   complete(upstream?: { readonly error: unknown }): void {
-    // The history's finish clears its open sets in place; the other stages' finish changes nothing.
-    const current = this.#states();
-    this.#beforeFinish = { ...current, historySets: copyOpenSets(openSetsOf(current.history)) };
+    // The states before the stages' `finish` (a history version never changes: keeping it is enough).
+    this.#beforeFinish = this.#states();
     try {
       this.#runner.complete(upstream);
     } catch (error) {

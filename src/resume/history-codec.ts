@@ -1,20 +1,9 @@
 import type { Message } from "@ag-ui/core";
 import { truncateId } from "../core/errors";
-import { Conversation, toolCallsOf, type HistoryState } from "../history/conversation";
-import { PersistentList } from "../history/persistent-list";
-import type { OpenSpan } from "../history/durations";
+import { Conversation, toolCallsOf, type HistoryState, type OpenSpan } from "../history/conversation";
+import { Table } from "../history/table";
 import { historyToJSON, readStoredHistory, type StoredHistory } from "../storage/history-format";
 import { JsonShape } from "../storage/json-shape";
-
-/** The history stage's item tracking: what is open, and what a MESSAGES_SNAPSHOT took away while open. */
-export interface HistoryOpenSets {
-  readonly openMessages: ReadonlySet<string>;
-  readonly openToolCalls: ReadonlySet<string>;
-  readonly removedMessages: ReadonlySet<string>;
-  readonly removedToolCalls: ReadonlySet<string>;
-  /** Spans open, not yet dated in `durations` (D-DURATION). */
-  readonly openSpans: ReadonlyMap<string, OpenSpan>;
-}
 
 /** Id lists of `HistoryOpenSets`, in JSON. */
 export interface HistoryOpenSetsJSON {
@@ -35,29 +24,13 @@ export interface HistoryStateJSON {
   readonly spans?: readonly OpenSpan[];
 }
 
-/** The open sets of a history state (the live ones; see `HistoryOpenSets` for a copy taken earlier). */
-export function openSetsOf(state: HistoryState): HistoryOpenSets {
-  const { index } = conversationOf(state);
-  return { ...index, openSpans: index.durations.openSpans };
-}
-
-/** A copy of the open sets, for a state whose sets will change in place (the stage's `finish` clears them). */
-export function copyOpenSets(sets: HistoryOpenSets): HistoryOpenSets {
-  return {
-    openMessages: new Set(sets.openMessages),
-    openToolCalls: new Set(sets.openToolCalls),
-    removedMessages: new Set(sets.removedMessages),
-    removedToolCalls: new Set(sets.removedToolCalls),
-    openSpans: new Map(sets.openSpans),
-  };
-}
-
-export function historyStateToJSON(state: HistoryState, sets: HistoryOpenSets = openSetsOf(state)): HistoryStateJSON {
+export function historyStateToJSON(state: HistoryState): HistoryStateJSON {
+  const { parts } = conversationOf(state);
   return {
     history: historyToJSON(state.history),
-    open: { messages: [...sets.openMessages], toolCalls: [...sets.openToolCalls] },
-    removed: { messages: [...sets.removedMessages], toolCalls: [...sets.removedToolCalls] },
-    spans: [...sets.openSpans.values()],
+    open: { messages: [...parts.openMessages.toArray()], toolCalls: [...parts.openToolCalls.toArray()] },
+    removed: { messages: [...parts.removedMessages.toArray()], toolCalls: [...parts.removedToolCalls.toArray()] },
+    spans: [...parts.openSpans.toArray()],
   };
 }
 
@@ -69,29 +42,32 @@ export function historyStateFromJSON(
 ): HistoryState {
   const doc = shape.object(json, "");
   const history = readStoredHistory(doc.history, shape, "/history");
-  const conversation = Conversation.start(PersistentList.from(history.messages), history, producer);
-  const { index } = conversation;
+  const conversation = Conversation.start(history, producer);
   const open = shape.object(doc.open, "/open");
   const removed = shape.object(doc.removed, "/removed");
   const calls = heldToolCalls(history.messages);
+  const openMessages: string[] = [];
+  const openToolCalls: string[] = [];
+  const spans: OpenSpan[] = [];
   // An item open in this stage is held, and listed as incomplete "open" (incomplete.ts keeps both in step).
   const listed = new Set(
     history.incomplete.filter((item) => item.reason === "open").map((item) => `${item.kind}\u0000${item.id}`),
   );
   for (const id of ids(shape, open.messages, "/open/messages")) {
-    if (!index.position.has(id)) shape.fail("/open/messages", `names ${quoted(id)}, which the history does not hold`);
+    if (conversation.positionOf(id) === undefined)
+      shape.fail("/open/messages", `names ${quoted(id)}, which the history does not hold`);
     if (!listed.has(`message\u0000${id}`))
       shape.fail("/open/messages", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
-    index.openMessages.add(id);
+    openMessages.push(id);
   }
   for (const id of ids(shape, open.toolCalls, "/open/toolCalls")) {
     if (!calls.has(id)) shape.fail("/open/toolCalls", `names ${quoted(id)}, which no held assistant message holds`);
     if (!listed.has(`tool-call\u0000${id}`))
       shape.fail("/open/toolCalls", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
-    index.openToolCalls.add(id);
+    openToolCalls.push(id);
   }
-  for (const id of ids(shape, removed.messages, "/removed/messages")) index.removedMessages.add(id);
-  for (const id of ids(shape, removed.toolCalls, "/removed/toolCalls")) index.removedToolCalls.add(id);
+  const removedMessages = ids(shape, removed.messages, "/removed/messages");
+  const removedToolCalls = ids(shape, removed.toolCalls, "/removed/toolCalls");
   if (doc.spans !== undefined) {
     shape.array(doc.spans, "/spans").forEach((entry, i) => {
       const path = `/spans/${i}`;
@@ -103,10 +79,17 @@ export function historyStateFromJSON(
         startObserved: shape.boolean(span.startObserved, `${path}/startObserved`),
       };
       if (span.title !== undefined) open.title = shape.string(span.title, `${path}/title`);
-      index.durations.openSpans.set(id, open);
+      spans.push(open);
     });
   }
-  return conversation;
+  const set = (list: readonly string[]): Table<string> => Table.from(list, list);
+  return conversation.with({
+    openMessages: set(openMessages),
+    openToolCalls: set(openToolCalls),
+    removedMessages: set(removedMessages),
+    removedToolCalls: set(removedToolCalls),
+    openSpans: Table.keyed(spans, (span) => span.id),
+  });
 }
 
 function conversationOf(state: HistoryState): Conversation {

@@ -8,7 +8,7 @@ import { JsonShape } from "../storage/json-shape";
 import { sameProducer, shownIdentity } from "../history/producer-identity";
 import { expandStateFromJSON, expandStateToJSON, type ExpandStateJSON } from "./chunk-codec";
 import { verifyStateFromJSON, verifyStateToJSON, type VerifyStateJSON } from "./discipline-codec";
-import { historyStateFromJSON, historyStateToJSON, type HistoryOpenSets, type HistoryStateJSON } from "./history-codec";
+import { historyStateFromJSON, historyStateToJSON, type HistoryStateJSON } from "./history-codec";
 import { resumedStage } from "./resumed-stage";
 import { upcastStateFromJSON, upcastStateToJSON, type UpcastStateJSON } from "./upcast-codec";
 
@@ -50,13 +50,12 @@ export type FacadeStages = readonly [
   Stage<HistoryState, AguiEvent, AguiEvent>,
 ];
 
-/** The states `exportState` reads. `historySets`: a copy of the history's open sets taken before they changed, if any. */
+/** The states `exportState` reads. */
 export interface FacadeStates {
   readonly upcast: UpcastState;
   readonly expand: ExpandState;
   readonly verify: VerifyState;
   readonly history: HistoryState;
-  readonly historySets?: HistoryOpenSets;
 }
 
 export function exportPipelineState(
@@ -72,7 +71,7 @@ export function exportPipelineState(
     upcast: upcastStateToJSON(states.upcast),
     chunks: expandStateToJSON(states.expand),
     discipline: verifyStateToJSON(states.verify),
-    history: historyStateToJSON(states.history, states.historySets),
+    history: historyStateToJSON(states.history),
   };
 }
 

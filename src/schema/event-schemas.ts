@@ -21,19 +21,12 @@ export function eventEntry(type: string): EventEntry | undefined {
 
 function buildEntries(): ReadonlyMap<string, EventEntry> {
   const map = new Map<string, EventEntry>();
-  for (const option of asNode(EventSchema)._zod.def.options ?? []) {
-    const tag = option._zod.def.shape?.type;
-    for (const type of tag ? (stringValues(tag) ?? []) : []) map.set(type, entryFor(type, option));
+  for (const schema of asNode(EventSchema)._zod.def.options ?? []) {
+    const tag = schema._zod.def.shape?.type;
+    for (const type of tag ? (stringValues(tag) ?? []) : []) {
+      let plan: ObjectPlan | undefined;
+      map.set(type, { type, schema, plan: () => (plan ??= compileEventPlan(schema)) });
+    }
   }
   return map;
-}
-
-function entryFor(type: string, schema: ZodNode): EventEntry {
-  // Compiled lazily, once per type.
-  let plan: ObjectPlan | undefined;
-  return {
-    type,
-    schema,
-    plan: () => (plan ??= compileEventPlan(schema)),
-  };
 }

@@ -189,7 +189,7 @@ function copyBefore(value: Record<string, unknown>, stop: string): Record<string
 }
 
 /** Assigns an own data property, also for the key `__proto__` (which plain assignment would treat as the prototype). */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__")
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;

@@ -1,8 +1,10 @@
 import fc from "fast-check";
-import { countingClock } from "../support/clock";
+import { countingClock, fixedClock } from "../support/clock";
 import type { AguiEvent } from "../../src/core/types";
 import { createHistoryStage } from "../../src/history/history-stage";
 import type { Conversation } from "../../src/history/conversation";
+import { keyOf } from "../../src/history/table";
+import { historyStateToJSON } from "../../src/resume/history-codec";
 
 /**
  * The published history is built lazily from the persistent list, reusing the previous published
@@ -52,6 +54,8 @@ const event: fc.Arbitrary<AguiEvent> = fc.oneof(
   ID.map((messageId) => ({ type: "ACTIVITY_SNAPSHOT", messageId, activityType: "t", content: { n: 1 } })),
   fc.constant({ type: "RUN_ERROR", message: "x" }),
   fc.constant({ type: "RUN_STARTED", threadId: "t", runId: "r" }),
+  fc.constantFrom("s1", "s2").map((messageId) => ({ type: "REASONING_START", messageId })),
+  fc.constantFrom("s1", "s2").map((messageId) => ({ type: "REASONING_END", messageId })),
 );
 
 /** Runs the events (skipping rejected ones), reading the history where `reads` says so. */
@@ -93,20 +97,82 @@ describe("lazy publication (property)", () => {
           const messages = lazy.history.messages;
           messages.forEach((m, i) => {
             const last = messages.map((x) => x.id).lastIndexOf(m.id);
-            if (last === i) expect(lazy.index.position.get(m.id)).toBe(i);
+            if (last === i) expect(lazy.positionOf(m.id)).toBe(i);
             if (m.role === "assistant")
-              for (const c of m.toolCalls ?? []) expect(lazy.index.toolCallHolder.get(c.id)).toBe(m.id);
+              for (const c of m.toolCalls ?? []) expect(lazy.parts.toolCallHolder.get(c.id)).toBe(m.id);
           });
           for (const item of lazy.history.incomplete) {
             expect(
-              item.kind === "message" ? lazy.index.position.has(item.id) : lazy.index.toolCallHolder.has(item.id),
+              item.kind === "message" ? lazy.positionOf(item.id) !== undefined : lazy.parts.toolCallHolder.has(item.id),
             ).toBe(true);
           }
           for (const r of lazy.history.issuers) {
-            expect(
-              (r.subtype === "message" ? lazy.index.messageIssuer : lazy.index.toolCallIssuer).get(r.entityId),
-            ).toBe(lazy.history.issuers.indexOf(r));
+            expect(lazy.parts.issuers.slotOf(keyOf(r.subtype, r.entityId))).toBe(lazy.history.issuers.indexOf(r));
           }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/**
+ * One event of each kind for each id: what stepping a version with it gives (or the error code) is
+ * what that version's lookups answer (is `a` open, where is it, who holds `t1`, ...).
+ */
+const PROBES: readonly AguiEvent[] = [
+  ...["a", "b", "c", "n", "r1"].flatMap((messageId) => [
+    { type: "REASONING_MESSAGE_START", messageId, role: "reasoning" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId, delta: "p" },
+    { type: "REASONING_MESSAGE_END", messageId },
+    { type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: messageId, encryptedValue: "v" },
+  ]),
+  ...["t1", "t2"].flatMap((toolCallId) => [
+    { type: "TOOL_CALL_START", toolCallId, toolCallName: "f", parentMessageId: "a" },
+    { type: "TOOL_CALL_ARGS", toolCallId, delta: "p" },
+    { type: "TOOL_CALL_END", toolCallId },
+    { type: "TOOL_CALL_RESULT", messageId: "r1", toolCallId, content: "again" },
+  ]),
+  { type: "REASONING_END", messageId: "s1" },
+  { type: "RUN_ERROR", message: "x" },
+];
+
+/** A version as a test sees it from outside: its history, its exported state, and how it answers each probe. */
+function observe(stage: ReturnType<typeof createHistoryStage>, version: Conversation): unknown {
+  const probed = PROBES.map((probe, index) => {
+    try {
+      const next = stage.step(version, probe, { index }).state;
+      return { history: structuredClone(next.history), state: historyStateToJSON(next) };
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
+  });
+  return { history: structuredClone(version.history), state: historyStateToJSON(version), probed };
+}
+
+describe("every version keeps its own lookups (property)", () => {
+  it("issue 20: an older version stays exactly as published — its history, its exported state and every lookup through its index — after any later events", () => {
+    fc.assert(
+      fc.property(
+        fc.array(event, { maxLength: 40 }),
+        fc.array(event, { minLength: 1, maxLength: 40 }),
+        (first, later) => {
+          // A fixed clock: a version stepped again reads the same instants (D-DURATION).
+          const stage = createHistoryStage({ producer: "p", scheduler: fixedClock() });
+          const run = (from: Conversation, events: readonly AguiEvent[]): Conversation =>
+            events.reduce((state, e, index) => {
+              try {
+                return stage.step(state, e, { index }).state as Conversation;
+              } catch {
+                return state;
+              }
+            }, from);
+          const old = run(stage.init() as Conversation, first);
+          const published = old.history;
+          const seen = observe(stage, old);
+          run(old, later);
+          expect(old.history).toBe(published);
+          expect(observe(stage, old)).toEqual(seen);
         },
       ),
       { numRuns: 300 },

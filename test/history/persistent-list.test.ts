@@ -35,19 +35,10 @@ describe("PersistentList (structural sharing for the history)", () => {
     expect(() => a.set(3, "w")).toThrow(RangeError);
   });
 
-  it("R-TOOL-3: insert puts an item before a position (or appends past the end)", () => {
-    const a = PersistentList.from([1, 2, 4]);
-    expect(a.insert(2, 3).toArray()).toEqual([1, 2, 3, 4]);
-    expect(a.insert(0, 0).toArray()).toEqual([0, 1, 2, 4]);
-    expect(a.insert(3, 5).toArray()).toEqual([1, 2, 4, 5]);
-    expect(a.toArray()).toEqual([1, 2, 4]);
-  });
-
-  it("R-STATE-4: behaves like an array under any sequence of push/set/insert (model check)", () => {
+  it("R-STATE-4: behaves like an array under any sequence of push/set (model check)", () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant("push" as const), value: fc.integer() }),
       fc.record({ kind: fc.constant("set" as const), at: fc.nat(), value: fc.integer() }),
-      fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), value: fc.integer() }),
     );
     fc.assert(
       fc.property(fc.array(fc.integer(), { maxLength: 70 }), fc.array(op, { maxLength: 120 }), (initial, ops) => {
@@ -61,10 +52,6 @@ describe("PersistentList (structural sharing for the history)", () => {
             const at = o.at % model.length;
             list = list.set(at, o.value);
             model[at] = o.value;
-          } else if (o.kind === "insert") {
-            const at = o.at % (model.length + 1);
-            list = list.insert(at, o.value);
-            model.splice(at, 0, o.value);
           }
         }
         expect(list.size).toBe(model.length);
@@ -120,7 +107,6 @@ describe("PersistentList (structural sharing for the history)", () => {
       at: fc.nat(),
       times: fc.integer({ min: 1, max: 4 }),
       push: fc.boolean(),
-      insert: fc.boolean(),
     });
     fc.assert(
       fc.property(
@@ -143,12 +129,6 @@ describe("PersistentList (structural sharing for the history)", () => {
               model[at] = value++;
               versions.push([list, model.slice()]);
             }
-            if (s.insert) {
-              const where = s.at % (model.length + 1);
-              list = list.insert(where, value);
-              model.splice(where, 0, value++);
-              versions.push([list, model.slice()]);
-            }
           }
           for (const [version, expected] of versions) {
             expect(version.size).toBe(expected.length);
@@ -166,7 +146,7 @@ describe("PersistentList (structural sharing for the history)", () => {
   it("R-STATE-4: pushes and sets on any earlier version (a fork) never show in another version, however tails are shared", () => {
     // Each step takes any version made so far, not only the latest: a push onto an older version
     // must not show in the versions that already pushed onto the same tail, nor theirs in it.
-    const step = fc.record({ from: fc.nat(), kind: fc.constantFrom("push", "set", "insert"), at: fc.nat() });
+    const step = fc.record({ from: fc.nat(), kind: fc.constantFrom("push", "set"), at: fc.nat() });
     fc.assert(
       fc.property(
         fc.constantFrom(0, 1, 30, 31, 32, 33, 63, 64, 1024),
@@ -183,12 +163,9 @@ describe("PersistentList (structural sharing for the history)", () => {
             if (s.kind === "push" || next.length === 0) {
               made = list.push(value);
               next.push(value++);
-            } else if (s.kind === "set") {
+            } else {
               made = list.set(s.at % next.length, value);
               next[s.at % next.length] = value++;
-            } else {
-              made = list.insert(s.at % (next.length + 1), value);
-              next.splice(s.at % (next.length + 1), 0, value++);
             }
             versions.push([made, next]);
           }

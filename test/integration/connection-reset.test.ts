@@ -1,19 +1,21 @@
 /**
- * Issue 21, finding 7: a connection reset after the response started, through `agentEvents` and
- * through the middleware, against a real `HttpAgent` and a loopback server that resets the TCP
- * connection. It ends the stream with RUN_TRUNCATED (a run was open) or a TransportError naming the
- * URL — never an unhandled rejection (`TypeError: terminated`, which ends a Node service), never a
- * success.
+ * Issue 21, finding 7, and issue 22 (D-PATHS): a connection reset after the response started,
+ * through `agentEvents`, through the middleware and through `agui-reasoning check --url`, against a
+ * real `HttpAgent` and a loopback server that resets the TCP connection. Every path gives the same
+ * verdict: RUN_TRUNCATED when a run was open; the stream's end (a success) after a complete run —
+ * each with a lossy CONNECTION_BROKEN warning (R-TRANS-2); a TransportError naming the URL when no
+ * run came. Never an unhandled rejection (`TypeError: terminated`, which ends a Node service).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HttpAgent } from "@ag-ui/client";
-import { reasoningPipeline, type ReasoningHistory } from "../../src";
+import { reasoningPipeline, type ReasoningHistory, type ReasoningWarning } from "../../src";
 import { agentEvents } from "../../src/integration/agent-events";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import { TransportError } from "../../src";
 import { ev } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
+import { check } from "./cli-support";
 
 const midRun = [ev.runStarted("r1"), ev.textStart("a1"), ev.textContent("a1", "half an ans")];
 const completeRun = [...midRun, ev.textEnd("a1"), ev.runFinished("r1")];
@@ -21,23 +23,28 @@ const completeRun = [...midRun, ev.textEnd("a1"), ev.runFinished("r1")];
 /**
  * A server that writes `events` as SSE frames and keeps the response open; `reset()` then resets the
  * connection (TCP RST). The client calls it once it has received the last frame, so the reset comes
- * after the response started however slow the machine is.
+ * after the response started however slow the machine is. With `resetAfterMs` (a client that cannot
+ * call back: the command) the server resets that long after writing, itself.
  */
 async function resettingServer(
   events: readonly unknown[],
+  resetAfterMs?: number,
 ): Promise<{ url: string; server: Server; reset: () => void }> {
   const sockets: Array<{ resetAndDestroy(): void }> = [];
+  const reset = (): void => sockets.splice(0).forEach((socket) => socket.resetAndDestroy());
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
+      res.flushHeaders();
       for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
       if (res.socket) sockets.push(res.socket);
+      if (resetAfterMs !== undefined) setTimeout(reset, resetAfterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`;
-  return { url, server, reset: () => sockets.splice(0).forEach((socket) => socket.resetAndDestroy()) };
+  return { url, server, reset };
 }
 
 let servers: Server[] = [];
@@ -67,9 +74,11 @@ async function serve(events: readonly unknown[]): Promise<{ url: string; receive
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 async function throughAgentEvents({ url, received }: Awaited<ReturnType<typeof serve>>) {
-  const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url }), runInput()), {
+  const warnings: ReasoningWarning[] = [];
+  const onWarning = (w: ReasoningWarning): number => warnings.push(w);
+  const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url }), runInput(), { onWarning }), {
     producer: url,
-    onWarning: () => {},
+    onWarning,
   });
   let history: ReasoningHistory | undefined;
   pipeline.history$.subscribe((h) => (history = h));
@@ -81,11 +90,12 @@ async function throughAgentEvents({ url, received }: Awaited<ReturnType<typeof s
     }),
   );
   await settle();
-  return { end, history: history! };
+  return { end, history: history!, warnings };
 }
 
 async function throughMiddleware({ url, received }: Awaited<ReturnType<typeof serve>>) {
-  const middleware = reasoningMiddleware({ producer: url, onWarning: () => {} });
+  const warnings: ReasoningWarning[] = [];
+  const middleware = reasoningMiddleware({ producer: url, onWarning: (w) => warnings.push(w) });
   const agent = new HttpAgent({ url }).use(middleware);
   const consoleError = jest.spyOn(console, "error").mockImplementation(() => {});
   try {
@@ -94,7 +104,7 @@ async function throughMiddleware({ url, received }: Awaited<ReturnType<typeof se
       (error: unknown) => ({ error }),
     );
     await settle();
-    return { end: end as { error?: unknown }, history: middleware.history! };
+    return { end: end as { error?: unknown }, history: middleware.history!, warnings };
   } finally {
     consoleError.mockRestore();
   }
@@ -104,25 +114,76 @@ describe.each([
   ["agentEvents", throughAgentEvents],
   ["the middleware", throughMiddleware],
 ] as const)("a connection reset through %s", (_path, run) => {
-  it("D-TRUNC finding 7: mid-run, the stream ends with RUN_TRUNCATED, the open message truncated, and no unhandled rejection", async () => {
+  it("D-TRUNC finding 7: mid-run, the stream ends with RUN_TRUNCATED, the open message truncated, CONNECTION_BROKEN, and no unhandled rejection", async () => {
     const server = await serve(midRun);
-    const { end, history } = await run(server);
+    const { end, history, warnings } = await run(server);
     expect(end.error).toMatchObject({ name: "ReasoningProtocolError", code: "RUN_TRUNCATED" });
     expect(history.messages).toEqual([{ id: "a1", role: "assistant", content: "half an ans" }]);
     expect(history.incomplete).toEqual([{ kind: "message", id: "a1", reason: "truncated" }]);
+    expect(warnings).toEqual([BROKEN_AFTER(3)]);
     expect(unhandled).toEqual([]);
   });
 
-  it("finding 7: after a complete run, the stream ends with a TransportError naming the URL, not a success, and no unhandled rejection", async () => {
+  it("D-PATHS R-TRANS-2: after a complete run, a reset ends the stream — a success, the run in the history, a lossy CONNECTION_BROKEN warning, no unhandled rejection", async () => {
     const server = await serve(completeRun);
-    const url = server.url;
-    const { end, history } = await run(server);
+    const { end, history, warnings } = await run(server);
+    expect(end).toEqual({});
+    expect(history.messages).toEqual([{ id: "a1", role: "assistant", content: "half an ans" }]);
+    expect(history.incomplete).toEqual([]);
+    expect(warnings).toEqual([BROKEN_AFTER(5)]);
+    expect(warnings[0]!.message).toBe(
+      "the connection broke after 5 events (TypeError, ECONNRESET): the stream ends there, and what followed is lost",
+    );
+    expect(unhandled).toEqual([]);
+  });
+
+  it("finding 7: a reset before any run came is a TransportError naming the URL, not a success, and no unhandled rejection", async () => {
+    const { url, server } = await resettingServer([], 50);
+    servers.push(server);
+    const { end, warnings } = await run({ url, received: () => {} });
     expect(end.error).toBeInstanceOf(TransportError);
     const error = end.error as TransportError;
     expect(error.message).toContain(`the connection to ${url} failed (TypeError, ECONNRESET)`);
     expect(error.endpoint).toBe(url);
     expect((error.cause as Error).name).toBe("TypeError");
-    expect(history.incomplete).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+});
+
+/** The warning every path gives for a connection that broke after `events` source events. */
+const BROKEN_AFTER = (events: number): unknown =>
+  expect.objectContaining({
+    code: "CONNECTION_BROKEN",
+    rule: "R-TRANS-2",
+    lossy: true,
+    eventType: "<end of stream>",
+    eventIndex: events,
+  });
+
+describe("D-PATHS: one verdict for a reset after a complete run, on every path", () => {
+  it("D-PATHS R-TRANS-2: agentEvents, the middleware and check --url: valid, the same history, CONNECTION_BROKEN after 5 events", async () => {
+    const library = await Promise.all([
+      throughAgentEvents(await serve(completeRun)),
+      throughMiddleware(await serve(completeRun)),
+    ]);
+    const { url, server } = await resettingServer(completeRun, 50);
+    servers.push(server);
+    const cli = await check(["check", "--url", url, "--json"]);
+    const report = JSON.parse(cli.stdout) as {
+      outcome: string;
+      warnings: ReasoningWarning[];
+      history: { messages: unknown[]; incomplete: unknown[] };
+    };
+    expect([cli.code, cli.stderr, report.outcome]).toEqual([0, "", "completed"]);
+    expect(report.warnings).toEqual([BROKEN_AFTER(5)]);
+    for (const { end, history, warnings } of library) {
+      expect(end).toEqual({});
+      expect(warnings.map((w) => [w.code, w.rule, w.lossy, w.eventIndex])).toEqual(
+        report.warnings.map((w) => [w.code, w.rule, w.lossy, w.eventIndex]),
+      );
+      expect({ messages: history.messages, incomplete: history.incomplete }).toEqual(report.history);
+    }
     expect(unhandled).toEqual([]);
   });
 });
