@@ -3,7 +3,7 @@
 // up the reports of earlier runs. Stryker's score: killed and timed-out mutants over every mutant that
 // is not ignored (survivors and mutants no test reaches count against it).
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 
 const PARTS = ["runner", "lane", "discipline"];
 
@@ -22,7 +22,12 @@ const DETECTED = new Set(["Killed", "Timeout"]);
 const COUNTED = new Set(["Killed", "Timeout", "Survived", "NoCoverage"]);
 const rows = [];
 for (const part of PARTS) {
-  const report = JSON.parse(readFileSync(`reports/mutation/${part}/mutation.json`, "utf8"));
+  const path = `reports/mutation/${part}/mutation.json`;
+  if (!existsSync(path)) {
+    console.log(`${part}: no report yet (${path})`);
+    continue;
+  }
+  const report = JSON.parse(readFileSync(path, "utf8"));
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const count = (statuses) => mutants.filter((m) => statuses.has(m.status)).length;
     const of = (status) => mutants.filter((m) => m.status === status).length;

@@ -1152,3 +1152,21 @@ describe("verifyDiscipline — the predicates the delta lane asks, and what a sn
     );
   });
 });
+
+describe("verifyDiscipline — roles that stand", () => {
+  it("D-SNAPSHOT-ROLE D-ROLE-CONFLICT: a snapshot restating an open message's role replaces its known role (the history holds it with that role)", () => {
+    const restated = ev.messagesSnapshot([{ id: "x", role: "reasoning", content: "t" }]);
+    verify([RS(), TMS("x"), restated, TME("x"), RMS("x"), RME("x"), RF()]);
+  });
+
+  it("R-TEXT-5 D-ROLE-CONFLICT: an event declaring a message's role (a tool result) leaves a known role as it is", () => {
+    verify(
+      [RS(), RMS("x"), RME("x"), ev.toolCallResult("x", "tc1", "ok"), TMS("x")],
+      fails("ID_ROLE_CONFLICT", "D-ROLE-CONFLICT", 4, ["x"]),
+    );
+  });
+
+  it("R-PROC-4: a field named 'undefined' is an ordinary unknown field: no family reads it as a parent", () => {
+    verify([RS(), RMS("m1", { undefined: "x" }), RME("m1"), TCS("t1", { undefined: "x" }), TCE("t1"), RF()]);
+  });
+});

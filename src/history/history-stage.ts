@@ -68,11 +68,11 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "deriveHistory");
   const seed = seedOf(options);
   const now = clockOf(options.scheduler);
-  // Built on the first subscription, shared by every later one (a version never changes).
-  let first: Conversation | undefined;
   const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
     name: "history",
-    init: () => (first ??= Conversation.start(seed, producer)).restarted(),
+    // Tables of its own per subscription: two subscriptions editing tables of one seed in turn would
+    // re-root the seed's key maps at every edit (table.ts), O(changes since the seed) each.
+    init: () => Conversation.start(seed, producer),
     step: (conversation, event, ctx) => reduce(conversation, event, ctx, maxContentLength, now),
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
     finish: (conversation) => result(endOpenItems(forgetOpenSpans(conversation), "truncated"), NONE),

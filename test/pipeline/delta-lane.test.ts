@@ -1625,6 +1625,63 @@ describe("DeltaLane.arm: every stage must pass the next delta unchanged", () => 
 });
 
 describe("DeltaLane.deltaOf admits only what enforcement's fast path calls clean", () => {
+  it("R-PROC-6 R-STREAM-14 R-SUB-2: a delta with any field a lane-shaped delta has not (listed or not), another tag, a wrong delta or no id on an explicit lane takes the steps", () => {
+    const run = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+    const hidden = (event: Obj, field: string, value: unknown): Obj =>
+      Object.defineProperty({ ...event }, field, { value, enumerable: false });
+    const check = (events: readonly Obj[], chunk: boolean, tag?: string): void => {
+      const lane = armOn(statesAfter(events), events.at(-1))!;
+      expect(lane).toBeInstanceOf(DeltaLane);
+      const { role: _role, toolCallName: _name, ...last } = events.at(-1)!;
+      const base: Obj = { ...last, delta: "d" };
+      expect(lane.deltaOf(base)).toBe("d");
+      expect(lane.deltaOf({ ...base, timestamp: 5 })).toBe("d");
+      const rejected: Obj[] = [
+        { ...base, delta: { length: 1 } },
+        { ...base, timestamp: 1.5 },
+        { ...base, extra: 1 },
+        { ...base, metadata: {} },
+        hidden(base, "metadata", {}),
+        hidden(base, "rawEvent", {}),
+        tag === undefined ? { ...base, subagentRunId: undefined } : { ...base, subagentRunId: "other" },
+      ];
+      if (chunk) {
+        for (const field of ["role", "name", "toolCallName", "parentMessageId"])
+          rejected.push(hidden(base, field, "x"));
+      } else {
+        const { messageId: _m, toolCallId: _t, ...idless } = base;
+        rejected.push(idless);
+      }
+      for (const event of rejected) expect(lane.deltaOf(event)).toBeUndefined();
+    };
+    const reasoning = [
+      run,
+      { type: "REASONING_MESSAGE_START", messageId: "m", role: "reasoning" },
+      { type: "REASONING_MESSAGE_CONTENT", messageId: "m", delta: "a" },
+    ];
+    check(reasoning, false);
+    const tagged = { subagentRunId: "s" };
+    check(
+      [
+        run,
+        { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant", ...tagged },
+        { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "a", ...tagged },
+      ],
+      false,
+      "s",
+    );
+    check(
+      [
+        run,
+        { type: "TOOL_CALL_START", toolCallId: "m", toolCallName: "f" },
+        { type: "TOOL_CALL_ARGS", toolCallId: "m", delta: "{" },
+      ],
+      false,
+    );
+    check([run, { type: "REASONING_MESSAGE_CHUNK", messageId: "m", delta: "a" }], true);
+    check([run, { type: "TOOL_CALL_CHUNK", toolCallId: "m", toolCallName: "f", delta: "{" }], true);
+  });
+
   it("R-PROC-6: a delta the lane takes would pass enforcement untouched and quietly (isCleanHotEvent)", () => {
     const run = { type: "RUN_STARTED", threadId: "t", runId: "r" };
     // Per lane type: the events after which the lane is armed on item "m".
