@@ -2,7 +2,7 @@
  * The web demo's page script, bundled for the browser by examples/web/serve.ts. It does in a web page
  * what `npm start` does in a terminal: `@ag-ui/client`'s `HttpAgent` talks to the local example agent,
  * `reasoningPipeline` upcasts, validates, expands, verifies and derives the history, and the page
- * renders `history$` through the display view
+ * renders `history$`, paced to one history per animation frame (D-PACE), through the display view
  * `reasoningView` — reasoning in a "Thinking…" panel that collapses to "Thought for N s" (D-DURATION)
  * when the reasoning message ends, the answer as it streams, tool calls with their arguments and results, a lock badge (byte
  * length only) on whatever holds an encrypted value — and `warnings$` as they arrive. Turn 3 sends the
@@ -10,6 +10,7 @@
  */
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput, ToolCall } from "@ag-ui/core";
+import { animationFrameScheduler } from "rxjs";
 import {
   agentEvents,
   emptyHistory,
@@ -204,12 +205,30 @@ async function runTurn(history: ReasoningHistory, n: number): Promise<ReasoningH
     initialHistory: before,
     // Warnings as they arrive, grouped on the page (and not also one console line each).
     onWarning: (w) => showWarning(n, w),
+    // D-PACE: at most one history per animation frame; the run's last one before its RUN_FINISHED.
+    historyPace: 0,
+    scheduler: animationFrameScheduler,
   });
+  // For the browser test: histories rendered, and whether the one rendered when RUN_FINISHED arrived was the last.
+  pacing.turns++;
   // The view completes with events$, awaited below: nothing to unsubscribe.
   // eslint-disable-next-line rxjs-x/no-ignored-subscription
-  pipeline.history$.subscribe(render);
+  pipeline.history$.subscribe((h) => {
+    pacing.histories++;
+    render(h);
+  });
+  let atFinish: ReasoningHistory | undefined;
   try {
-    await new Promise<void>((resolve, reject) => pipeline.events$.subscribe({ error: reject, complete: resolve }));
+    await new Promise<void>((resolve, reject) =>
+      pipeline.events$.subscribe({
+        next: (e) => {
+          if (e.type === "RUN_FINISHED") atFinish = pipeline.history;
+        },
+        error: reject,
+        complete: resolve,
+      }),
+    );
+    if (atFinish === pipeline.history) pacing.finishedAfterLast++;
   } finally {
     logWarnings(n);
   }
@@ -226,7 +245,25 @@ async function showCheck(): Promise<boolean> {
   return returned.length > 0 && returned.every((v) => v.identical);
 }
 
+/** What the browser test reads of the pacing (D-PACE): counts over the three turns. */
+const pacing = { turns: 0, histories: 0, frames: 0, finishedAfterLast: 0 };
+(window as { demoPacing?: typeof pacing }).demoPacing = pacing;
+
 async function main(): Promise<void> {
+  let counting = true;
+  const frame = (): void => {
+    pacing.frames++;
+    if (counting) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  try {
+    await turns();
+  } finally {
+    counting = false;
+  }
+}
+
+async function turns(): Promise<void> {
   status.textContent = `running against ${AGENT_URL}…`;
   let history = emptyHistory();
   for (let n = 1; n <= DEMO_TURNS.length; n++) history = await runTurn(history, n);

@@ -31,6 +31,13 @@ export interface ChainLane {
   take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void;
   /** Whether `other` (armed for the same chain) streams the same item: two lanes of one item cannot both be kept. */
   sameItem(other: ChainLane): boolean;
+  /**
+   * A deferring lane (D-PACE, paced): `take` only extends the lane's own text, and `settle` writes
+   * what it holds into `states`; `unsettled` tells whether it holds any. A lane without them updates
+   * `states` in `take`.
+   */
+  readonly unsettled?: boolean;
+  settle?(states: unknown[]): void;
 }
 
 /** The lane for events like `event` that may follow, judged on the chain's states as they are now; or undefined. */
@@ -91,6 +98,10 @@ export class ChainRunner {
   // issue 13): a lane-taken delta changes only its own item's text, so it stays valid.
   #spare: ChainLane | undefined;
   #stopped = false;
+  // Publishing what a failing event changed: a source event a subscriber feeds from inside that
+  // publication is not taken — the failure is the stream's verdict, whenever the publication comes
+  // (D-PACE's flushes come at other moments than unpaced publications). After it the runner goes on.
+  #failing = false;
 
   constructor(links: readonly ChainLink[], emit: (value: unknown) => void, policy: ChainPolicy = {}) {
     this.#stages = links.map((l) => l.stage);
@@ -115,6 +126,24 @@ export class ChainRunner {
     return this.#index;
   }
 
+  /**
+   * The lanes hold text their item's state does not have yet (D-PACE: a paced chain's lanes defer it
+   * to the next publication, `settle`).
+   */
+  get unsettled(): boolean {
+    return this.#lane?.unsettled === true || this.#spare?.unsettled === true;
+  }
+
+  /**
+   * Writes the text the lanes hold into the states: before the steps run, a lane is armed or the
+   * chain ends, and whenever the states are read whole (a publication, a snapshot). Safe at any
+   * time: a lane holds only deltas it took completely.
+   */
+  settle(): void {
+    this.#lane?.settle?.(this.states);
+    this.#spare?.settle?.(this.states);
+  }
+
   /** Stops the chain (its consumer left or it failed): the rest of the event in progress emits nothing more. */
   stop(): void {
     this.#stopped = true;
@@ -127,6 +156,7 @@ export class ChainRunner {
 
   /** One source event. Throws what a step threw. */
   next(value: unknown): void {
+    if (this.#failing) return;
     let lane = this.#lane;
     if (lane !== undefined && this.#depth === 0) {
       const delta = lane.deltaOf(value);
@@ -134,9 +164,14 @@ export class ChainRunner {
         this.#takeLane(lane, value, delta);
         return;
       }
-      // Another item's delta: the spare's lane, or one armed now on the states as they are. Both lanes
-      // are set before the delta is taken: a re-entrant event taking the steps during its emission clears them.
-      const other = this.#spare ?? this.#arm!(this.states, value);
+      // Another item's delta: the spare's lane, or one armed now on the states as they are (settled:
+      // it may be the same item's). Both lanes are set before the delta is taken: a re-entrant event
+      // taking the steps during its emission clears them.
+      let other = this.#spare;
+      if (other === undefined) {
+        this.settle();
+        other = this.#arm!(this.states, value);
+      }
       const otherDelta = other?.deltaOf(value);
       if (otherDelta !== undefined) {
         // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
@@ -146,6 +181,7 @@ export class ChainRunner {
         return;
       }
     }
+    this.settle();
     this.#lane = undefined;
     this.#spare = undefined;
     const ctx = this.#ctx;
@@ -159,7 +195,12 @@ export class ChainRunner {
       // What the failing event changed before the failure is published too: delivered stays delivered.
       this.#depth--;
       ctx.index = outer;
-      this.#published();
+      this.#failing = true;
+      try {
+        this.#published();
+      } finally {
+        this.#failing = false;
+      }
       throw error;
     }
     this.#depth--;
@@ -175,6 +216,7 @@ export class ChainRunner {
    * path (D-PATHS, D-TRUNC); then the links publish and the first error (the upstream's first) is thrown.
    */
   complete(upstream?: { readonly error: unknown }): void {
+    this.settle();
     this.#lane = undefined;
     this.#spare = undefined;
     const stages = this.#stages;

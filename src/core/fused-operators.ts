@@ -7,18 +7,31 @@ import { warningSink } from "./warnings";
 /** One operator of a fused chain: what its own subscriber would run. */
 export interface FusedLink {
   /**
-   * Per subscription: the stage to step and its state, what the operator emits before any input, and
-   * what it publishes after each source event (`ChainLink.publish`).
+   * Per subscription: the stage to step and its state, what the operator emits before any input,
+   * what it publishes after each source event (`ChainLink.publish`), and what it does when the chain
+   * ends (`end`: before the subscriber completes or errors, `flush` true; on teardown, false).
+   * `chain` is what the link may use of the chain once it runs (a paced publication, D-PACE).
    */
-  open(): {
+  open(chain: LinkChain): {
     readonly stage: AnyStage;
     readonly state: unknown;
     readonly start: readonly unknown[];
     readonly publish?: (state: unknown) => readonly unknown[];
+    readonly end?: (flush: boolean) => void;
   };
   readonly options: WarningOptions | undefined;
   /** Offered a whole chain ending with this link: its delta lane, if it knows one for that chain. */
   readonly planner?: LanePlanner;
+}
+
+/** What a link may use of its chain once the source runs. */
+export interface LinkChain {
+  /** The chain's runner (its states, `settle`, `busy`): read it only after the links opened. */
+  readonly runner: () => ChainRunner;
+  /** The link's position in the chain (its state is `runner().states[at]`). */
+  readonly at: number;
+  /** Emits `value` from this link downstream, outside the runner's own publications (D-PACE's trailing edge). */
+  emit(value: unknown): void;
 }
 
 /** Recognizes a chain that has a delta lane (the composition root's, src/pipeline/operators.ts). */
@@ -66,7 +79,11 @@ export function stageLink(stage: AnyStage, options: WarningOptions | undefined, 
 }
 
 function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subscriber: Subscriber<unknown>): void {
-  const opened = links.map((link) => link.open());
+  // eslint-disable-next-line prefer-const -- the links are opened before the runner exists
+  let runner: ChainRunner;
+  const opened = links.map((link, at) =>
+    link.open({ runner: () => runner, at, emit: (value) => runner.inject(at + 1, value) }),
+  );
   const chain: ChainLink[] = opened.map((o, i) => ({
     stage: o.stage,
     state: o.state,
@@ -74,12 +91,23 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
     ...(o.publish && { publish: o.publish }),
   }));
   const lane = links[links.length - 1]!.planner?.planFor(links);
-  const runner = new ChainRunner(chain, (value) => subscriber.next(value), lane ? { lane } : {});
+  runner = new ChainRunner(chain, (value) => subscriber.next(value), lane ? { lane } : {});
+  // Set when the chain ends (failed or completed): what a link publishes then (a flush) may make a
+  // subscriber feed the source re-entrantly, and the chain takes nothing more.
+  let ending = false;
+  const end = (flush: boolean): void => {
+    ending = true;
+    for (const o of opened) o.end?.(flush);
+  };
   const fail = (error: unknown): void => {
+    end(true);
     runner.stop();
     subscriber.error(error);
   };
-  subscriber.add(() => runner.stop());
+  subscriber.add(() => {
+    runner.stop();
+    end(false);
+  });
 
   // Start values, last operator first: each operator emits them when subscribed, and an operator
   // subscribes its source only after that.
@@ -95,7 +123,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
 
   subscribeWithin(subscriber, origin, {
     next(value) {
-      if (subscriber.closed) return;
+      if (subscriber.closed || ending) return;
       try {
         runner.next(value);
       } catch (error) {
@@ -103,6 +131,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
       }
     },
     error(error) {
+      if (ending) return;
       // An upstream truncation (a verifyDiscipline before a foreign operator): the source of this
       // chain ended, and its links finish as they would at the end of a truncated run (D-PATHS).
       if (isTruncation(error)) {
@@ -114,12 +143,14 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
       } else fail(error);
     },
     complete() {
+      if (ending) return;
       try {
         runner.complete();
       } catch (error) {
         fail(error);
         return;
       }
+      end(true);
       subscriber.complete();
     },
   });

@@ -93,11 +93,6 @@ export class Conversation implements HistoryState {
     return new Conversation(messages, parts, { producer, pass: passThrough() }, published);
   }
 
-  /** This version as a new stage instance's first (its own reusable result): O(1), the tables are shared. */
-  restarted(): Conversation {
-    return new Conversation(this.messages, this.parts, { ...this.constants, pass: passThrough() }, this.published);
-  }
-
   get producer(): string | undefined {
     return this.constants.producer;
   }

@@ -34,9 +34,18 @@ export interface HistoryOptions extends WarningOptions {
   maxContentLength?: number;
   /**
    * The clock of reasoning durations (D-DURATION) for events that carry no `timestamp`
-   * (`scheduler.now()` at arrival, marked observed). Default `asyncScheduler` (`Date.now()`).
+   * (`scheduler.now()` at arrival, marked observed), and the one `historyPace` counts its windows
+   * on. Default `asyncScheduler` (`Date.now()`, `setTimeout`); `animationFrameScheduler` in a browser.
    */
   scheduler?: SchedulerLike;
+  /**
+   * D-PACE (`deriveHistory`, the facade, the middleware; the stage itself ignores it): publish the
+   * history at most once per this many milliseconds of `scheduler` time — the first change after a
+   * quiet window at once, the latest of those within the window at its end, and whatever is pending
+   * before RUN_FINISHED / RUN_ERROR, the end of the source and `exportState()`. Unset: after every
+   * event that changes it.
+   */
+  historyPace?: number;
 }
 
 /**
@@ -59,11 +68,11 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
   const maxContentLength = maxContentLengthOf(options.maxContentLength, "deriveHistory");
   const seed = seedOf(options);
   const now = clockOf(options.scheduler);
-  // Built on the first subscription, shared by every later one (a version never changes).
-  let first: Conversation | undefined;
   const stage: Stage<Conversation, AguiEvent, AguiEvent> = {
     name: "history",
-    init: () => (first ??= Conversation.start(seed, producer)).restarted(),
+    // Tables of its own per subscription: two subscriptions editing tables of one seed in turn would
+    // re-root the seed's key maps at every edit (table.ts), O(changes since the seed) each.
+    init: () => Conversation.start(seed, producer),
     step: (conversation, event, ctx) => reduce(conversation, event, ctx, maxContentLength, now),
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
     finish: (conversation) => result(endOpenItems(forgetOpenSpans(conversation), "truncated"), NONE),

@@ -7,6 +7,7 @@ import { continueConversation } from "./kept-conversation";
 import { endedTransport } from "./transport-end";
 import { shownIdentity } from "../history/producer-identity";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
+import { pacingOf } from "../pipeline/paced-publisher";
 
 export interface ReasoningMiddlewareOptions extends Omit<
   ReasoningPipelineOptions,
@@ -19,7 +20,7 @@ export interface ReasoningMiddlewareOptions extends Omit<
    * Its issuer records decide which encrypted values may travel to `producer` (R-REASON-26).
    */
   readonly initialHistory?: ReasoningHistory;
-  /** Called with every new history state, across runs. */
+  /** Called with every new history state, across runs (paced by `historyPace`, D-PACE, as `history$`). */
   readonly onHistory?: (history: ReasoningHistory) => void;
 }
 
@@ -70,6 +71,8 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         "(the interrupted pipeline's history) instead",
     );
   }
+  // D-PACE: a bad pace is reported when the middleware is made, not at its first run.
+  pacingOf(options, "reasoningMiddleware");
   const { onHistory, initialHistory, ...pipelineOptions } = options;
   const endpoint = shownIdentity(options.producer);
   // History states across runs; replays the latest.

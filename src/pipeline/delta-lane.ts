@@ -21,10 +21,13 @@ const HISTORY = 4;
  * The delta lane of a chain in the facade's order: the facade's own, and a fused chain of the
  * package's operators ending with `deriveHistory` (src/pipeline/operators.ts). `emitsEvents`: the
  * history link passes the events on (the facade's `events$`); otherwise it emits nothing per event
- * (deriveHistory publishes its history after each source event, `ChainLink.publish`).
+ * (deriveHistory publishes its history after each source event, `ChainLink.publish`). `defers`
+ * (a paced history, D-PACE): a taken delta only extends the lane's text, which the conversation gets
+ * when the runner settles the lane (at the next publication, before the steps run): no conversation
+ * version per delta.
  */
-export function historyLane(maxContentLength: number, emitsEvents: boolean): LaneArming {
-  return (states, event) => DeltaLane.arm(states, event, maxContentLength, emitsEvents);
+export function historyLane(maxContentLength: number, emitsEvents: boolean, defers = false): LaneArming {
+  return (states, event) => DeltaLane.arm(states, event, maxContentLength, emitsEvents, defers);
 }
 
 /** The field naming the streamed item: a message's or a tool call's. */
@@ -78,7 +81,12 @@ export class DeltaLane implements ChainLane {
     private readonly maxContentLength: number,
     /** The chain emits the event (or its expansion) after the history; otherwise nothing per delta. */
     private readonly emitsEvents: boolean,
+    /** A taken delta only extends `text`; `settle` writes it into the conversation (D-PACE). */
+    private readonly defers: boolean,
   ) {}
+
+  // The text taken and not yet in the conversation (deferring lane only).
+  private held: string | undefined = undefined;
 
   /**
    * The lane for the deltas that may follow `event`, judged on the states (of a chain in the facade's
@@ -89,6 +97,7 @@ export class DeltaLane implements ChainLane {
     event: unknown,
     maxContentLength: number,
     emitsEvents = true,
+    defers = false,
   ): DeltaLane | undefined {
     const read = readDelta(event);
     if (read === undefined) return undefined;
@@ -134,6 +143,7 @@ export class DeltaLane implements ChainLane {
         new ContentBuilder(call.args),
         maxContentLength,
         emitsEvents,
+        defers,
       );
     }
     const family = messageFamilyOfContent(contentType);
@@ -154,6 +164,7 @@ export class DeltaLane implements ChainLane {
       new ContentBuilder(held.content),
       maxContentLength,
       emitsEvents,
+      defers,
     );
   }
 
@@ -196,8 +207,21 @@ export class DeltaLane implements ChainLane {
 
   /** The chain's step for a lane-shaped delta: the history gets its text, and the chain emits what the steps would. */
   take(states: unknown[], event: unknown, delta: string, emit: (value: unknown) => void): void {
-    states[HISTORY] = this.append(states[HISTORY] as Conversation, delta);
+    if (!this.defers) states[HISTORY] = this.append(states[HISTORY] as Conversation, delta);
+    else if (delta !== "") this.held = this.text.append(delta);
     if (this.emitsEvents) emit(this.emitted(event as AguiEvent));
+  }
+
+  get unsettled(): boolean {
+    return this.held !== undefined;
+  }
+
+  /** The held text into the conversation: what `append` would have made of the same deltas. */
+  settle(states: unknown[]): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    states[HISTORY] = this.withText(states[HISTORY] as Conversation, held);
   }
 
   /** Whether `other` streams the same item (message, or tool call of a holder) as this lane. */

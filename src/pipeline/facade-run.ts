@@ -21,6 +21,8 @@ import {
 } from "../resume/pipeline-snapshot";
 import { historyLane } from "./delta-lane";
 import { Fanout } from "./fanout";
+import { PacedHistory } from "./paced-history";
+import { endsRun, pacingOf } from "./paced-publisher";
 import type { ReasoningPipelineOptions } from "./reasoning-pipeline";
 
 const HISTORY = 4;
@@ -44,6 +46,8 @@ export class FacadeRun {
   /** The source ended, failed, or was let go. */
   done = false;
   readonly #runner: ChainRunner;
+  // D-PACE: with `historyPace`, the cadence `history$` is published at; without, after every change.
+  readonly #paced: PacedHistory | undefined;
   // Set when the stream was rejected mid-event: its states cannot be exported any more.
   #rejection: { error: unknown } | undefined;
   // The states as they were when the source ended, before the stages' `finish` changed them.
@@ -56,6 +60,7 @@ export class FacadeRun {
     const resume = resumePointOf(options);
     // Validated here first, so that a bad bound names the facade; the history stage holds the same one.
     const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
+    const pacing = pacingOf(options, "reasoningPipeline");
     const fresh: FacadeStages = [
       createUpcastStage(options),
       createEnforceStage(options),
@@ -69,16 +74,33 @@ export class FacadeRun {
       sink(w);
       this.warnings.next(w);
     };
+    const emit =
+      pacing === undefined
+        ? (e: unknown): void => this.events.next(e as AguiEvent)
+        : (e: unknown): void => {
+            // D-PACE: the history a run ended with is out before the run's end is.
+            if (endsRun(e)) this.#paced!.flush();
+            this.events.next(e as AguiEvent);
+          };
     this.#runner = new ChainRunner(
       stages.map((stage) => ({ stage, state: stage.init(), warn })),
-      (e) => this.events.next(e as AguiEvent),
+      emit,
       {
         firstIndex: resume?.index ?? 0,
-        lane: historyLane(maxContentLength, true),
-        afterEvent: () => this.#publish(),
+        lane: historyLane(maxContentLength, true, pacing !== undefined),
+        afterEvent: pacing === undefined ? () => this.#publish() : () => this.#paced!.changed(),
       },
     );
     this.#published = this.#history();
+    this.#paced =
+      pacing &&
+      new PacedHistory(
+        () => this.#runner,
+        HISTORY,
+        this.#runner.states[HISTORY] as HistoryState,
+        pacing,
+        (state) => this.#publishState(state),
+      );
   }
 
   /** The last history published on `histories` (what `history$` replays). */
@@ -110,6 +132,8 @@ export class FacadeRun {
   }
 
   complete(upstream?: { readonly error: unknown }): void {
+    // The states whole (a paced chain's lanes hold text, D-PACE), as the snapshot will read them.
+    this.#runner.settle();
     // The states before the stages' `finish` (a history version never changes: keeping it is enough).
     this.#beforeFinish = this.#states();
     try {
@@ -125,6 +149,7 @@ export class FacadeRun {
   letGo(error: Error): void {
     this.done = true;
     this.#runner.stop();
+    this.#paced?.dispose();
     this.histories.complete();
     this.warnings.complete();
     this.events.error(error);
@@ -142,13 +167,19 @@ export class FacadeRun {
         `agui-reasoning: exportState(): the stream was rejected (${describeRejection(this.#rejection.error)}); a rejected stream cannot be resumed`,
       );
     }
+    if (!this.done) {
+      // D-PACE: the snapshot holds what was published (and the lanes' text is in the states).
+      this.#runner.settle();
+      this.#paced?.flush();
+    }
     return exportPipelineState(this.#beforeFinish ?? this.#states(), this.#runner.count, this.#options.producer);
   }
 
   #end(error?: { error: unknown }): void {
     this.done = true;
     this.#runner.stop();
-    this.#publish();
+    if (this.#paced === undefined) this.#publish();
+    else this.#paced.close();
     this.histories.complete();
     this.warnings.complete();
     if (error) this.events.error(error.error);
@@ -156,15 +187,20 @@ export class FacadeRun {
   }
 
   #publish(): void {
+    this.#publishState(this.#runner.states[HISTORY] as HistoryState);
+  }
+
+  /** Publishes `state`'s history; false when it was the one already out, or nobody listens (D-PACE: no window opens). */
+  #publishState(state: HistoryState): boolean {
     if (!this.histories.observed) {
-      this.#unread = this.#runner.states[HISTORY] as HistoryState;
-      return;
+      this.#unread = state;
+      return false;
     }
-    const current = this.#history();
-    if (current !== this.published) {
-      this.#published = current;
-      this.histories.next(current);
-    }
+    const current = state.history;
+    if (current === this.published) return false;
+    this.#published = current;
+    this.histories.next(current);
+    return true;
   }
 
   #history(): ReasoningHistory {

@@ -1,5 +1,5 @@
 import type { OperatorFunction } from "rxjs";
-import { fusedOperator, stageLink, type FusedLink, type LanePlanner } from "../core/fused-operators";
+import { fusedOperator, stageLink, type FusedLink, type LanePlanner, type LinkChain } from "../core/fused-operators";
 import { NONE, type AguiEvent, type Stage, type StepResult, type WarningOptions } from "../core/types";
 import { createUpcastStage, type UpcastOptions } from "../upcast/upcast-thinking";
 import { createEnforceStage } from "../schema/enforce-schema";
@@ -9,6 +9,8 @@ import { createHistoryStage, type HistoryOptions, type HistoryState } from "../h
 import { maxContentLengthOf } from "../history/content-limit";
 import type { ReasoningHistory } from "../history/types";
 import { historyLane } from "./delta-lane";
+import { PacedHistory } from "./paced-history";
+import { endsRun, pacingOf } from "./paced-publisher";
 
 /**
  * The composition root of the package's operators: each is its stage on the chain runner
@@ -58,11 +60,13 @@ export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<Agui
  */
 export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
   const stage = createHistoryStage(options);
-  const lane = historyLane(maxContentLengthOf(options?.maxContentLength, "deriveHistory"), false);
+  const pacing = pacingOf(options, "deriveHistory");
+  const lane = historyLane(maxContentLengthOf(options?.maxContentLength, "deriveHistory"), false, pacing !== undefined);
   const planner: LanePlanner = { planFor: (links) => (inFacadeOrder(links) ? lane : undefined) };
   const link: FusedLink = {
-    open: () => {
+    open: (chain) => {
       const state = stage.init();
+      if (pacing !== undefined) return pacedLink(stage, state, chain, pacing);
       let published = state.history;
       return {
         stage: withoutOutput(stage),
@@ -80,6 +84,48 @@ export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEv
     planner,
   };
   return fusedOperator(own(link, createHistoryStage));
+}
+
+/**
+ * The paced deriveHistory's link (D-PACE): after each source event the cadence hears of a change,
+ * the pending history is published after an event that ends a run and before the chain ends.
+ */
+function pacedLink(
+  stage: Stage<HistoryState, AguiEvent, AguiEvent>,
+  state: HistoryState,
+  chain: LinkChain,
+  pacing: NonNullable<ReturnType<typeof pacingOf>>,
+): ReturnType<FusedLink["open"]> {
+  let published = state.history;
+  const paced = new PacedHistory(chain.runner, chain.at, state, pacing, (s) => {
+    const history = s.history;
+    if (history === published) return false;
+    published = history;
+    chain.emit(history);
+    return true;
+  });
+  let endedRun = false;
+  const silent = withoutOutput(stage);
+  return {
+    stage: {
+      ...silent,
+      step: (s: HistoryState, event: AguiEvent, ctx: { index: number }) => {
+        const r = silent.step(s, event, ctx);
+        if (endsRun(event)) endedRun = true;
+        return r;
+      },
+    },
+    state,
+    start: [state.history],
+    publish: () => {
+      if (endedRun) {
+        endedRun = false;
+        paced.flush();
+      } else paced.changed();
+      return NONE;
+    },
+    end: (flush) => (flush ? paced.close() : paced.dispose()),
+  };
 }
 
 /** `stage` emitting nothing per event: what deriveHistory emits is published after each source event. */

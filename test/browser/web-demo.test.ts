@@ -2,7 +2,7 @@
  * The web demo (`npm run demo:web`, examples/web/) in a real browser: headless Chromium loads the page,
  * which runs `HttpAgent` and `reasoningPipeline` in the browser against the local example agent for
  * three turns. Asserted as a person would look at it: the reasoning streamed into an open "Thinking…"
- * panel, then collapsed to a one-line summary (its title and "for N s", from the display view and the
+ * panel (the history paced to one per animation frame, D-PACE), then collapsed to a one-line summary (its title and "for N s", from the display view and the
  * durations) that expands on click; the answers; the tool call with
  * its arguments and result; a lock badge with the right byte length on exactly the two things that
  * hold an encrypted value, never the value itself; the THINKING_* upcast warning; the server's
@@ -131,6 +131,18 @@ describe("the web demo in headless Chromium (examples/web, npm run demo:web)", (
           `✓ ${v.subtype} ${v.entityId}: ${Buffer.byteLength(v.encryptedValue)} bytes, byte-identical`,
         );
       expect(demo.server.requests).toHaveLength(3);
+
+      // D-PACE, animationFrameScheduler: each turn's last history was out when its RUN_FINISHED arrived,
+      // and at most one history per animation frame besides two per turn (the replayed one, the flush).
+      const pacing = await page.evaluate<{
+        turns: number;
+        histories: number;
+        frames: number;
+        finishedAfterLast: number;
+      }>("window.demoPacing");
+      expect(pacing.turns).toBe(3);
+      expect(pacing.finishedAfterLast).toBe(3);
+      expect(pacing.histories).toBeLessThanOrEqual(pacing.frames + 2 * pacing.turns);
 
       // The console says what the page shows: one line per grouped warning, not one per warning.
       const warningLines = await page.locator("#warnings li").allInnerTexts();

@@ -1,0 +1,185 @@
+import { asyncScheduler, from, map, type Observable } from "rxjs";
+import type { ReasoningHistory } from "../src";
+import { reasoningPipeline } from "../src";
+import { buildStream, conversationEvents, type ConversationShape } from "./streams";
+
+/**
+ * `npm run bench:paced` (and the end of `npm run bench`): the targets of issue 23, in one process,
+ * the cells interleaved and their medians compared.
+ *
+ * - P1: the paced facade (`historyPace: 16`, asyncScheduler) on the mixed and parallel conversations
+ *   at 4,000 runs takes ≤ 4× the floor (the same array through `from` + 5×`map(identity)`);
+ * - P2: its growth exponent from 1,000 to 16,000 runs is ≤ 1.05, the events produced by a generator
+ *   while the pipeline consumes them (so the benchmark's own event array is not in the heap), the
+ *   floor over the same generator beside it;
+ * - P3: the 16,000-run conversation's peak heap (generator source, paced) is ≤ 2× its final history's.
+ *
+ * Built with esbuild (our src/ bundled, as dist/ is) and run with --expose-gc.
+ */
+
+const SAMPLES = Number(process.env.PACED_SAMPLES ?? 7);
+// --only=P1,P3: some of the targets.
+const ONLY = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
+const wanted = (target: string): boolean => ONLY === undefined || ONLY.includes(target);
+const SHAPES: readonly ConversationShape[] = ["mixed", "parallel"];
+const PRODUCER = "bench://agent";
+const identity = <T>(x: T): T => x;
+
+function drain<T>(source$: Observable<T>, onValue?: (value: T) => void): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let count = 0;
+    source$.subscribe({
+      next: (v) => {
+        count++;
+        onValue?.(v);
+      },
+      error: reject,
+      complete: () => resolve(count),
+    });
+  });
+}
+
+const floor = (events: Iterable<unknown>): Promise<number> =>
+  drain(from(events).pipe(map(identity), map(identity), map(identity), map(identity), map(identity)));
+
+async function facade(
+  events: Iterable<unknown>,
+  historyPace: number | undefined,
+  probe?: () => void,
+): Promise<{ emitted: number; histories: number; last: ReasoningHistory }> {
+  const p = reasoningPipeline(from(events), {
+    producer: PRODUCER,
+    onWarning: () => {},
+    ...(historyPace === undefined ? {} : { historyPace, scheduler: asyncScheduler }),
+  });
+  let last: ReasoningHistory = p.history;
+  let histories = 0;
+  p.history$.subscribe((h) => {
+    histories++;
+    last = h;
+  });
+  let n = 0;
+  const emitted = await drain(p.events$, probe === undefined ? undefined : () => (++n & 1023) === 0 && probe());
+  return { emitted, histories, last };
+}
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  // Each sample from a collected heap: the previous cell's garbage is not this one's time (the floor
+  // measured right after a facade cell paid for its major collection).
+  (globalThis as { gc?: () => void }).gc?.();
+  const t0 = performance.now();
+  await run();
+  return performance.now() - t0;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+async function interleaved(cells: Record<string, () => Promise<unknown>>): Promise<Record<string, number>> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(cells).map((k) => [k, []]));
+  for (const run of Object.values(cells)) await run(); // warm-up
+  for (let i = 0; i < SAMPLES; i++) for (const [k, run] of Object.entries(cells)) times[k]!.push(await time(run));
+  return Object.fromEntries(Object.entries(times).map(([k, t]) => [k, median(t)]));
+}
+
+/** Reads the history's arrays, as an application holding it would (building the lazy ones), keeping no reference. */
+function readAsAnApp(history: ReasoningHistory, shape: string): void {
+  if (history.messages.length + history.issuers.length + history.durations.length === 0)
+    throw new Error(`${shape}: the final history is empty`);
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+async function heap(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  gc!();
+  return process.memoryUsage().heapUsed;
+}
+
+async function main(): Promise<void> {
+  if (gc === undefined) throw new Error("bench/paced.ts needs node --expose-gc");
+  const out: string[] = [`samples per cell: ${SAMPLES} (median), one process, interleaved\n`];
+  let ok = true;
+  const verdict = (met: boolean): string => {
+    ok &&= met;
+    return met ? "met" : "**not met**";
+  };
+
+  out.push(
+    "| P1: 4,000 runs | floor | facade | × floor | paced (16 ms) | × floor | histories (paced / unpaced) | target |",
+  );
+  out.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  for (const shape of wanted("P1") ? SHAPES : []) {
+    const { events } = buildStream({ kind: "conversation", shape, runs: 4_000 });
+    const unpaced = await facade(events, undefined);
+    const paced = await facade(events, 16);
+    // The paced facade's last history is the unpaced one (D-PACE), durations aside (another clock reading).
+    const same =
+      JSON.stringify({ ...paced.last, durations: [] }) === JSON.stringify({ ...unpaced.last, durations: [] });
+    if (!same || paced.emitted !== unpaced.emitted)
+      throw new Error(`${shape}: the paced facade differs from the unpaced one`);
+    const t = await interleaved({
+      floor: () => floor(events),
+      facade: () => facade(events, undefined),
+      paced: () => facade(events, 16),
+    });
+    const ratio = t.paced! / t.floor!;
+    out.push(
+      `| ${shape} | ${t.floor!.toFixed(1)} ms | ${t.facade!.toFixed(1)} ms | ${(t.facade! / t.floor!).toFixed(2)}× | ${t.paced!.toFixed(1)} ms | ${ratio.toFixed(2)}× | ${paced.histories} / ${unpaced.histories} | ≤ 4×: ${verdict(ratio <= 4)} |`,
+    );
+  }
+
+  out.push("", "| P2: generator source | paced 1k runs | paced 16k runs | exponent | floor exponent | target |");
+  out.push("| --- | --- | --- | --- | --- | --- |");
+  for (const shape of wanted("P2") ? SHAPES : []) {
+    const t = await interleaved({
+      small: () => facade(conversationEvents(shape, 1_000), 16),
+      large: () => facade(conversationEvents(shape, 16_000), 16),
+      floorSmall: () => floor(conversationEvents(shape, 1_000)),
+      floorLarge: () => floor(conversationEvents(shape, 16_000)),
+    });
+    const exponent = Math.log(t.large! / t.small!) / Math.log(16);
+    const floorExponent = Math.log(t.floorLarge! / t.floorSmall!) / Math.log(16);
+    out.push(
+      `| ${shape} | ${t.small!.toFixed(1)} ms | ${t.large!.toFixed(1)} ms | ${exponent.toFixed(3)} | ${floorExponent.toFixed(3)} | ≤ 1.05: ${verdict(exponent <= 1.05)} |`,
+    );
+  }
+
+  out.push("", "| P3: 16,000 runs, generator source, paced | peak heap | final history | peak ÷ history | target |");
+  out.push("| --- | --- | --- | --- | --- |");
+  for (const shape of wanted("P3") ? SHAPES : []) {
+    await facade(conversationEvents(shape, 10), 16); // loads and compiles what the run uses
+    const baseline = await heap();
+    let peak = baseline;
+    const probe = (): void => {
+      const used = process.memoryUsage().heapUsed;
+      if (used > peak) peak = used;
+    };
+    const box: { history?: ReasoningHistory } = {
+      history: (await facade(conversationEvents(shape, 16_000), 16, probe)).last,
+    };
+    // Read as an application holding it would (the lazy arrays built), then measured with and without it.
+    readAsAnApp(box.history!, shape);
+    probe();
+    const whole = await heap();
+    box.history = undefined;
+    const without = Math.min(await heap(), whole);
+    const historyBytes = whole - without;
+    const ratio = (peak - baseline) / historyBytes;
+    out.push(
+      `| ${shape} | ${((peak - baseline) / 2 ** 20).toFixed(1)} MB | ${(historyBytes / 2 ** 20).toFixed(1)} MB | ${ratio.toFixed(2)}× | ≤ 2×: ${verdict(ratio <= 2)} |`,
+    );
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
+  if (process.argv.includes("--strict") && !ok) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
