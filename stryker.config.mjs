@@ -13,7 +13,13 @@ const PARTS = {
   // The chain runner: its loop, the fused operators' RxJS adapter, stageOperator and runStage.
   runner: {
     mutate: ["src/core/chain-runner.ts", "src/core/fused-operators.ts", "src/core/stage-operator.ts"],
-    tests: ["test/core/chain-runner.test.ts", "test/core/fused-operators.test.ts", "test/pipeline/teardown.test.ts"],
+    tests: [
+      "test/core/chain-runner.test.ts",
+      "test/core/fused-operators.test.ts",
+      "test/pipeline/teardown.test.ts",
+      // The paced publication (D-PACE): ChainRunner.settle, runFused's end.
+      "marbles/paced-history.marble.test.ts",
+    ],
   },
   // The delta lane, against the differential suite (lane or steps: the same events, histories, warnings).
   lane: {
