@@ -6,7 +6,7 @@
  * delta, a reasoning message's content) and by occurrence: a string the stream declared encrypted or
  * sent as reasoning is replaced wherever it appears — a `rawEvent` copy, metadata, another field.
  */
-import { byteLength } from "../history/read-event";
+import { byteLength } from "../core/json";
 import { plural } from "../core/plural";
 import { codePoints } from "./run-report";
 

@@ -1,4 +1,4 @@
-import { byteLength } from "../history/read-event";
+import { byteLength } from "../core/json";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 
 /** How a run ended, as far as the check saw it. */

@@ -1,5 +1,5 @@
 import { EventType } from "@ag-ui/core";
-import { isPlainObject } from "../core/json";
+import { byteLength, isPlainObject } from "../core/json";
 import type { OperatorFunction } from "rxjs";
 import { protocolError, type ReasoningProtocolError } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
@@ -14,7 +14,6 @@ import {
   type WarningOptions,
 } from "../core/types";
 import { catalogued } from "../core/warning-codes";
-import { byteLength } from "../history/read-event";
 import { THINKING_BY_REASONING, type LegacyShape } from "../upcast/legacy-thinking";
 import { DowncastError } from "./downcast-error";
 import { droppedMetadata, recoverTitle } from "./thinking-title";

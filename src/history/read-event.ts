@@ -1,4 +1,4 @@
-import { isPlainObject } from "../core/json";
+import { byteLength, isPlainObject, jsonType } from "../core/json";
 import type { Message } from "@ag-ui/core";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
@@ -152,7 +152,7 @@ export function warning<C extends ReasoningWarningCode>(
   return catalogued(code, rule, path === undefined ? where : { ...where, path });
 }
 
-export { isPlainObject };
+export { byteLength, isPlainObject, jsonType };
 
 const ROLES: ReadonlySet<string> = new Set([
   "developer",
@@ -172,31 +172,6 @@ export function roleName(role: unknown): string {
 /** Whether `role` is one of the seven 1.0 message roles (R-SCHEMA-12). */
 export function isRole(role: string): boolean {
   return ROLES.has(role);
-}
-
-/** The JSON type of a value, for error details (never the value itself). */
-export function jsonType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-/** UTF-8 byte length of a string: warnings may state sizes, never contents (D-REDACT). */
-export function byteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /**

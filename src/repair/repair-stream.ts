@@ -1,5 +1,5 @@
 import type { OperatorFunction } from "rxjs";
-import { isPlainObject } from "../core/json";
+import { byteLength, isPlainObject } from "../core/json";
 import { truncateId } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
 import {
@@ -13,7 +13,6 @@ import {
   type WarningOptions,
 } from "../core/types";
 import type { Family } from "../discipline/families";
-import { byteLength } from "../history/read-event";
 import type { LegacyShape } from "../upcast/legacy-thinking";
 import { closingEvent, idsOf, repairedRunError } from "./closing-events";
 import { REPAIR_ROUTES } from "./repair-routes";

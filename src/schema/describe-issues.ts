@@ -1,4 +1,4 @@
-import { jsonType } from "../history/read-event";
+import { jsonType } from "../core/json";
 import { toPointer } from "./json-pointer";
 
 /** The parts of a zod v4 issue this package reads (never `input`, never `message`: see below). */

@@ -1,5 +1,4 @@
-import { jsonType } from "../history/read-event";
-import { isPlainObject } from "../core/json";
+import { isPlainObject, jsonType } from "../core/json";
 
 /**
  * Guarded reads of JSON this package wrote earlier and is given back (a stored history, a resume

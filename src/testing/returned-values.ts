@@ -1,4 +1,4 @@
-import { byteLength } from "../history/read-event";
+import { byteLength } from "../core/json";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
   readonly subtype: "message" | "tool-call";

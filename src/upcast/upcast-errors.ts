@@ -1,6 +1,6 @@
 import { ReasoningProtocolError } from "../core/errors";
 import type { StepContext } from "../core/types";
-import { jsonType } from "../history/read-event";
+import { jsonType } from "../core/json";
 import type { LegacyShape } from "./legacy-thinking";
 
 /**
