@@ -2,7 +2,7 @@
  * Runs one generated stream through the package's pipeline and through the reference model, and
  * describes every way they disagree. Shared by the property suite and the regression replay.
  */
-import { from } from "rxjs";
+import { from, type Subject } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import { reasoningPipeline, toRunInputMessages, ReasoningProtocolError, type ReasoningWarning } from "../../src";
 import {
@@ -246,3 +246,30 @@ export function check(c: StreamCase): { problems: string[]; model: ModelResult; 
 }
 
 export const problemsOf = (c: StreamCase): string[] => check(c).problems;
+
+/**
+ * Delivers `events` to `subject`: all at once, or (every > 0) the next one from inside every
+ * every-th call of the returned `onHistory`, after the first (the initial history, which a chain
+ * emits before it subscribes its source).
+ */
+export function deliverer(
+  events: readonly unknown[],
+  every: number,
+): { onHistory: () => void; run: (s: Subject<unknown>) => void } {
+  let subject: Subject<unknown> | undefined;
+  let next = 0;
+  let seen = 0;
+  const feed = (): void => {
+    if (next < events.length) subject!.next(events[next++]);
+  };
+  return {
+    onHistory: () => {
+      if (every > 0 && ++seen > 1 && seen % every === 0) feed();
+    },
+    run: (s) => {
+      subject = s;
+      while (next < events.length) feed();
+      s.complete();
+    },
+  };
+}

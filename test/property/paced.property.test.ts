@@ -38,7 +38,7 @@ import {
   type ReasoningWarning,
 } from "../../src";
 import { mutatedCaseArb, validCaseArb, type GeneratedCase } from "./arbitraries";
-import { canonical, mintingIds } from "./harness";
+import { canonical, deliverer, mintingIds } from "./harness";
 
 const SEED = Number(process.env.FC_SEED ?? 20261202);
 const RUNS = Number(process.env.PACED_RUNS ?? 300);
@@ -74,29 +74,6 @@ function verdictOf(error: unknown): string {
   const e = error as { code?: unknown; rule?: unknown; ids?: unknown; eventIndex?: unknown; name?: unknown };
   if (typeof e.code !== "string") return `NOT A PROTOCOL ERROR ${String(e.name)}`;
   return `${e.code} ${String(e.rule)} ${canonical(e.ids)} #${String(e.eventIndex)}`;
-}
-
-/** Delivers the events to a subject: all at once, or from inside every `every`-th history after the first. */
-function deliverer(
-  events: readonly unknown[],
-  every: number,
-): { onHistory: () => void; run: (s: Subject<unknown>) => void } {
-  let subject: Subject<unknown> | undefined;
-  let next = 0;
-  let seen = 0;
-  const feed = (): void => {
-    if (next < events.length) subject!.next(events[next++]);
-  };
-  return {
-    onHistory: () => {
-      if (every > 0 && ++seen > 1 && seen % every === 0) feed();
-    },
-    run: (s) => {
-      subject = s;
-      while (next < events.length) feed();
-      s.complete();
-    },
-  };
 }
 
 function viaFacade(c: Case, pacing: Pacing): PathRun {

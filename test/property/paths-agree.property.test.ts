@@ -40,7 +40,7 @@ import {
 import { runCheck } from "../../src/cli/check";
 import { CHECK_WARNING_CODES } from "../support/check-warning-codes";
 import { mutatedCaseArb, validCaseArb, type GeneratedCase } from "./arbitraries";
-import { canonical, mintingIds } from "./harness";
+import { canonical, deliverer, mintingIds } from "./harness";
 
 const SEED = Number(process.env.FC_SEED ?? 20261201);
 const RUNS = Number(process.env.PATHS_RUNS ?? 10_000);
@@ -66,33 +66,6 @@ function verdictOf(error: unknown): { verdict: string; eventIndex: number | unde
   const e = error as { code?: unknown; rule?: unknown; ids?: unknown; eventIndex?: unknown; name?: unknown };
   if (typeof e.code !== "string") return { verdict: `NOT A PROTOCOL ERROR ${String(e.name)}`, eventIndex: undefined };
   return { verdict: `${e.code} ${String(e.rule)} ${canonical(e.ids)}`, eventIndex: e.eventIndex as number };
-}
-
-/**
- * Delivers `events` to `subject`: all at once, or (every > 0) the next one from inside every
- * every-th call of the returned `onHistory`, after the first (the initial history, which a chain
- * emits before it subscribes its source).
- */
-function deliverer(
-  events: readonly unknown[],
-  every: number,
-): { onHistory: () => void; run: (s: Subject<unknown>) => void } {
-  let subject: Subject<unknown> | undefined;
-  let next = 0;
-  let seen = 0;
-  const feed = (): void => {
-    if (next < events.length) subject!.next(events[next++]);
-  };
-  return {
-    onHistory: () => {
-      if (every > 0 && ++seen > 1 && seen % every === 0) feed();
-    },
-    run: (s) => {
-      subject = s;
-      while (next < events.length) feed();
-      s.complete();
-    },
-  };
 }
 
 function viaFacade(
