@@ -1,13 +1,9 @@
 /**
- * The check's lint rules: reasoning practices no other tool checks, each a non-lossy warning with a
- * code of `WARNING_CODES` and its rule or decision id. They are the linter's, not the pipeline's
- * (D-PATHS): none changes what the pipeline delivers or what the history holds — they point at
- * producer habits that other consumers mishandle — so the facade, the operators and the middleware do
- * not raise them. Each stays silent on every legitimate stream of test/fixtures/real-streams where
- * it does not apply (test/integration/cli-lint.test.ts).
- *
- * Table-driven: a rule sees the raw source events (what the producer wrote: a role the schema strips,
- * a timestamp), the validated events (after the upcast and chunk expansion) and the end of the input.
+ * The check's lint rules: producer habits other consumers mishandle, each a non-lossy warning of
+ * `WARNING_CODES` with its rule or decision id. The linter's, not the pipeline's (D-PATHS): none
+ * changes what is delivered or held, so the facade, the operators and the middleware do not raise
+ * them; each is silent on the real streams where it does not apply (test/integration/cli-lint.test.ts).
+ * Table-driven: a rule sees the raw source events, the validated events and the end of the input.
  */
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";

@@ -11,13 +11,10 @@ export function formatWarning(w: ReasoningWarning): string {
 }
 
 /**
- * Resolves the warning sink of an operator's options: the user's `onWarning`, or `console.warn`.
- * `quiet` silences non-lossy warnings only (R-VER-7: lossy warnings are never silenced by default,
- * and no flag silences them at the default sink).
- *
- * `listened` tells whether someone subscribes to a `warnings$` stream delivering the same warnings:
- * then that subscriber is where they go, and the default sink stays silent (D-WARN-SINK: the
- * README's program printed every warning twice). A custom `onWarning` gets them either way.
+ * The warning sink of an operator's options: the user's `onWarning`, or `console.warn`, where `quiet`
+ * silences non-lossy warnings only (R-VER-7). `listened`: someone subscribes to a `warnings$` with the
+ * same warnings, so the default sink stays silent (D-WARN-SINK: the README's program printed every
+ * warning twice); a custom `onWarning` gets them either way.
  */
 export function warningSink(
   options: WarningOptions | undefined,

@@ -28,10 +28,9 @@ type Obj = Record<string, unknown>;
 type Step = StepResult<RepairState, unknown>;
 
 /**
- * Opt-in repair for UIs that prefer a degraded display to a failed run. Never part of the strict
- * pipeline: place it in front of it (`reasoningPipeline(source.pipe(repairStream()))`) or after it,
- * on validated events. It fixes the *sequence* of a stream, never the shape of an event: a
- * malformed event passes untouched and strict validation still rejects it (R-PROC-16, R-VER-4).
+ * Opt-in repair for UIs that prefer a degraded display to a failed run, in front of the strict
+ * pipeline (`reasoningPipeline(source.pipe(repairStream()))`) or after it. It fixes the *sequence*,
+ * never the shape of an event: a malformed one passes for strict validation to reject (R-VER-4).
  *
  * - CONTENT/END (or a legacy continuation) for an item that is not open: dropped (R-REASON-9/10/14).
  * - START (or a chunk, or a legacy opener) for an item already open: dropped (R-REASON-10/11).
@@ -42,9 +41,8 @@ type Step = StepResult<RepairState, unknown>;
  * - SUBAGENT_STARTED naming a `parentSubagentRunId` not announced in this run: dropped (lossy: the
  *   invocation's name and nesting); its SUBAGENT_FINISHED then goes as an orphan (R-SUB-5, issue 12).
  *
- * Every repair is a `REPAIRED_*` warning naming the ids involved; those that lose content are lossy.
- * Chunk streams need no repair of their own: the run-level events that end a run close them
- * (R-STREAM-15c). An id-less chunk continuation is not judged (repair keeps no chunk lanes).
+ * Every repair is a `REPAIRED_*` warning naming the ids (lossy when content is lost). Chunk streams
+ * are closed by the run-level events that end a run (R-STREAM-15c); repair keeps no chunk lanes.
  */
 export function createRepairStage(_options?: RepairOptions): Stage<RepairState, unknown, unknown> {
   return { name: "repairStream", init: () => new RepairState(), step: repairStep, finish: repairFinish };

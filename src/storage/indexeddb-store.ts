@@ -55,11 +55,9 @@ const VERSION = 1;
 
 /**
  * A `HistoryStore` in the browser's IndexedDB, where chat UIs keep their threads: one record per
- * thread id, the exact text `serializeHistory` writes (so every `encryptedValue` comes back byte for
- * byte, with its issuer record), put in one transaction — a thread holds the old record or the new
- * one, never a mix. `save` resolves once the transaction is committed. `load` reads with
- * `parseHistory`: a corrupt record is a `TypeError` naming the thread and the JSON pointer at fault,
- * never half a history. The database is opened on first use; `close()` closes it.
+ * thread (stored-record.ts: the exact text `serializeHistory` writes, read all or nothing), put in one
+ * transaction, so a thread holds the old record or the new one. `save` resolves once it is committed.
+ * The database is opened on first use; `close()` closes it.
  */
 export class IndexedDbHistoryStore implements HistoryStore {
   readonly capabilities: HistoryStoreCapabilities;
