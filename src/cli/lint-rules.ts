@@ -8,7 +8,7 @@
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { catalogued } from "../core/warning-codes";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 
 /** Where a rule reports: the source index being processed, and the sink. */
 export interface LintContext {
@@ -23,8 +23,6 @@ interface LintRule {
   onEvent?(event: AguiEvent, ctx: LintContext): void;
   onEnd?(ctx: LintContext): void;
 }
-
-const quote = (id: string): string => JSON.stringify(truncateId(id));
 
 /** A property of a raw source event, or `undefined` when it cannot be read (hostile input). */
 function field(raw: unknown, key: string): unknown {
@@ -62,7 +60,7 @@ function messageIdReused(initial: readonly Message[]): LintRule {
       ctx.warn(
         catalogued("MESSAGE_ID_REUSED", "R-EVT-8", {
           message:
-            `${event.type} names ${quote(id)}, a message an earlier run of the thread already holds: ` +
+            `${event.type} names ${quotedId(id)}, a message an earlier run of the thread already holds: ` +
             "its content is appended to the old message; give each new message a fresh id",
           eventType: event.type,
           eventIndex: ctx.index,
@@ -95,7 +93,7 @@ function snapshotDropsReasoning(): LintRule {
         ctx.warn(
           catalogued("SNAPSHOT_DROPS_REASONING", "R-REASON-20", {
             message:
-              `MESSAGES_SNAPSHOT states reasoning messages but not ${dropped.map(quote).join(", ")}, streamed earlier ` +
+              `MESSAGES_SNAPSHOT states reasoning messages but not ${dropped.map(quotedId).join(", ")}, streamed earlier ` +
               "in this run: the history no longer holds it; restate the run's reasoning in the snapshot",
             eventType: event.type,
             eventIndex: ctx.index,
@@ -128,7 +126,7 @@ function reasoningRole(): LintRule {
       const id = field(raw, "messageId");
       ctx.warn(
         catalogued("REASONING_ROLE", "R-SCHEMA-2", {
-          message: `${String(type)} carries role ${quote(role)}: a reasoning message's role is "reasoning"`,
+          message: `${String(type)} carries role ${quotedId(role)}: a reasoning message's role is "reasoning"`,
           eventType: String(type),
           eventIndex: ctx.index,
           ...(typeof id === "string" ? { ids: [id] } : {}),

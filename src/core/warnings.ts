@@ -1,11 +1,11 @@
 import type { ReasoningWarning, WarningOptions } from "./types";
-import { truncateId } from "./errors";
+import { quotedId } from "./errors";
 
 /** Renders a warning as one line for the console (D-WARN). Contains only what the warning contains (D-REDACT). */
 export function formatWarning(w: ReasoningWarning): string {
   const where = w.eventIndex !== undefined ? ` at event #${w.eventIndex}` : "";
   const type = w.eventType ? ` ${w.eventType}` : "";
-  const ids = w.ids && w.ids.length > 0 ? ` [${w.ids.map((i) => JSON.stringify(truncateId(i))).join(", ")}]` : "";
+  const ids = w.ids && w.ids.length > 0 ? ` [${w.ids.map(quotedId).join(", ")}]` : "";
   const rule = w.rule ? ` (${w.rule})` : "";
   return `[agui-reasoning] ${w.code}${rule}${where}${type}${ids}: ${w.message}`;
 }

@@ -1,4 +1,4 @@
-import { truncateId } from "../core/errors";
+import { truncateId, quotedId } from "../core/errors";
 
 /**
  * Producer identities (D-ISSUER, D-IDENTITY): the one place saying whether two identities name the
@@ -29,7 +29,7 @@ export function sameProducer(recorded: string | undefined, producer: string): bo
 export function shownIdentity(identity: string | undefined): string {
   if (identity === undefined) return "none";
   const url = parsedUrl(identity);
-  if (url === undefined) return JSON.stringify(truncateId(identity));
+  if (url === undefined) return quotedId(identity);
   url.username = "";
   url.password = "";
   url.search = "";

@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning, WarningOptions } from "../core/types";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { plural } from "../core/plural";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
@@ -92,7 +92,7 @@ class WithheldValues {
 /** `message "a", "b"` / `tool calls "c"`: ids as warnings show them, at most ten. */
 function idList(kind: string, ids: readonly string[]): string {
   if (ids.length === 0) return "";
-  const shown = ids.slice(0, 10).map((id) => JSON.stringify(truncateId(id)));
+  const shown = ids.slice(0, 10).map(quotedId);
   const more = ids.length > 10 ? ` and ${ids.length - 10} more` : "";
   return `${ids.length === 1 ? kind : `${kind}s`} ${shown.join(", ")}${more}`;
 }

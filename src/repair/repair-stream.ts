@@ -1,6 +1,6 @@
 import type { OperatorFunction } from "rxjs";
 import { byteLength, isPlainObject } from "../core/json";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
 import {
   NONE,
@@ -120,7 +120,7 @@ function abandonRun(
 ): { out: unknown[]; warning: ReasoningWarning } {
   const items = state.openItems();
   const out: unknown[] = items.map(closingEvent);
-  const what = `${cause} while ${state.runId === undefined ? "a run" : `run ${quote(state.runId)}`} was open`;
+  const what = `${cause} while ${state.runId === undefined ? "a run" : `run ${quotedId(state.runId)}`} was open`;
   out.push(repairedRunError(`${what}; ${items.length} open item(s) were closed and the run is reported failed`));
   const warning = repairWarning(
     code,
@@ -191,7 +191,7 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     // Repaired by dropping the announcement: inventing the parent would invent an invocation, and
     // removing the field would reshape the event. Its FINISHED then goes as an orphan; events tagged
     // with its id stay (they need no announcement). Lossy: the invocation's name and nesting are lost.
-    const text = `${typeof event.type === "string" ? event.type : "an event"} for the ${family.noun} ${quote(id)} names the parent ${quote(parent)}, which was not announced in this run; it was dropped`;
+    const text = `${typeof event.type === "string" ? event.type : "an event"} for the ${family.noun} ${quotedId(id)} names the parent ${quotedId(parent)}, which was not announced in this run; it was dropped`;
     return dropped(state, "REPAIRED_ORPHAN_DROPPED", family.rules.orphanContent, event, ctx, [id, parent], text, true);
   }
   const ended = !family.reopenable && state.endedSubagents.has(id);
@@ -207,7 +207,7 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     event,
     ctx,
     [id],
-    `${String(event.type)} for the ${family.noun} ${quote(id)}, which ${why}, was dropped${lostText(event)}`,
+    `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which ${why}, was dropped${lostText(event)}`,
   );
 }
 
@@ -231,7 +231,7 @@ function continueItem(state: RepairState, family: Family, closes: boolean, event
     event,
     ctx,
     [id],
-    `${String(event.type)} for the ${family.noun} ${quote(id)}, which is not open, was dropped${lostText(event)}`,
+    `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which is not open, was dropped${lostText(event)}`,
   );
 }
 
@@ -246,7 +246,7 @@ function chunk(state: RepairState, family: Family, idField: string, event: Obj, 
     event,
     ctx,
     [id],
-    `${String(event.type)} naming the ${family.noun} ${quote(id)}, which is open in explicit form (a chunk would open it again), was dropped${lostText(event)}`,
+    `${String(event.type)} naming the ${family.noun} ${quotedId(id)}, which is open in explicit form (a chunk would open it again), was dropped${lostText(event)}`,
   );
 }
 
@@ -323,8 +323,4 @@ function lostText(event: Obj): string {
   if (event.title !== undefined) parts.push("its title");
   if (event.metadata !== undefined) parts.push("its metadata");
   return parts.length === 0 ? "" : ` with ${parts.join(" and ")}`;
-}
-
-function quote(id: string): string {
-  return JSON.stringify(truncateId(id));
 }

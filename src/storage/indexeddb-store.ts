@@ -1,6 +1,6 @@
 import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
 import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import type { ReasoningHistory } from "../history/types";
 
 /*
@@ -80,14 +80,17 @@ export class IndexedDbHistoryStore implements HistoryStore {
     tx.objectStore(this.objectStore).put(record, threadId);
     await new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
-      tx.onerror = tx.onabort = () => reject(idbError(`saving thread ${thread(threadId)}`, tx.error));
+      tx.onerror = tx.onabort = () => reject(idbError(`saving thread ${quotedId(threadId)}`, tx.error));
     });
   }
 
   async load(threadId: string): Promise<ReasoningHistory | undefined> {
     checkThreadId(STORE, threadId);
     const tx = (await this.open()).transaction(this.objectStore, "readonly");
-    const record = await settled(tx.objectStore(this.objectStore).get(threadId), `loading thread ${thread(threadId)}`);
+    const record = await settled(
+      tx.objectStore(this.objectStore).get(threadId),
+      `loading thread ${quotedId(threadId)}`,
+    );
     return record === undefined ? undefined : historyOfRecord(STORE, threadId, record);
   }
 
@@ -135,5 +138,3 @@ function idbError(doing: string, cause: { readonly message: string } | null): Er
   const message = `agui-reasoning: ${STORE}: ${doing} failed${cause ? `: ${cause.message}` : ""}`;
   return new Error(message, { cause });
 }
-
-const thread = (threadId: string): string => JSON.stringify(truncateId(threadId));

@@ -1,7 +1,7 @@
 import { parseHistory, serializeHistory } from "./history-format";
 import type { HistoryStoreCapabilities } from "./history-store";
 import { stripValues } from "./strip-values";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import type { ReasoningHistory } from "../history/types";
 
 /**
@@ -35,7 +35,7 @@ export function recordOf(store: string, capabilities: HistoryStoreCapabilities, 
 
 /** The history a stored record holds, or a `TypeError` naming the store, the thread and what is wrong with it. */
 export function historyOfRecord(store: string, threadId: string, record: unknown): ReasoningHistory {
-  const thread = JSON.stringify(truncateId(threadId));
+  const thread = quotedId(threadId);
   if (typeof record !== "string")
     throw new TypeError(
       `agui-reasoning: ${store}: the record of thread ${thread} is corrupt: ` +
