@@ -192,7 +192,8 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     // removing the field would reshape the event. Its FINISHED then goes as an orphan; events tagged
     // with its id stay (they need no announcement). Lossy: the invocation's name and nesting are lost.
     const text = `${typeof event.type === "string" ? event.type : "an event"} for the ${family.noun} ${quotedId(id)} names the parent ${quotedId(parent)}, which was not announced in this run; it was dropped`;
-    return dropped(state, "REPAIRED_ORPHAN_DROPPED", family.rules.orphanContent, event, ctx, [id, parent], text, true);
+    const rule = family.rules.orphanContent;
+    return result(state, NONE, [repairWarning("REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id, parent], text, true)]);
   }
   const ended = !family.reopenable && state.endedSubagents.has(id);
   if (state.find(family, id, itemOwner) === undefined && !ended) {
@@ -200,15 +201,8 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     return pass(state, event);
   }
   const why = ended ? "has already ended in this run and cannot be used again" : "is already open";
-  return dropped(
-    state,
-    "REPAIRED_DUPLICATE_OPEN_DROPPED",
-    family.rules.duplicateOpen,
-    event,
-    ctx,
-    [id],
-    `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which ${why}, was dropped${lostText(event)}`,
-  );
+  const what = `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which ${why},`;
+  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], what);
 }
 
 function continueItem(state: RepairState, family: Family, closes: boolean, event: Obj, ctx: StepContext): Step {
@@ -224,30 +218,16 @@ function continueItem(state: RepairState, family: Family, closes: boolean, event
     return pass(state, event);
   }
   const rule = closes ? family.rules.orphanEnd : family.rules.orphanContent;
-  return dropped(
-    state,
-    "REPAIRED_ORPHAN_DROPPED",
-    rule,
-    event,
-    ctx,
-    [id],
-    `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which is not open, was dropped${lostText(event)}`,
-  );
+  const what = `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which is not open,`;
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id], what);
 }
 
 /** A chunk naming an item open in explicit form would open it a second time (#49): dropped. Anything else is expansion's business. */
 function chunk(state: RepairState, family: Family, idField: string, event: Obj, ctx: StepContext): Step {
   const id = event[idField];
   if (typeof id !== "string" || state.find(family, id, undefined) === undefined) return pass(state, event);
-  return dropped(
-    state,
-    "REPAIRED_DUPLICATE_OPEN_DROPPED",
-    family.rules.duplicateOpen,
-    event,
-    ctx,
-    [id],
-    `${String(event.type)} naming the ${family.noun} ${quotedId(id)}, which is open in explicit form (a chunk would open it again), was dropped${lostText(event)}`,
-  );
+  const what = `${String(event.type)} naming the ${family.noun} ${quotedId(id)}, which is open in explicit form (a chunk would open it again),`;
+  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], what);
 }
 
 /** Legacy items, one of each kind at a time, as upcastThinking tracks them (D-THINK-ORPHAN, R-REASON-10/11). */
@@ -259,29 +239,15 @@ function legacy(state: RepairState, shape: LegacyShape, event: Obj, ctx: StepCon
       return pass(state, event);
     }
     const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-11";
-    return dropped(
-      state,
-      "REPAIRED_DUPLICATE_OPEN_DROPPED",
-      rule,
-      event,
-      ctx,
-      NONE,
-      `${shape.legacyType} while the legacy ${shape.item} is open was dropped${lostText(event)}`,
-    );
+    const what = `${shape.legacyType} while the legacy ${shape.item} is open`;
+    return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", rule, event, ctx, NONE, what);
   }
   if (open) {
     if (shape.action === "close") state.setLegacy(shape.item, false);
     return pass(state, event);
   }
-  return dropped(
-    state,
-    "REPAIRED_ORPHAN_DROPPED",
-    "D-THINK-ORPHAN",
-    event,
-    ctx,
-    NONE,
-    `${shape.legacyType} without an open legacy ${shape.item} was dropped${lostText(event)}`,
-  );
+  const what = `${shape.legacyType} without an open legacy ${shape.item}`;
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", "D-THINK-ORPHAN", event, ctx, NONE, what);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,6 +257,7 @@ function pass(state: RepairState, event: unknown): Step {
   return state.pass;
 }
 
+/** `event` dropped: the warning says "`what` was dropped", and what content went with it. */
 function dropped(
   state: RepairState,
   code: "REPAIRED_ORPHAN_DROPPED" | "REPAIRED_DUPLICATE_OPEN_DROPPED",
@@ -298,10 +265,10 @@ function dropped(
   event: Obj,
   ctx: StepContext,
   ids: readonly string[],
-  message: string,
-  contentLost = carriesContent(event),
+  what: string,
 ): Step {
-  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, contentLost)]);
+  const message = `${what} was dropped${lostText(event)}`;
+  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, carriesContent(event))]);
 }
 
 /** Whether `id` of `family` was announced in this run: open now, or ended (verification's nesting check, R-SUB-5). */
