@@ -7,7 +7,7 @@ import { messageKey } from "../history/message-key";
 import { NotJsonData, ownCopy } from "../history/own-copy";
 import { messageProblem } from "../history/read-event";
 import { toRunInputMessages } from "../history/run-input";
-import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
+import type { ReasoningHistory, ValueIssuer } from "../history/types";
 
 /** Where the middleware's next run starts, and what it sends. */
 export interface NextRun {
