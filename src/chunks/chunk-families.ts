@@ -1,4 +1,5 @@
 import { EventType } from "@ag-ui/core";
+import { TextMessageRoleSchema } from "@ag-ui/core/schemas";
 
 /**
  * The three chunk families, described as data (D-SCOPE-FAMILIES): one expansion routine reads this
@@ -38,7 +39,7 @@ export interface ChunkFamily {
   readonly fixedStartFields: Readonly<Record<string, string>>;
 }
 
-const TEXT_MESSAGE_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
+const TEXT_MESSAGE_ROLES: ReadonlySet<string> = new Set(TextMessageRoleSchema.options);
 
 const field = (name: string, byOmission?: string, oneOf?: ReadonlySet<string>): OpenerField => ({
   name,

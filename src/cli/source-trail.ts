@@ -1,3 +1,5 @@
+import { rawType } from "../core/json";
+
 /** How many of the latest source events' types are remembered: a failure names one of the last few. */
 const TYPES_KEPT = 256;
 
@@ -24,7 +26,7 @@ export class SourceTrail {
 
   /** The next raw source event (index = events seen so far). */
   observe(raw: unknown): void {
-    const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
+    const type = rawType(raw);
     const name = typeof type === "string" ? type : "<no type>";
     this.types[this.count % TYPES_KEPT] = name;
     this.count++;

@@ -3,6 +3,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The `type` of raw input, or `undefined` when it is not an object or its `type` cannot be read (a
+ * throwing getter, a revoked proxy): such input is not JSON data, and enforcement rejects it.
+ */
+export function rawType(event: unknown): unknown {
+  try {
+    return typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The JSON type of a value, for error details (never the value itself). */
 export function jsonType(value: unknown): string {
   if (value === null) return "null";

@@ -1,4 +1,5 @@
 import { EventType, type Message } from "@ag-ui/core";
+import { TextMessageRoleSchema } from "@ag-ui/core/schemas";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
@@ -39,7 +40,7 @@ export interface MessageFamily {
   create(event: AguiEvent, ctx: StepContext, id: string, metadata: Record<string, unknown> | undefined): Message;
 }
 
-const TEXT_ROLES: ReadonlySet<string> = new Set(["developer", "system", "assistant", "user"]);
+const TEXT_ROLES: ReadonlySet<string> = new Set(TextMessageRoleSchema.options);
 
 export const TEXT_FAMILY: MessageFamily = {
   name: "text",

@@ -1,5 +1,6 @@
 import { byteLength, isPlainObject, jsonType } from "../core/json";
 import type { Message } from "@ag-ui/core";
+import { RoleSchema } from "@ag-ui/core/schemas";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued, type ReasoningWarningCode, type WarningRule } from "../core/warning-codes";
@@ -154,15 +155,7 @@ export function warning<C extends ReasoningWarningCode>(
 
 export { byteLength, isPlainObject, jsonType };
 
-const ROLES: ReadonlySet<string> = new Set([
-  "developer",
-  "system",
-  "assistant",
-  "user",
-  "tool",
-  "activity",
-  "reasoning",
-]);
+const ROLES: ReadonlySet<string> = new Set(RoleSchema.options);
 
 /** A message role for a detail: one of the seven 1.0 roles, else a placeholder (a seed's role string is not shown). */
 export function roleName(role: unknown): string {

@@ -1,8 +1,10 @@
 import { Observable, from, type ObservableInput } from "rxjs";
 import { isReasoningProtocolError } from "../core/errors";
+import { rawType } from "../core/json";
 import { plural } from "../core/plural";
 import type { ReasoningWarning } from "../core/types";
 import { catalogued } from "../core/warning-codes";
+import { endsRun } from "../pipeline/paced-publisher";
 
 /**
  * How a run's transport may end (issue 21, finding 7; issue 22, D-PATHS). A connection that fails
@@ -43,9 +45,8 @@ export function endedTransport(
     const inner = from(source).subscribe({
       next(event) {
         events++;
-        const type = typeOf(event);
-        if (type === "RUN_STARTED") runOpen = true;
-        else if (type === "RUN_FINISHED" || type === "RUN_ERROR") {
+        if (rawType(event) === "RUN_STARTED") runOpen = true;
+        else if (endsRun(event)) {
           runOpen = false;
           runEnded = true;
         }
@@ -133,12 +134,4 @@ function letTeardownGo(error: TypeError): void {
     return; // A frozen error: nothing to do.
   }
   setTimeout(() => delete (error as { name?: string }).name, 0);
-}
-
-function typeOf(event: unknown): unknown {
-  try {
-    return typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { asyncScheduler, type SchedulerLike, type Unsubscribable } from "rxjs";
+import { rawType } from "../core/json";
 
 /**
  * D-PACE's cadence: at most one publication per `pace` milliseconds of `scheduler` time. The first
@@ -98,11 +99,6 @@ export function pacingOf(
 
 /** `event` ends a run (RUN_FINISHED, RUN_ERROR): the pending history goes out before it (D-PACE). */
 export function endsRun(event: unknown): boolean {
-  try {
-    const type = (event as { readonly type?: unknown } | null)?.type;
-    return type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR;
-  } catch {
-    // A getter that throws now: the steps accepted the event, the event is emitted as it is.
-    return false;
-  }
+  const type = rawType(event);
+  return type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR;
 }

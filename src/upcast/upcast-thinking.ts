@@ -8,6 +8,7 @@ import {
   type StepResult,
   type WarningOptions,
 } from "../core/types";
+import { rawType } from "../core/json";
 import { LEGACY_THINKING, type LegacyItem, type LegacyShape } from "./legacy-thinking";
 import { expiryTime } from "./thinking-expiry";
 import { placeTitle } from "./thinking-title";
@@ -83,7 +84,6 @@ function upcastStep(
   pass: (state: UpcastState, event: AguiEvent) => StepResult<UpcastState, AguiEvent>,
 ): StepResult<UpcastState, AguiEvent> {
   // Raw input: not yet validated, so every read is guarded; whatever is not ours passes untouched.
-  if (typeof event !== "object" || event === null) return pass(state, event as AguiEvent);
   const type = rawType(event);
   if (typeof type !== "string") return pass(state, event as AguiEvent);
   const shape = LEGACY_THINKING.get(type);
@@ -94,21 +94,9 @@ function upcastStep(
     return pass(state, event as AguiEvent);
   }
   if (state.expired || Array.isArray(event)) return pass(state, event as AguiEvent);
-  const fields = readFields(event);
+  const fields = readFields(event as object);
   if (fields === undefined) throw unreadableLegacy(type, event, ctx);
   return translate(state, shape, fields, event, ctx, mint);
-}
-
-/**
- * The `type` of raw input, or `undefined` when it cannot be read (a throwing getter, a revoked
- * proxy): such input is not JSON data, and enforcement rejects it with MALFORMED_EVENT.
- */
-function rawType(event: object): unknown {
-  try {
-    return (event as { type?: unknown }).type;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
