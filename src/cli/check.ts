@@ -177,6 +177,9 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   return final.failure ? EXIT.violation : EXIT.valid;
 }
 
+/** The check's history pace: longer than a run takes, so that a run's end is what publishes. */
+const HISTORY_PACE_MS = 60_000;
+
 /** What the pipeline made of a source: how it ended, how many events there were, the final history. */
 interface PipelineRun {
   /** The error `events$` ended with, or `undefined` when it completed. */
@@ -218,7 +221,14 @@ async function runThrough(source: Source, observers: RunObservers): Promise<Pipe
     producer: source.label,
     initialMessages: source.initialMessages,
     onWarning: () => {},
+    historyPace: HISTORY_PACE_MS,
   });
+  // The check reads only the final history. Paced (D-PACE) and listened to — an unheard history$
+  // publishes at once, having nobody to wait for — the delta lane holds a message's text until a run
+  // ends instead of making a conversation version per delta (a fifth of what `check` allocated,
+  // issue 22); the final history is the one an unpaced pipeline gives (D-PACE).
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- history$ completes with events$, awaited below
+  pipeline.history$.subscribe(() => {});
   // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$, awaited below
   pipeline.warnings$.subscribe((w) => observers.onWarning(w));
   const ended = new Promise<unknown>((resolve) => {

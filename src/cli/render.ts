@@ -32,7 +32,7 @@ export function renderReport(r: CheckOutcome, options: HumanOptions): string {
   const events = r.totalKnown ? count(r.totalEvents, "event") : `at least ${count(r.totalEvents, "event")}`;
   out.push(`agui-reasoning check: ${r.label} (${[r.format, events].filter(Boolean).join(", ")})`, "");
   if (r.runs.length === 0 && r.failure?.code !== "NO_RUN") out.push("No run in the stream.", "");
-  for (const run of r.runs) out.push(...renderRun(run, options.showValues), "");
+  for (const run of r.runs) out.push(renderRun(run, options.showValues).join("\n"), "");
 
   if (r.failure) out.push(...renderFailure(r.failure), "");
   out.push(...renderHistory(r.history, r.historyCounts, options), "");

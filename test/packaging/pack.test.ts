@@ -230,6 +230,26 @@ describe("packaging: the packed tarball installed into a clean project", () => {
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain("ORPHAN_CONTENT");
   });
+
+  it("the command carries its peers (start-up reads one file, issue 22); the library entries leave them to the user", () => {
+    const installed = join(consumer, "node_modules", "agui-reasoning", "dist");
+    // Alone in a folder with no node_modules anywhere above it that could hold rxjs, zod or @ag-ui/core.
+    const alone = mkdtempSync(join(tmpdir(), "agui-reasoning-cli-alone-"));
+    try {
+      copyFileSync(join(installed, "cli.mjs"), join(alone, "cli.mjs"));
+      const recording = join(installed, "recorded", "anthropic-style-thinking.jsonl");
+      const ok = spawnSync(process.execPath, [join(alone, "cli.mjs"), "check", recording, "--no-progress"], {
+        cwd: alone,
+        encoding: "utf8",
+      });
+      expect({ status: ok.status, stderr: ok.stderr }).toEqual({ status: 0, stderr: "" });
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
+    for (const entry of ["index.mjs", "index.cjs"]) {
+      expect(readFileSync(join(installed, entry), "utf8")).toMatch(/(from |require\()"rxjs"/);
+    }
+  });
 });
 
 // The consumer project's files. The runtime consumers print what EXPECTED describes.
