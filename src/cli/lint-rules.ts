@@ -9,6 +9,7 @@ import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { catalogued } from "../core/warning-codes";
 import { quotedId } from "../core/errors";
+import { rawField } from "../core/json";
 
 /** Where a rule reports: the source index being processed, and the sink. */
 export interface LintContext {
@@ -22,16 +23,6 @@ interface LintRule {
   onSource?(raw: unknown, type: unknown, ctx: LintContext): void;
   onEvent?(event: AguiEvent, ctx: LintContext): void;
   onEnd?(ctx: LintContext): void;
-}
-
-/** A property of a raw source event, or `undefined` when it cannot be read (hostile input). */
-function field(raw: unknown, key: string): unknown {
-  if (typeof raw !== "object" || raw === null) return undefined;
-  try {
-    return (raw as Record<string, unknown>)[key];
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -121,9 +112,9 @@ function reasoningRole(): LintRule {
   return {
     onSource(raw, type, ctx) {
       if (!isRoleCarrier(type)) return;
-      const role = field(raw, "role");
+      const role = rawField(raw, "role");
       if (typeof role !== "string" || role === "reasoning") return;
-      const id = field(raw, "messageId");
+      const id = rawField(raw, "messageId");
       ctx.warn(
         catalogued("REASONING_ROLE", "R-SCHEMA-2", {
           message: `${String(type)} carries role ${quotedId(role)}: a reasoning message's role is "reasoning"`,
@@ -169,7 +160,7 @@ function reasoningWithoutTimestamp(): LintRule {
   return {
     onSource(raw, type, ctx) {
       if (type === "RUN_STARTED") reset();
-      const stamped = typeof field(raw, "timestamp") === "number";
+      const stamped = typeof rawField(raw, "timestamp") === "number";
       const reasoning =
         typeof type === "string" &&
         (type.startsWith("REASONING_") || type.startsWith("THINKING_")) &&
@@ -201,7 +192,7 @@ export class Linter {
 
   onSource(raw: unknown, index: number): void {
     this.ctx.index = index;
-    const type = field(raw, "type");
+    const type = rawField(raw, "type");
     for (const rule of this.rules) rule.onSource?.(raw, type, this.ctx);
   }
 

@@ -1,4 +1,4 @@
-import { rawType } from "../core/json";
+import { rawField } from "../core/json";
 
 /** How many of the latest source events' types are remembered: a failure names one of the last few. */
 const TYPES_KEPT = 256;
@@ -26,7 +26,7 @@ export class SourceTrail {
 
   /** The next raw source event (index = events seen so far). */
   observe(raw: unknown): void {
-    const type = rawType(raw);
+    const type = rawField(raw, "type");
     const name = typeof type === "string" ? type : "<no type>";
     this.types[this.count % TYPES_KEPT] = name;
     this.count++;

@@ -4,12 +4,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * The `type` of raw input, or `undefined` when it is not an object or its `type` cannot be read (a
- * throwing getter, a revoked proxy): such input is not JSON data, and enforcement rejects it.
+ * A property of raw input (`rawField(event, "type")`), or `undefined` when it is not an object or the
+ * property cannot be read (a throwing getter, a revoked proxy): such input is not JSON data, and
+ * enforcement rejects it.
  */
-export function rawType(event: unknown): unknown {
+export function rawField(raw: unknown, key: string): unknown {
   try {
-    return typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+    return typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[key] : undefined;
   } catch {
     return undefined;
   }
