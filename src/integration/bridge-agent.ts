@@ -1,3 +1,5 @@
+import { rawField } from "../core/json";
+
 /**
  * The members of an AG-UI agent that chat-UI libraries drive: the public surface `AbstractAgent` has,
  * with the same meaning, in `@ag-ui/client` 0.0.5x (which assistant-ui and CopilotKit pin) and in 1.0.
@@ -48,7 +50,8 @@ const METHODS = [
  */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- return-only on purpose: the library's agent type is inferred from where the result goes
 export function bridgeAgent<LibraryAgent extends AgUiAgentSurface>(agent: AgUiAgentSurface): LibraryAgent {
-  const missing = METHODS.filter((name) => !isMethod(agent, name));
+  // A getter that throws counts as missing (input is hostile).
+  const missing = METHODS.filter((name) => typeof rawField(agent, name) !== "function");
   if (missing.length > 0) {
     throw new TypeError(
       `bridgeAgent: expected an AG-UI agent (an @ag-ui/client AbstractAgent such as HttpAgent); missing method${
@@ -57,14 +60,4 @@ export function bridgeAgent<LibraryAgent extends AgUiAgentSurface>(agent: AgUiAg
     );
   }
   return agent as unknown as LibraryAgent;
-}
-
-/** Whether `agent[name]` is a function; a getter that throws counts as missing (input is hostile). */
-function isMethod(agent: unknown, name: string): boolean {
-  if (typeof agent !== "object" || agent === null) return false;
-  try {
-    return typeof (agent as Record<string, unknown>)[name] === "function";
-  } catch {
-    return false;
-  }
 }

@@ -109,12 +109,7 @@ function kindOf(error: TypeError): string {
  * runtime's own realm (under jest, or from another frame, `instanceof TypeError` is false).
  */
 function isTransportFailure(error: unknown): error is TypeError {
-  if (isReasoningProtocolError(error)) return false;
-  try {
-    return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "TypeError";
-  } catch {
-    return false;
-  }
+  return !isReasoningProtocolError(error) && rawField(error, "name") === "TypeError";
 }
 
 function letTeardownGo(error: TypeError): void {
