@@ -11,6 +11,7 @@ import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
+import { rawType } from "../core/json";
 import { checkFailure, protocolFailure } from "./verdict";
 import { countHistory, grouped, type CheckOutcome } from "./outcome";
 import { renderReport } from "./render";
@@ -103,9 +104,10 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const linter = new Linter(source.initialMessages, linted);
   const run = await runThrough(source, {
     onSourceEvent: (raw, index) => {
-      trail.observe(raw);
-      report.onSourceEvent(raw);
-      linter.onSource(raw, index);
+      const type = rawType(raw);
+      trail.observe(raw, type);
+      report.onSourceEvent(raw, type);
+      linter.onSource(raw, index, type);
       secrets?.collect(raw);
       deepest?.observe(raw, index);
       if (args.url !== undefined) progress.update(index + 1, undefined);
