@@ -21,8 +21,9 @@ export interface ChainLink {
 
 /**
  * A shortcut through the chain for the event that makes up nearly all of a stream (the delta lane):
- * after the steps handled a source event, `arm` may return a lane; while the next source event is one
- * `deltaOf` accepts, `take` stands for exactly what the steps would have done with it.
+ * for a source event no kept lane takes, the runner may arm one on the states as they are; while a
+ * source event is one a kept lane's `deltaOf` accepts, `take` stands for exactly what the steps
+ * would have done with it.
  */
 export interface ChainLane {
   /** The delta when `event` is one the lane takes (its shape is checked here), else undefined. */
@@ -40,7 +41,7 @@ export interface ChainLane {
   settle?(states: unknown[]): void;
 }
 
-/** The lane for events like `event` that may follow, judged on the chain's states as they are now; or undefined. */
+/** The lane for `event` and the deltas like it that may follow, judged on the chain's states as they are now; or undefined. */
 export type LaneArming = (states: readonly unknown[], event: unknown) => ChainLane | undefined;
 
 /** What differs between the runner's users. */
@@ -54,6 +55,12 @@ export interface ChainPolicy {
 }
 
 /** `error` is a RUN_TRUNCATED: the source it comes from ended while a run was open (D-TRUNC). */
+/**
+ * The lanes a chain keeps at most (items streaming interleaved); the oldest armed goes first. Each
+ * source event no lane takes is offered to every kept one, so the set stays small.
+ */
+export const MAX_LANES = 8;
+
 export function isTruncation(error: unknown): boolean {
   return isReasoningProtocolError(error) && error.code === "RUN_TRUNCATED";
 }
@@ -70,8 +77,14 @@ export function isTruncation(error: unknown): boolean {
  *
  * Re-entrancy: a subscriber may feed the source from inside an emission. The nested event runs
  * through the whole chain before the rest of the outer one (as with one subscriber per stage); the
- * lane is taken and armed only at depth 0, where every state is whole, and `busy` holds until the
+ * lanes are taken and armed only at depth 0, where every state is whole, and `busy` holds until the
  * outermost event is done.
+ *
+ * The lanes: a source event no kept lane takes arms one on the states as they are, for itself and
+ * the deltas of its item that follow; when it takes it, the lane is kept beside the others (items
+ * streaming interleaved: a reasoning message and the answer, parallel tool calls; issue 23), up to
+ * `MAX_LANES`. A lane-taken delta changes only its own item's text, so every kept lane stays valid;
+ * an event that takes the steps may change anything, and drops them all.
  */
 export class ChainRunner {
   /** Each link's state, threaded linearly (index = link position). */
@@ -93,10 +106,8 @@ export class ChainRunner {
   #index: number;
   // Source events (or the end of the source) being handled right now.
   #depth = 0;
-  #lane: ChainLane | undefined;
-  // The lane taken before `lane`, while only lanes were taken since (two items streaming in turns,
-  // issue 13): a lane-taken delta changes only its own item's text, so it stays valid.
-  #spare: ChainLane | undefined;
+  // The kept lanes, oldest armed first; at most one per item (`sameItem`).
+  readonly #lanes: ChainLane[] = [];
   #stopped = false;
   // Publishing what a failing event changed: a source event a subscriber feeds from inside that
   // publication is not taken — the failure is the stream's verdict, whenever the publication comes
@@ -131,7 +142,7 @@ export class ChainRunner {
    * to the next publication, `settle`).
    */
   get unsettled(): boolean {
-    return this.#lane?.unsettled === true || this.#spare?.unsettled === true;
+    return this.#lanes.some((lane) => lane.unsettled === true);
   }
 
   /**
@@ -140,8 +151,8 @@ export class ChainRunner {
    * time: a lane holds only deltas it took completely.
    */
   settle(): void {
-    this.#lane?.settle?.(this.states);
-    this.#spare?.settle?.(this.states);
+    const lanes = this.#lanes;
+    for (let l = 0; l < lanes.length; l++) lanes[l]!.settle?.(this.states);
   }
 
   /** Stops the chain (its consumer left or it failed): the rest of the event in progress emits nothing more. */
@@ -157,33 +168,8 @@ export class ChainRunner {
   /** One source event. Throws what a step threw. */
   next(value: unknown): void {
     if (this.#failing) return;
-    let lane = this.#lane;
-    if (lane !== undefined && this.#depth === 0) {
-      const delta = lane.deltaOf(value);
-      if (delta !== undefined) {
-        this.#takeLane(lane, value, delta);
-        return;
-      }
-      // Another item's delta: the spare's lane, or one armed now on the states as they are (settled:
-      // it may be the same item's). Both lanes are set before the delta is taken: a re-entrant event
-      // taking the steps during its emission clears them.
-      let other = this.#spare;
-      if (other === undefined) {
-        this.settle();
-        other = this.#arm!(this.states, value);
-      }
-      const otherDelta = other?.deltaOf(value);
-      if (otherDelta !== undefined) {
-        // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
-        this.#spare = lane.sameItem(other!) ? undefined : lane;
-        this.#lane = lane = other!;
-        this.#takeLane(lane, value, otherDelta);
-        return;
-      }
-    }
-    this.settle();
-    this.#lane = undefined;
-    this.#spare = undefined;
+    if (this.#depth === 0 && this.#arm !== undefined && this.#tookLane(value)) return;
+    this.#dropLanes();
     const ctx = this.#ctx;
     // A nested event must not leave its index to the rest of the outer one.
     const outer = ctx.index;
@@ -205,7 +191,6 @@ export class ChainRunner {
     }
     this.#depth--;
     ctx.index = outer;
-    if (this.#depth === 0 && this.#arm !== undefined) this.#lane = this.#arm(this.states, value);
     this.#published();
   }
 
@@ -216,9 +201,7 @@ export class ChainRunner {
    * path (D-PATHS, D-TRUNC); then the links publish and the first error (the upstream's first) is thrown.
    */
   complete(upstream?: { readonly error: unknown }): void {
-    this.settle();
-    this.#lane = undefined;
-    this.#spare = undefined;
+    this.#dropLanes();
     const stages = this.#stages;
     const states = this.states;
     const ctx = this.#ctx;
@@ -243,6 +226,39 @@ export class ChainRunner {
     }
     this.#published();
     if (failure !== undefined) throw failure.error;
+  }
+
+  /**
+   * Whether a lane took `value`: a kept one, or one armed now on the states as they are (settled:
+   * arming reads the item's text). A new lane is kept before it takes the delta: a re-entrant event
+   * taking the steps during its emission settles and drops it with the others.
+   */
+  #tookLane(value: unknown): boolean {
+    const lanes = this.#lanes;
+    for (let l = 0; l < lanes.length; l++) {
+      const delta = lanes[l]!.deltaOf(value);
+      if (delta !== undefined) {
+        this.#takeLane(lanes[l]!, value, delta);
+        return true;
+      }
+    }
+    this.settle();
+    const lane = this.#arm!(this.states, value);
+    const delta = lane?.deltaOf(value);
+    if (delta === undefined) return false;
+    // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
+    const same = lanes.findIndex((kept) => kept.sameItem(lane!));
+    if (same >= 0) lanes.splice(same, 1);
+    else if (lanes.length === MAX_LANES) lanes.shift();
+    lanes.push(lane!);
+    this.#takeLane(lane!, value, delta);
+    return true;
+  }
+
+  /** Before the steps run or the chain ends: the lanes' text into the states, and no lane kept. */
+  #dropLanes(): void {
+    this.settle();
+    this.#lanes.length = 0;
   }
 
   #takeLane(lane: ChainLane, value: unknown, delta: string): void {

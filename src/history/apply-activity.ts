@@ -51,18 +51,18 @@ export function snapshotActivity(
   }
 
   if (held !== undefined && replace === false) {
-    if (metadata === undefined) return result(conversation, [event]);
-    return result(conversation.replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) }), [
-      event,
-    ]);
+    if (metadata === undefined) return conversation.passing(event);
+    return conversation
+      .replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) })
+      .passing(event);
   }
   const message: ActivityMessage = { id, role: "activity", activityType, content };
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
   const merged = metadata === undefined ? held?.metadata : mergeMetadata(held?.metadata, metadata);
   if (merged !== undefined) message.metadata = merged;
-  return result(held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message), [
+  return (held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message)).passing(
     event,
-  ]);
+  );
 }
 
 export function patchActivity(
@@ -96,7 +96,7 @@ export function patchActivity(
   }
   const message: ActivityMessage = { ...held, activityType, content };
   if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);
-  return result(conversation.replaceAt(position, message), [event]);
+  return conversation.replaceAt(position, message).passing(event);
 }
 
 function skipped(

@@ -38,7 +38,7 @@ export function routeEncryptedValue(
     }
     const stored =
       held.encryptedValue === value ? conversation : conversation.replaceAt(position!, withValue(held, value));
-    return result(recordIssuer(stored, "message", entityId), [event]);
+    return recordIssuer(stored, "message", entityId).passing(event);
   }
 
   if (subtype === "tool-call") {
@@ -52,7 +52,7 @@ export function routeEncryptedValue(
       call.encryptedValue === value
         ? conversation
         : conversation.replaceAt(position, withCall(holder, slot, withValue(call, value)));
-    return result(recordIssuer(stored, "tool-call", entityId), [event]);
+    return recordIssuer(stored, "tool-call", entityId).passing(event);
   }
 
   // An unrecognised string subtype is a newer union member: the event is removed (R-REASON-24), as

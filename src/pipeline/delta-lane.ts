@@ -1,6 +1,6 @@
 import { EventType, type Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
-import { FAMILY_BY_CHUNK_TYPE, type ChunkFamily } from "../chunks/chunk-families";
+import { CHUNK_FAMILIES, type ChunkFamily } from "../chunks/chunk-families";
 import { closesNoStream, streamContinuedBy, type OpenStream } from "../chunks/lanes";
 import { contentEvent } from "../chunks/synthesize";
 import { passesAsContinuation } from "../discipline/verify-discipline";
@@ -38,16 +38,17 @@ type IdField = "messageId" | "toolCallId";
  * the next delta of the item that is streaming — a reasoning or text message's content, or a tool
  * call's arguments, the parent agent's or a subagent's (issue 5).
  *
- * After the stages handled an event, `arm` asks each stage, through a predicate the stage owns,
- * whether a plain delta of the same item, with the same tag, would pass it unchanged and leave its
- * state as it is: upcast and enforcement always let such a delta through unchanged (`deltaOf`
+ * For a source event no kept lane takes, the runner asks `arm` (src/core/chain-runner.ts) whether
+ * it is a delta a lane can take; `arm` asks each stage, through a predicate the stage owns, whether
+ * a plain delta of that item, with that tag, would pass it unchanged and leave its state as it is: upcast and enforcement always let such a delta through unchanged (`deltaOf`
  * admits only events enforcement's fast path calls clean); expansion has no chunk stream open that
  * an explicit CONTENT/ARGS would end (`closesNoStream`), or, for a chunk, it continues the stream
  * assembling this very item (`streamContinuedBy`); verification has the item open in an active run,
  * owned by the tag if there is one (`passesAsContinuation`); the history holds it open with string
  * content or arguments (`appendableSlot`, `appendableCall`). While that holds, such a delta changes
- * nothing but that text, so the next one is taken by `deltaOf` + `emitted` + `append` without running
- * the steps; any other event disarms the lane and takes the steps. `test/pipeline/delta-lane.test.ts`
+ * nothing but that text, so it and the next ones are taken by `deltaOf` + `emitted` + `append`
+ * without running the steps; the runner keeps one lane per item streaming (interleaved items, issue
+ * 23), and any other event drops them all and takes the steps. `test/pipeline/delta-lane.test.ts`
  * checks that the facade gives the same events, histories, warnings and errors with and without it.
  *
  * A lane-shaped delta has the lane's type and tag (`subagentRunId`, or none), names the lane's item
@@ -89,8 +90,8 @@ export class DeltaLane implements ChainLane {
   private held: string | undefined = undefined;
 
   /**
-   * The lane for the deltas that may follow `event`, judged on the states (of a chain in the facade's
-   * order) as they are now; or undefined.
+   * The lane for `event` and the deltas of its item that follow, judged on the states (of a chain in
+   * the facade's order) as they are now; or undefined.
    */
   static arm(
     states: readonly unknown[],
@@ -261,11 +262,20 @@ function hasOpenerField(e: Record<string, unknown>): boolean {
   );
 }
 
+/** A delta's wire type → the field naming its item, and its chunk family for a `*_CHUNK`. */
+type DeltaKind = { readonly idField: IdField; readonly chunkFamily: ChunkFamily | undefined };
+const DELTA_TYPES: ReadonlyMap<string, DeltaKind> = new Map(
+  CHUNK_FAMILIES.flatMap((family): [string, DeltaKind][] => [
+    [family.contentType, { idField: family.idField, chunkFamily: undefined }],
+    [family.chunkType, { idField: family.idField, chunkFamily: family }],
+  ]),
+);
+
 /**
- * The event's `type`, the id of the item it names (absent: `undefined`) and its tag, when they have
- * the types a delta's fields must have; undefined for anything else, and for an event whose getters
- * throw now (the steps accepted it a moment ago; a hostile source may still change its mind, and that
- * must not escape from the subscriber).
+ * The event's `type`, the id of the item it names (absent: `undefined`) and its tag, when it is a
+ * delta type and they have the types a delta's fields must have; undefined for anything else, and
+ * for an event whose getters throw (the steps report it; a hostile source may change its mind
+ * between reads, and that must not escape from the subscriber).
  */
 function readDelta(event: unknown):
   | {
@@ -280,14 +290,14 @@ function readDelta(event: unknown):
   try {
     const e = event as Record<string, unknown>;
     const type = e.type;
-    if (typeof type !== "string") return undefined;
-    const chunkFamily = FAMILY_BY_CHUNK_TYPE.get(type);
-    const idField: IdField = chunkFamily?.idField ?? (type === EventType.TOOL_CALL_ARGS ? "toolCallId" : "messageId");
+    const kind = typeof type === "string" ? DELTA_TYPES.get(type) : undefined;
+    if (kind === undefined) return undefined;
+    const { idField, chunkFamily } = kind;
     const id = e[idField];
     const tag = e.subagentRunId;
     if ((id !== undefined && typeof id !== "string") || (tag !== undefined && typeof tag !== "string"))
       return undefined;
-    return { type, chunkFamily, idField, id, tag };
+    return { type: type as string, chunkFamily, idField, id, tag };
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@
 import {
   ChainRunner,
   isTruncation,
+  MAX_LANES,
   type ChainLane,
   type ChainLink,
   type ChainPolicy,
@@ -410,23 +411,33 @@ describe("ChainRunner: publishing, stop and inject", () => {
 
 describe("ChainRunner: the delta lane's bookkeeping", () => {
   /**
-   * A lane per event prefix: `m:<delta>` (item m), `M:<delta>` (item m as well, e.g. its tagged
-   * deltas) and `n:<delta>` (item n). `take` counts in the first link's state and emits `lane<prefix>:<delta>`.
+   * A lane per event prefix: `<letter>:<delta>` (item <letter>), and `M:<delta>` (item m as well,
+   * e.g. its tagged deltas). `take` counts in the first link's state and emits `lane<prefix>:<delta>`;
+   * a deferring lane (D-PACE) holds what it took until `settle`, which counts it then.
    */
-  function laneFor(prefix: string): ChainLane & { readonly item: string } {
+  function laneFor(prefix: string, defers: boolean): ChainLane & { readonly item: string } {
     const item = prefix.toLowerCase();
-    return {
+    let held = 0;
+    const lane: ChainLane & { readonly item: string } = {
       item,
       deltaOf: (event) => (typeof event === "string" && event.startsWith(`${prefix}:`) ? event.slice(2) : undefined),
       take: (states, _event, delta, emit) => {
-        states[0] = (states[0] as number) + 100;
+        if (defers) held += 100;
+        else states[0] = (states[0] as number) + 100;
         emit(`lane${prefix}:${delta}`);
       },
       sameItem: (other) => (other as ChainLane & { item: string }).item === item,
     };
+    if (!defers) return lane;
+    return Object.assign(Object.defineProperty(lane, "unsettled", { get: () => held > 0 }), {
+      settle: (states: unknown[]) => {
+        states[0] = (states[0] as number) + held;
+        held = 0;
+      },
+    });
   }
 
-  function laneChain(log: string[], onEmit?: (value: string) => void): ChainRunner {
+  function laneChain(log: string[], onEmit?: (value: string) => void, defers = false): ChainRunner {
     return chainOf(
       [logging(log, "A")],
       log,
@@ -434,7 +445,7 @@ describe("ChainRunner: the delta lane's bookkeeping", () => {
         lane: (_states, event) => {
           log.push(`arm:${String(event)}`);
           const prefix = String(event).split(":")[0]!;
-          return ["m", "M", "n"].includes(prefix) ? laneFor(prefix) : undefined;
+          return /^([a-w]|M)$/.test(prefix) ? laneFor(prefix, defers) : undefined;
         },
         afterEvent: () => log.push("after"),
       },
@@ -443,73 +454,119 @@ describe("ChainRunner: the delta lane's bookkeeping", () => {
     );
   }
 
-  it("R-STREAM-4: after the steps handled an event the lane is armed; the next delta it accepts skips the steps, counts as a source event and is published", () => {
+  const lanesOnly = (log: readonly string[]) => log.filter((l) => !l.startsWith("out:s") && l !== "after");
+
+  it("R-STREAM-4: a source event no lane takes is offered to arm one on the states as they are; a delta the lane takes skips the steps, counts as a source event and is published", () => {
     const log: string[] = [];
     const runner = laneChain(log);
     runner.next("m:1");
     runner.next("m:2");
-    expect(log).toEqual(["A:m:1@0", "out:m:1", "arm:m:1", "out:s1", "after", "out:lanem:2", "out:s101", "after"]);
+    expect(log).toEqual(["arm:m:1", "out:lanem:1", "out:s100", "after", "out:lanem:2", "out:s200", "after"]);
     expect(runner.count).toBe(2);
-    expect(runner.states).toEqual([101]);
-    // Any other event takes the steps and disarms the lane.
+    expect(runner.states).toEqual([200]);
+    // Any other event takes the steps and drops the lane: the next delta arms one anew.
     log.length = 0;
     runner.next("x");
     runner.next("m:3");
     expect(log).toEqual([
-      // Asked first for another item's lane, on the states as they are.
       "arm:x",
       "A:x@2",
       "out:x",
-      "arm:x",
-      "out:s102",
+      "out:s201",
       "after",
-      "A:m:3@3",
-      "out:m:3",
       "arm:m:3",
-      "out:s103",
+      "out:lanem:3",
+      "out:s301",
       "after",
-    ]);
-  });
-
-  it("R-STREAM-4 R-TOOL-2: two items in turns — another item's delta takes a lane armed on the states as they are, and the first lane is kept as the spare", () => {
-    const log: string[] = [];
-    const runner = laneChain(log);
-    runner.next("m:1");
-    log.length = 0;
-    runner.next("n:1");
-    runner.next("m:2");
-    runner.next("n:2");
-    // Armed once, for n: then m and n swap between the lane and the spare without the steps.
-    expect(log.filter((l) => !l.startsWith("out:s") && l !== "after")).toEqual([
-      "arm:n:1",
-      "out:lanen:1",
-      "out:lanem:2",
-      "out:lanen:2",
     ]);
     expect(runner.count).toBe(4);
-    // An event neither lane takes takes the steps and drops both.
-    log.length = 0;
-    runner.next("x");
-    runner.next("n:3");
-    expect(log.filter((l) => !l.startsWith("out:s") && l !== "after")).toEqual([
-      "A:x@4",
-      "out:x",
-      "arm:x",
-      "A:n:3@5",
-      "out:n:3",
-      "arm:n:3",
-    ]);
   });
 
-  it("R-SUB-2: two lanes of one item (another type or tag) are never both kept: the first is dropped, not made the spare", () => {
+  it("R-STREAM-4 R-TOOL-2: items interleaved — each item's first delta arms a lane of its own, kept beside the others; an event no lane takes drops them all", () => {
+    const log: string[] = [];
+    const runner = laneChain(log);
+    const items = ["m", "n", "o"];
+    for (let round = 1; round <= 3; round++) for (const item of items) runner.next(`${item}:${round}`);
+    // Armed once per item; then every delta takes its item's lane, in any order.
+    runner.next("o:4");
+    runner.next("m:4");
+    expect(lanesOnly(log)).toEqual([
+      "arm:m:1",
+      "out:lanem:1",
+      "arm:n:1",
+      "out:lanen:1",
+      "arm:o:1",
+      "out:laneo:1",
+      ...[2, 3].flatMap((round) => items.map((item) => `out:lane${item}:${round}`)),
+      "out:laneo:4",
+      "out:lanem:4",
+    ]);
+    expect(runner.count).toBe(11);
+    log.length = 0;
+    runner.next("x");
+    runner.next("n:5");
+    runner.next("m:5");
+    expect(lanesOnly(log)).toEqual(["arm:x", "A:x@11", "out:x", "arm:n:5", "out:lanen:5", "arm:m:5", "out:lanem:5"]);
+  });
+
+  it(`R-STREAM-4: at most MAX_LANES (${MAX_LANES}) lanes are kept: a further item's lane drops the oldest armed`, () => {
+    const log: string[] = [];
+    const runner = laneChain(log);
+    const items = Array.from({ length: MAX_LANES + 1 }, (_, i) => String.fromCharCode(97 + i));
+    const kept = items.slice(0, MAX_LANES);
+    for (let round = 1; round <= 2; round++) for (const item of kept) runner.next(`${item}:${round}`);
+    expect(log.filter((l) => l.startsWith("arm:"))).toEqual(kept.map((item) => `arm:${item}:1`));
+    log.length = 0;
+    const [oldest, second] = kept;
+    runner.next(`${items[MAX_LANES]}:1`);
+    runner.next(`${second}:3`);
+    runner.next(`${oldest}:3`);
+    expect(lanesOnly(log)).toEqual([
+      `arm:${items[MAX_LANES]}:1`,
+      `out:lane${items[MAX_LANES]}:1`,
+      `out:lane${second}:3`,
+      `arm:${oldest}:3`,
+      `out:lane${oldest}:3`,
+    ]);
+    expect(runner.states).toEqual([100 * (2 * MAX_LANES + 3)]);
+  });
+
+  it("R-SUB-2: two lanes of one item (another type or tag) are never both kept: the first is dropped", () => {
     const log: string[] = [];
     const runner = laneChain(log);
     runner.next("m:1");
+    runner.next("n:1");
     runner.next("M:1");
     log.length = 0;
-    // m's lane was not kept: its delta arms a lane anew.
+    // m's lane was not kept (M's replaced it), n's was: m's delta arms a lane anew, which drops M's.
     runner.next("m:2");
-    expect(log.filter((l) => !l.startsWith("out:s") && l !== "after")).toEqual(["arm:m:2", "out:lanem:2"]);
+    runner.next("n:2");
+    runner.next("M:2");
+    expect(lanesOnly(log)).toEqual(["arm:m:2", "out:lanem:2", "out:lanen:2", "arm:M:2", "out:laneM:2"]);
+  });
+
+  it("D-PACE: deferring lanes of several items each hold what they took until the runner settles them: before the steps, on settle(), at the end", () => {
+    const log: string[] = [];
+    const runner = laneChain(log, undefined, true);
+    ["m:1", "n:1", "o:1", "m:2"].forEach((e) => runner.next(e));
+    // Arming reads the states whole: n's and o's settled the lanes kept then (m:1, then n:1); o:1 and m:2 are held.
+    expect(runner.states).toEqual([200]);
+    expect(runner.unsettled).toBe(true);
+    runner.settle();
+    expect(runner.states).toEqual([400]);
+    expect(runner.unsettled).toBe(false);
+    // Only one lane holds text: unsettled still, and all of it lands before the steps see the states.
+    runner.next("o:2");
+    expect(runner.unsettled).toBe(true);
+    runner.next("n:2");
+    log.length = 0;
+    runner.next("x");
+    expect(log).toContain("A:x@6");
+    expect(runner.states).toEqual([601]);
+    ["m:3", "n:3"].forEach((e) => runner.next(e));
+    runner.complete();
+    expect(runner.states).toEqual([801]);
+    expect(runner.unsettled).toBe(false);
   });
 
   it("R-STREAM-4: a delta a lane would take, arriving re-entrantly inside an event, takes the steps, and no lane is armed inside an event", () => {
@@ -525,7 +582,7 @@ describe("ChainRunner: the delta lane's bookkeeping", () => {
     runner.next("m:2");
     runner.next("m:4");
     const steps = log.filter((l) => l.startsWith("A:") || l.startsWith("arm:") || l.startsWith("out:lane"));
-    expect(steps).toEqual(["A:m:1@0", "arm:m:1", "out:lanem:2", "A:m:3@2", "A:m:4@3", "arm:m:4"]);
+    expect(steps).toEqual(["arm:m:1", "out:lanem:1", "out:lanem:2", "A:m:3@2", "arm:m:4", "out:lanem:4"]);
     expect(runner.count).toBe(4);
   });
 });

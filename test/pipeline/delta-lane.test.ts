@@ -36,7 +36,7 @@ import { createEnforceStage } from "../../src/schema/enforce-schema";
 import { createExpandStage } from "../../src/chunks/expand-chunks";
 import { createVerifyStage } from "../../src/discipline/verify-discipline";
 import { createHistoryStage, type HistoryState } from "../../src/history/history-stage";
-import { ChainRunner } from "../../src/core/chain-runner";
+import { ChainRunner, MAX_LANES } from "../../src/core/chain-runner";
 import { DeltaLane } from "../../src/pipeline/delta-lane";
 import { ContentBuilder } from "../../src/history/content-builder";
 import { DEFAULT_MAX_CONTENT_LENGTH } from "../../src/history/content-limit";
@@ -67,10 +67,10 @@ const optionsOf = (c: Case) => ({
   scheduler: countingClock(),
 });
 
-/** The facade, lane included, over `from(events)`. */
-function viaFacade(c: Case): Outcome {
+/** The facade, lane included, over `from(events)`; paced (D-PACE) when given a `historyPace`. */
+function viaFacade(c: Case, pacing: { readonly historyPace?: number } = {}): Outcome {
   const out: Outcome = { events: [], histories: [], warnings: [], error: undefined };
-  const pipeline = reasoningPipeline(from(c.events), { ...optionsOf(c), onWarning: () => {} });
+  const pipeline = reasoningPipeline(from(c.events), { ...optionsOf(c), ...pacing, onWarning: () => {} });
   pipeline.history$.subscribe((h) => out.histories.push(h));
   pipeline.warnings$.subscribe((w) => out.warnings.push(w));
   pipeline.events$.subscribe({
@@ -585,8 +585,8 @@ describe("issue 13: the conversations, through the facade and through the six op
     const append = jest.spyOn(DeltaLane.prototype, "append");
     try {
       viaOperators({ events }, "derive", true);
-      // The first delta takes the steps (it arms the lane), the other 99 the lane.
-      expect(append).toHaveBeenCalledTimes(99);
+      // Every delta, the first too (it arms the lane on the states the START left, issue 23).
+      expect(append).toHaveBeenCalledTimes(100);
       append.mockClear();
       viaOperators({ events }, "derive", false);
       expect(append).not.toHaveBeenCalled();
@@ -816,17 +816,17 @@ describe("delta lane: when it is taken", () => {
     { type: "RUN_FINISHED", threadId: "t", runId: "r" },
   ];
 
-  it("R-STREAM-4: every plain delta after the first of a message takes the lane, explicit or chunked", () => {
+  it("R-STREAM-4: every plain delta of a message takes the lane, the first too (armed on the states its START left)", () => {
     const append = jest.spyOn(DeltaLane.prototype, "append");
     const out = viaFacade({ events: explicit(100) });
-    expect(append).toHaveBeenCalledTimes(99);
+    expect(append).toHaveBeenCalledTimes(100);
     expect(out.events).toEqual(viaSteps({ events: explicit(100) }).events);
     expect((out.histories.at(-1)!.messages[0] as { content: string }).content).toBe(
       Array.from({ length: 100 }, (_, i) => `${i},`).join(""),
     );
   });
 
-  it("R-STREAM-12: chunk continuations take the lane and become the CONTENT expansion synthesizes", () => {
+  it("R-STREAM-12: chunk continuations take the lane (the first chunk opens the stream: the steps) and become the CONTENT expansion synthesizes", () => {
     const append = jest.spyOn(DeltaLane.prototype, "append");
     const events = [
       { type: "RUN_STARTED", threadId: "t", runId: "r" },
@@ -854,10 +854,14 @@ describe("delta lane: when it is taken", () => {
       { type: "RUN_FINISHED", threadId: "t", runId: "r" },
     ];
     const expected = Array.from({ length: 80 }, (_, i) => `${i},`).join("");
-    for (const events of [explicitCall, chunkedCall]) {
+    // Explicit: every ARGS; chunked: every chunk but the one that opens the call.
+    for (const [events, taken] of [
+      [explicitCall, 80],
+      [chunkedCall, 79],
+    ] as const) {
       const append = jest.spyOn(DeltaLane.prototype, "append");
       const out = viaFacade({ events });
-      expect(append).toHaveBeenCalledTimes(79);
+      expect(append).toHaveBeenCalledTimes(taken);
       append.mockRestore();
       const holder = out.histories.at(-1)!.messages[0] as { toolCalls: { function: { arguments: string } }[] };
       expect(holder.toolCalls[0]!.function.arguments).toBe(expected);
@@ -908,11 +912,16 @@ describe("delta lane: when it is taken", () => {
       ...Array.from({ length: 19 }, (_, i) => ({ type: "TEXT_MESSAGE_CHUNK", delta: `${i + 1},` })),
       { type: "RUN_FINISHED", threadId: "t", runId: "r" },
     ];
-    for (const events of [tagged, idless, parentIdless]) {
+    // The explicit message's every delta; the chunked ones' every chunk but the opener.
+    for (const [events, taken] of [
+      [tagged, 20],
+      [idless, 19],
+      [parentIdless, 19],
+    ] as const) {
       const append = jest.spyOn(DeltaLane.prototype, "append");
       const out = viaFacade({ events });
       expect(out.error).toBeUndefined();
-      expect(append).toHaveBeenCalledTimes(19);
+      expect(append).toHaveBeenCalledTimes(taken);
       append.mockRestore();
       expect((out.histories.at(-1)!.messages[0] as { content: string }).content).toBe(
         Array.from({ length: 20 }, (_, i) => `${i},`).join(""),
@@ -936,7 +945,7 @@ const interleaved = (runs: number): unknown[] => [
   { type: "RUN_FINISHED", threadId: "t", runId: "r" },
 ];
 
-describe("delta lane: two items streaming in turns (issue 13)", () => {
+describe("delta lane: items streaming interleaved (issues 13, 23)", () => {
   afterEach(() => jest.restoreAllMocks());
 
   const run = (body: unknown[]): unknown[] => [
@@ -956,12 +965,12 @@ describe("delta lane: two items streaming in turns (issue 13)", () => {
     delta: `${toolCallId}${i},`,
   });
 
-  it("R-STREAM-4: a reasoning message and an answer in turns take the lane after their first deltas, each keeping its own text", () => {
+  it("R-STREAM-4: a reasoning message and an answer in turns take the lane, each its own, each keeping its own text", () => {
     const events = interleaved(30);
     const append = jest.spyOn(DeltaLane.prototype, "append");
     const out = viaFacade({ events });
-    // The first delta of each takes the steps (the first arms the lane, the second a lane for itself).
-    expect(append).toHaveBeenCalledTimes(59);
+    // Every delta: the first of each arms a lane for its item, kept beside the other's.
+    expect(append).toHaveBeenCalledTimes(60);
     append.mockRestore();
     const [r, a] = out.histories.at(-1)!.messages as readonly { content: string }[];
     expect(r!.content).toBe(Array.from({ length: 30 }, (_, i) => `r${i},`).join(""));
@@ -1027,6 +1036,58 @@ describe("delta lane: two items streaming in turns (issue 13)", () => {
     expectSame({ events });
   });
 
+  it("R-STREAM-12 R-STREAM-15 R-SUB-2 R-META-4: items interleaved (two to MAX_LANES + 2) interrupted by any other event — the facade gives what its steps give", () => {
+    fc.assert(
+      fc.property(turnsPlanArb, (plan) => expectSame(buildTurnsCase(plan))),
+      { seed: SEED, numRuns: caseCount(400), endOnFailure: true },
+    );
+  });
+
+  it("D-PACE R-STREAM-4: paced, the deferring lanes hold several items' text: the same events, warnings, verdict and final history as the steps", () => {
+    fc.assert(
+      fc.property(turnsPlanArb, (plan) => {
+        const c = buildTurnsCase(plan);
+        const paced = viaFacade(c, { historyPace: 1e9 });
+        const steps = viaSteps(c);
+        expect(paced.error).toEqual(steps.error);
+        expect(paced.events).toEqual(steps.events);
+        expect(paced.warnings).toEqual(steps.warnings);
+        expect(paced.histories.at(-1)).toEqual(steps.histories.at(-1));
+      }),
+      { seed: SEED, numRuns: caseCount(300), endOnFailure: true },
+    );
+    // Three items in turns, every delta by a lane: the one publication at RUN_FINISHED holds each item's whole text.
+    const body = Array.from({ length: 20 }, (_, i) => [
+      { type: "REASONING_MESSAGE_CONTENT", messageId: "r", delta: `r${i},` },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "a", delta: `a${i},` },
+      { type: "TOOL_CALL_ARGS", toolCallId: "c", delta: `c${i},` },
+    ]).flat();
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning" },
+      { type: "TEXT_MESSAGE_START", messageId: "a", role: "assistant" },
+      { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "search", parentMessageId: "a" },
+      ...body,
+      { type: "TOOL_CALL_END", toolCallId: "c" },
+      { type: "REASONING_MESSAGE_END", messageId: "r" },
+      { type: "TEXT_MESSAGE_END", messageId: "a" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const take = jest.spyOn(DeltaLane.prototype, "take");
+    const paced = viaFacade({ events }, { historyPace: 1e9 });
+    expect(take).toHaveBeenCalledTimes(60);
+    take.mockRestore();
+    const [r, a] = paced.histories.at(-1)!.messages as readonly {
+      content: string;
+      toolCalls: readonly { function: { arguments: string } }[];
+    }[];
+    const text = (p: string) => Array.from({ length: 20 }, (_, i) => `${p}${i},`).join("");
+    expect(r!.content).toBe(text("r"));
+    expect(a!.content).toBe(text("a"));
+    expect(a!.toolCalls[0]!.function.arguments).toBe(text("c"));
+    expect(paced.histories.at(-1)).toEqual(viaSteps({ events }).histories.at(-1));
+  });
+
   it("R-STREAM-4: a subscriber feeding the source re-entrantly while two lanes are kept sees what the steps give", () => {
     const events = interleaved(10);
     // Events 6 and 7 arrive from inside the emission of the sixth event out (a delta of "a" the
@@ -1090,16 +1151,20 @@ const TURN_CUTS = [
 ] as const;
 
 /**
- * A turn: a delta of item 0, 1 or of a third item (an open text message), plain or in a variant a
- * lane may or may not take (a timestamp, an empty delta, the item's other form, the other tag); or an
- * event that must leave both lanes (`cut`).
+ * A turn: a delta of one of the items (`who`, modulo their number) or of an extra item (an open
+ * text message), plain or in a variant a lane may or may not take (a timestamp, an empty delta, the
+ * item's other form, the other tag); or an event that must leave every lane (`cut`).
  */
 type Turn =
-  | { readonly who: 0 | 1 | 2; readonly variant: "plain" | "timestamp" | "empty" | "other-form" | "other-tag" }
+  | {
+      readonly who: number | "extra";
+      readonly variant: "plain" | "timestamp" | "empty" | "other-form" | "other-tag";
+    }
   | { readonly cut: (typeof TURN_CUTS)[number] };
 
 interface TurnsPlan {
-  readonly items: readonly [TurnsItem, TurnsItem];
+  /** Two or more items streaming interleaved; more than MAX_LANES sometimes (the runner drops the oldest lane). */
+  readonly items: readonly TurnsItem[];
   readonly turns: readonly Turn[];
   readonly ending: LanePlan["ending"];
   readonly bounds: Bounds;
@@ -1115,14 +1180,14 @@ const turnArb: fc.Arbitrary<Turn> = fc.oneof(
   {
     weight: 12,
     arbitrary: fc.record({
-      who: fc.constantFrom(0 as const, 1 as const),
+      who: fc.nat({ max: 11 }),
       variant: fc.constantFrom("plain" as const, "plain" as const, "plain" as const, "timestamp" as const),
     }),
   },
   {
     weight: 2,
     arbitrary: fc.record({
-      who: fc.constantFrom(0 as const, 1 as const, 2 as const),
+      who: fc.oneof(fc.nat({ max: 11 }), fc.constant("extra" as const)),
       variant: fc.constantFrom("plain" as const, "empty" as const, "other-form" as const, "other-tag" as const),
     }),
   },
@@ -1130,13 +1195,16 @@ const turnArb: fc.Arbitrary<Turn> = fc.oneof(
 );
 
 const turnsPlanArb: fc.Arbitrary<TurnsPlan> = fc.record({
-  items: fc.tuple(turnsItemArb, turnsItemArb),
-  // Mostly strict turns (0, 1, 0, 1, …) with the generated turns spliced in, so two lanes are kept.
+  items: fc.oneof(
+    { weight: 3, arbitrary: fc.array(turnsItemArb, { minLength: 2, maxLength: 4 }) },
+    { weight: 1, arbitrary: fc.array(turnsItemArb, { minLength: MAX_LANES - 1, maxLength: MAX_LANES + 2 }) },
+  ),
+  // Mostly strict turns (0, 1, …, 0, 1, …) with the generated turns spliced in, so every item's lane is kept.
   turns: fc
     .array(fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: turnArb }), {
-      maxLength: 120,
+      maxLength: 160,
     })
-    .map((picks) => picks.map((pick, i): Turn => pick ?? { who: (i % 2) as 0 | 1, variant: "plain" })),
+    .map((picks) => picks.map((pick, i): Turn => pick ?? { who: i, variant: "plain" })),
   ending: fc.constantFrom("end" as const, "truncated" as const, "run-error" as const),
   // Each history operator's bound, when given, is met somewhere in the turns (deltas are 4–6 characters).
   bounds: fc.record(
@@ -1161,8 +1229,8 @@ function buildTurnsCase(plan: TurnsPlan): Case {
   });
   const events: unknown[] = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
   if (plan.items.some((item) => item.sub)) events.push({ type: "SUBAGENT_STARTED", subagentRunId: "sub", name: "h" });
-  // The third item opens first: its START must not end a chunk stream of the two.
-  events.push({ type: "TEXT_MESSAGE_START", messageId: "m-3", role: "assistant" });
+  // The extra item opens first: its START must not end a chunk stream of the others.
+  events.push({ type: "TEXT_MESSAGE_START", messageId: "m-extra", role: "assistant" });
   plan.items.forEach((item, i) => {
     if (item.kind === "reasoning") events.push({ type: "REASONING_START", messageId: `span-${i}`, ...tags[i] });
     if (item.form === "explicit") events.push({ ...shapes[i]!.start(ids[i]!), ...tags[i] });
@@ -1193,14 +1261,14 @@ function buildTurnsCase(plan: TurnsPlan): Case {
         case "metadata-0":
         case "metadata-1": {
           const i = turn.cut === "metadata-0" ? 0 : 1;
-          events.push(deltaOf(i, `${i}m${n},`, plan.items[i].form, { metadata: { n } }));
+          events.push(deltaOf(i, `${i}m${n},`, plan.items[i]!.form, { metadata: { n } }));
           break;
         }
         case "snapshot-0":
           events.push(shapes[0]!.restating(ids[0]!));
           break;
         case "end-0":
-          events.push(plan.items[0].form === "explicit" ? { ...shapes[0]!.end(ids[0]!), ...tags[0] } : null);
+          events.push(plan.items[0]!.form === "explicit" ? { ...shapes[0]!.end(ids[0]!), ...tags[0] } : null);
           break;
         case "null":
           events.push(null);
@@ -1211,12 +1279,14 @@ function buildTurnsCase(plan: TurnsPlan): Case {
       }
       continue;
     }
-    const { who, variant } = turn;
-    if (who === 2) {
-      events.push({ type: "TEXT_MESSAGE_CONTENT", messageId: "m-3", delta: variant === "empty" ? "" : `3:${n},` });
+    if (turn.who === "extra") {
+      const delta = turn.variant === "empty" ? "" : `x:${n},`;
+      events.push({ type: "TEXT_MESSAGE_CONTENT", messageId: "m-extra", delta });
       continue;
     }
-    const form = plan.items[who].form;
+    const { variant } = turn;
+    const who = turn.who % plan.items.length;
+    const form = plan.items[who]!.form;
     const text = `${who}:${n},`;
     switch (variant) {
       case "plain":
@@ -1233,7 +1303,7 @@ function buildTurnsCase(plan: TurnsPlan): Case {
         break;
       case "other-tag": {
         const { subagentRunId: _tag, ...untagged } = deltaOf(who, text, form);
-        events.push(plan.items[who].sub ? untagged : { ...untagged, subagentRunId: "sub" });
+        events.push(plan.items[who]!.sub ? untagged : { ...untagged, subagentRunId: "sub" });
         break;
       }
     }
@@ -1244,13 +1314,13 @@ function buildTurnsCase(plan: TurnsPlan): Case {
     if (item.form === "explicit") events.push({ ...shapes[i]!.end(ids[i]!), ...tags[i] });
     if (item.kind === "reasoning") events.push({ type: "REASONING_END", messageId: `span-${i}`, ...tags[i] });
   });
-  events.push({ type: "TEXT_MESSAGE_END", messageId: "m-3" });
+  events.push({ type: "TEXT_MESSAGE_END", messageId: "m-extra" });
   if (plan.items.some((item) => item.sub)) events.push({ type: "SUBAGENT_FINISHED", subagentRunId: "sub" });
   events.push({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
   return { events };
 }
 
-describe("fused operators: two items streaming in turns (issue 13)", () => {
+describe("fused operators: items streaming interleaved (issues 13, 23)", () => {
   afterEach(() => jest.restoreAllMocks());
 
   const ENDS = ["derive"] as const;
@@ -1268,17 +1338,15 @@ describe("fused operators: two items streaming in turns (issue 13)", () => {
     }
   };
 
-  it("R-STREAM-4: piped in the facade's order, a reasoning message and an answer in turns take the lane after their first deltas (route, derive, both)", () => {
+  it("R-STREAM-4: piped in the facade's order, a reasoning message and an answer in turns take the lane for every delta", () => {
     const events = interleaved(30);
-    // A lane is judged after each event the steps take and once for the second item: the other is kept.
+    // A lane is judged for each of the 6 events the steps take and once per item (at its first delta): both are kept.
     const facade = laneCalls(() => viaFacade({ events }));
-    expect(facade).toEqual({ append: 59, arm: 8 });
+    expect(facade).toEqual({ append: 60, arm: 8 });
     for (const end of ENDS) {
       let out: ChainOutcome | undefined;
       const calls = laneCalls(() => (out = viaOperators({ events }, end, true)));
-      // The first delta of each takes the steps (the first arms the lane, the second a lane for itself);
-      // with both history operators, a delta's lane is judged for each (a START's for the first only).
-      expect(calls).toEqual({ append: 59, arm: 8 });
+      expect(calls).toEqual({ append: 60, arm: 8 });
       expect(laneCalls(() => viaOperators({ events }, end, false))).toEqual({ append: 0, arm: 0 });
       expectSameChain({ events }, end);
       {
@@ -1292,8 +1360,8 @@ describe("fused operators: two items streaming in turns (issue 13)", () => {
   it("R-STREAM-4 R-TOOL-2: on the benchmark's parallel conversation the chain takes the lane for exactly the deltas the facade takes it for", () => {
     const c = conversationCase("parallel", 4);
     const facade = laneCalls(() => viaFacade(c));
-    // Per run: 24 interleaved message deltas and 10 interleaved argument deltas, the first two of each pair of items by the steps.
-    expect(facade.append).toBe(4 * 32);
+    // Per run: 24 interleaved message deltas and 10 interleaved argument deltas, every one by a lane.
+    expect(facade.append).toBe(4 * 34);
     for (const end of ENDS) {
       const calls = laneCalls(() => viaOperators(c, end, true));
       expect(calls).toEqual({
@@ -1388,7 +1456,7 @@ describe("fused operators: two items streaming in turns (issue 13)", () => {
     }
   });
 
-  it("R-STREAM-12 R-STREAM-15 R-SUB-2 R-META-4 D-LIMIT: two items in turns interrupted by any other event (route, derive, both; bounds of their own), fused or not", () => {
+  it("R-STREAM-12 R-STREAM-15 R-SUB-2 R-META-4 D-LIMIT: items interleaved (two to MAX_LANES + 2) interrupted by any other event (bounds of their own), fused or not", () => {
     fc.assert(
       fc.property(turnsPlanArb, fc.constantFrom(...ENDS), (plan, end) =>
         expectSameChain(buildTurnsCase(plan), end, 1, plan.bounds),
