@@ -4,9 +4,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * A property of raw input (`rawField(event, "type")`), or `undefined` when it is not an object or the
- * property cannot be read (a throwing getter, a revoked proxy): such input is not JSON data, and
- * enforcement rejects it.
+ * A property of raw input, or `undefined` when it is not an object or the property cannot be read
+ * (a throwing getter, a revoked proxy): such input is not JSON data, and enforcement rejects it.
  */
 export function rawField(raw: unknown, key: string): unknown {
   try {
@@ -14,6 +13,11 @@ export function rawField(raw: unknown, key: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** `rawField(event, "type")`. */
+export function rawType(event: unknown): unknown {
+  return rawField(event, "type");
 }
 
 /** The JSON type of a value, for error details (never the value itself). */

@@ -1,6 +1,6 @@
 import { Observable, from, type ObservableInput } from "rxjs";
 import { isReasoningProtocolError } from "../core/errors";
-import { rawField } from "../core/json";
+import { rawField, rawType } from "../core/json";
 import { plural } from "../core/plural";
 import type { ReasoningWarning } from "../core/types";
 import { catalogued } from "../core/warning-codes";
@@ -36,7 +36,7 @@ export function endedTransport(
     const inner = from(source).subscribe({
       next(event) {
         events++;
-        if (rawField(event, "type") === "RUN_STARTED") runOpen = true;
+        if (rawType(event) === "RUN_STARTED") runOpen = true;
         else if (endsRun(event)) {
           runOpen = false;
           runEnded = true;

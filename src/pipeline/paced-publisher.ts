@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { asyncScheduler, type SchedulerLike, type Unsubscribable } from "rxjs";
-import { rawField } from "../core/json";
+import { rawType } from "../core/json";
 
 /**
  * D-PACE's cadence: at most one publication per `pace` ms of `scheduler` time — the first change
@@ -96,6 +96,6 @@ export function pacingOf(
 
 /** `event` ends a run (RUN_FINISHED, RUN_ERROR): the pending history goes out before it (D-PACE). */
 export function endsRun(event: unknown): boolean {
-  const type = rawField(event, "type");
+  const type = rawType(event);
   return type === EventType.RUN_FINISHED || type === EventType.RUN_ERROR;
 }

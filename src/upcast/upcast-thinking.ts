@@ -8,7 +8,7 @@ import {
   type StepResult,
   type WarningOptions,
 } from "../core/types";
-import { rawField } from "../core/json";
+import { rawType } from "../core/json";
 import { LEGACY_THINKING, type LegacyItem, type LegacyShape } from "./legacy-thinking";
 import { expiryTime } from "./thinking-expiry";
 import { placeTitle } from "./thinking-title";
@@ -84,7 +84,7 @@ function upcastStep(
   pass: (state: UpcastState, event: AguiEvent) => StepResult<UpcastState, AguiEvent>,
 ): StepResult<UpcastState, AguiEvent> {
   // Raw input: not yet validated, so every read is guarded; whatever is not ours passes untouched.
-  const type = rawField(event, "type");
+  const type = rawType(event);
   if (typeof type !== "string") return pass(state, event as AguiEvent);
   const shape = LEGACY_THINKING.get(type);
   if (shape === undefined) {
