@@ -2,7 +2,6 @@ import { performance } from "node:perf_hooks";
 import { from, map, type Observable } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import { Conversation } from "../src/history/conversation";
-import { keyOf } from "../src/history/table";
 import { reasoningPipeline } from "../src";
 import { buildStream } from "./streams";
 
@@ -85,7 +84,7 @@ function pass(mode: Mode): Promise<number> {
     if (mode === "two accessors") {
       const { issuers } = conversation.parts;
       conversation = conversation.with({
-        issuers: issuers.put(keyOf("message", "m0"), { ...issuers.at(0)!, issuer: "b" }),
+        issuers: issuers.put("m0", { ...issuers.at(0)!, issuer: "b" }),
       });
     }
     const id = `m${position}`;

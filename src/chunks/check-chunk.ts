@@ -5,11 +5,9 @@ import { protocolError } from "../core/errors";
 
 /**
  * Judges a chunk's described fields as the schema does before expanding it (R-STREAM-8, R-PROC-16):
- * expansion is the first stage to look inside a chunk when the operator runs alone, and a
- * synthesized event would conceal a bad value (`delta: 5`, `messageId: 7`, `metadata: null`, a
- * float `timestamp` dropped on the floor). Nothing is coerced or defaulted; the first bad field
- * fails the run with `MALFORMED_EVENT`. Undescribed fields are enforcement's business and are
- * simply not carried over.
+ * the operator may run alone, and a synthesized event would conceal a bad value (`delta: 5`,
+ * `metadata: null`, a float `timestamp` dropped). Nothing is coerced; the first bad field fails with
+ * `MALFORMED_EVENT`. Undescribed fields are enforcement's business and are not carried over.
  */
 export function checkChunk(family: ChunkFamily, chunk: AguiEvent, ctx: StepContext): void {
   const bad = firstBadField(family, chunk);

@@ -19,15 +19,11 @@ import { contentEvent, startEvent } from "./synthesize";
 export type { ExpandState, OpenStream } from "./lanes";
 
 /**
- * Stage 3: expands `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` into
- * START/CONTENT/END with one mechanism for the three families (R-STREAM-7…18, D-SCOPE-FAMILIES).
- *
- * Chunk state is kept per lane (the owner's `subagentRunId`; absent = the parent agent), one open
- * stream per lane. A synthesized END is emitted immediately before the event that ends the stream
- * (R-STREAM-15); every other event passes through as the same object. Nothing is synthesized when
- * the source completes (D-TRUNC): a truncated run is reported downstream, not closed here.
- *
- * The stage emits no warnings; everything it rejects is a `ReasoningProtocolError`.
+ * Stage 3: expands the three `*_CHUNK` families into START/CONTENT/END with one mechanism
+ * (R-STREAM-7…18, D-SCOPE-FAMILIES), one open stream per lane (the owner's `subagentRunId`; absent =
+ * the parent agent). A synthesized END goes just before the event that ends the stream (R-STREAM-15);
+ * every other event passes as the same object. Nothing is synthesized at the end of the source
+ * (D-TRUNC: a truncated run is reported downstream). No warnings: what it rejects is an error.
  */
 export function createExpandStage(_options?: WarningOptions): Stage<ExpandState, AguiEvent, AguiEvent> {
   // Most events are not chunks and close nothing: one reused result passes them on without allocating.

@@ -58,7 +58,8 @@ const isChunk = (type: string | undefined): boolean => type !== undefined && typ
 /** Situations whose explanation is not the code's own, first match wins. */
 const SITUATIONS: readonly {
   readonly when: (s: Situation) => boolean;
-  readonly rule: string | ((s: Situation) => string);
+  /** The rule it names (default: the pipeline's). */
+  readonly rule?: string;
   readonly text: string;
   readonly replacesMessage: boolean;
 }[] = [
@@ -85,7 +86,6 @@ const SITUATIONS: readonly {
   },
   {
     when: (s) => s.code === "ID_ROLE_CONFLICT" && s.eventType === "TOOL_CALL_START",
-    rule: (s) => s.rule,
     text:
       "a TOOL_CALL_START without parentMessageId is held on an assistant message whose id is its toolCallId, " +
       "but that id already names a message of another role",
@@ -93,13 +93,11 @@ const SITUATIONS: readonly {
   },
   {
     when: (s) => s.code === "ID_ROLE_CONFLICT" && (s.eventType?.startsWith("REASONING_") ?? false),
-    rule: (s) => s.rule,
     text: "a reasoning message start names an existing non-reasoning message; a message id has one role",
     replacesMessage: false,
   },
   {
     when: (s) => s.code === "ID_ROLE_CONFLICT" && (s.eventType?.startsWith("TEXT_MESSAGE_") ?? false),
-    rule: (s) => s.rule,
     text: "a text message start names an existing reasoning message; a message id has one role",
     replacesMessage: false,
   },
@@ -109,8 +107,7 @@ const SITUATIONS: readonly {
 export function explain(s: Situation): Explanation {
   const match = SITUATIONS.find((entry) => entry.when(s));
   if (match) {
-    const rule = typeof match.rule === "function" ? match.rule(s) : match.rule;
-    return { rule, text: match.text, replacesMessage: match.replacesMessage };
+    return { rule: match.rule ?? s.rule, text: match.text, replacesMessage: match.replacesMessage };
   }
   const text = (EXPLANATIONS as Record<string, string | undefined>)[s.code] ?? s.code;
   return { rule: s.rule, text, replacesMessage: false };

@@ -1,18 +1,14 @@
 /**
- * The check's lint rules: reasoning practices no other tool checks, each a non-lossy warning with a
- * code of `WARNING_CODES` and its rule or decision id. They are the linter's, not the pipeline's
- * (D-PATHS): none changes what the pipeline delivers or what the history holds — they point at
- * producer habits that other consumers mishandle — so the facade, the operators and the middleware do
- * not raise them. Each stays silent on every legitimate stream of test/fixtures/real-streams where
- * it does not apply (test/integration/cli-lint.test.ts).
- *
- * Table-driven: a rule sees the raw source events (what the producer wrote: a role the schema strips,
- * a timestamp), the validated events (after the upcast and chunk expansion) and the end of the input.
+ * The check's lint rules: producer habits other consumers mishandle, each a non-lossy warning of
+ * `WARNING_CODES` with its rule or decision id. The linter's, not the pipeline's (D-PATHS): none
+ * changes what is delivered or held, so the facade, the operators and the middleware do not raise
+ * them; each is silent on the real streams where it does not apply (test/integration/cli-lint.test.ts).
+ * Table-driven: a rule sees the raw source events, the validated events and the end of the input.
  */
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { catalogued } from "../core/warning-codes";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 
 /** Where a rule reports: the source index being processed, and the sink. */
 export interface LintContext {
@@ -27,8 +23,6 @@ interface LintRule {
   onEvent?(event: AguiEvent, ctx: LintContext): void;
   onEnd?(ctx: LintContext): void;
 }
-
-const quote = (id: string): string => JSON.stringify(truncateId(id));
 
 /** A property of a raw source event, or `undefined` when it cannot be read (hostile input). */
 function field(raw: unknown, key: string): unknown {
@@ -66,7 +60,7 @@ function messageIdReused(initial: readonly Message[]): LintRule {
       ctx.warn(
         catalogued("MESSAGE_ID_REUSED", "R-EVT-8", {
           message:
-            `${event.type} names ${quote(id)}, a message an earlier run of the thread already holds: ` +
+            `${event.type} names ${quotedId(id)}, a message an earlier run of the thread already holds: ` +
             "its content is appended to the old message; give each new message a fresh id",
           eventType: event.type,
           eventIndex: ctx.index,
@@ -99,7 +93,7 @@ function snapshotDropsReasoning(): LintRule {
         ctx.warn(
           catalogued("SNAPSHOT_DROPS_REASONING", "R-REASON-20", {
             message:
-              `MESSAGES_SNAPSHOT states reasoning messages but not ${dropped.map(quote).join(", ")}, streamed earlier ` +
+              `MESSAGES_SNAPSHOT states reasoning messages but not ${dropped.map(quotedId).join(", ")}, streamed earlier ` +
               "in this run: the history no longer holds it; restate the run's reasoning in the snapshot",
             eventType: event.type,
             eventIndex: ctx.index,
@@ -132,7 +126,7 @@ function reasoningRole(): LintRule {
       const id = field(raw, "messageId");
       ctx.warn(
         catalogued("REASONING_ROLE", "R-SCHEMA-2", {
-          message: `${String(type)} carries role ${quote(role)}: a reasoning message's role is "reasoning"`,
+          message: `${String(type)} carries role ${quotedId(role)}: a reasoning message's role is "reasoning"`,
           eventType: String(type),
           eventIndex: ctx.index,
           ...(typeof id === "string" ? { ids: [id] } : {}),

@@ -1,4 +1,4 @@
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import type { Explanation } from "./explain";
@@ -115,5 +115,5 @@ export function runCount(outcome: CheckOutcome): number {
  */
 export function failureDetail(f: CheckFailure): string {
   if (!f.explanation.replacesMessage) return f.message;
-  return f.ids.length > 0 ? `ids: ${f.ids.map((id) => JSON.stringify(truncateId(id))).join(", ")}` : "";
+  return f.ids.length > 0 ? `ids: ${f.ids.map(quotedId).join(", ")}` : "";
 }

@@ -24,12 +24,10 @@ interface SarifResult {
 }
 
 /**
- * `--format sarif`: one SARIF 2.1.0 log (OASIS) for code scanning (GitHub's `upload-sarif`): one
- * run of the tool `agui-reasoning check`, a rule per code seen (its id is the code, its rule or
- * decision id in `properties`), the failure as an `error` result and every listed warning as a
- * `warning` result, located on the recording's file and line where the input has them. Like every
- * output, it holds ids, types and counts only (D-REDACT); messages show control characters escaped,
- * as the annotations GitHub makes of them do.
+ * `--format sarif`: one SARIF 2.1.0 log for code scanning (`upload-sarif`): a rule per code seen (its
+ * rule or decision id in `properties`), the failure an `error` and each listed warning a `warning`
+ * result, located on the recording's file and line when known. Ids, types and counts only
+ * (D-REDACT); control characters escaped, as GitHub's annotations show them.
  */
 export function renderSarif(r: CheckOutcome, file: string | undefined): string {
   const rules: SarifRule[] = [];

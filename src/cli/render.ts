@@ -1,5 +1,5 @@
 import type { ReasoningHistory } from "../history/types";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { formatWarning } from "../core/warnings";
 import {
   count,
@@ -58,7 +58,11 @@ function renderRun(run: RunReport, showValues: boolean): string[] {
   const title =
     run.number === 0
       ? "Before any run"
-      : [`Run ${run.number}`, run.runId && `runId ${quote(run.runId)}`, run.threadId && `thread ${quote(run.threadId)}`]
+      : [
+          `Run ${run.number}`,
+          run.runId && `runId ${quotedId(run.runId)}`,
+          run.threadId && `thread ${quotedId(run.threadId)}`,
+        ]
           .filter(Boolean)
           .join(" · ");
   const lines = [`${title} — ${run.end}`];
@@ -67,12 +71,12 @@ function renderRun(run: RunReport, showValues: boolean): string[] {
     row(
       "reasoning messages",
       run.reasoning.size,
-      listed([...run.reasoning].map(([id, chars]) => `${quote(id)} ${count(chars, "character")}`)),
+      listed([...run.reasoning].map(([id, chars]) => `${quotedId(id)} ${count(chars, "character")}`)),
     ),
   );
   const values = run.valuesShown.map(
     (v) =>
-      `${v.subtype} ${quote(v.entityId)} ${count(v.bytes, "byte")}${showValues ? ` = ${JSON.stringify(v.value)}` : ""}`,
+      `${v.subtype} ${quotedId(v.entityId)} ${count(v.bytes, "byte")}${showValues ? ` = ${JSON.stringify(v.value)}` : ""}`,
   );
   lines.push(row("encrypted values", run.values, listed(values, showValues ? Infinity : VALUES_KEPT, run.values)));
   lines.push(row("text messages", run.textMessages.size, ids([...run.textMessages])));
@@ -127,7 +131,7 @@ function renderHistory(history: ReasoningHistory, counts: HistoryCounts, options
   ];
   if (!options.showHistory) return lines;
   for (const m of redact(history.messages, options.redaction)) lines.push(`  ${JSON.stringify(m)}`);
-  for (const i of history.incomplete) lines.push(`  incomplete: ${i.kind} ${quote(i.id)} (${i.reason})`);
+  for (const i of history.incomplete) lines.push(`  incomplete: ${i.kind} ${quotedId(i.id)} (${i.reason})`);
   return lines;
 }
 
@@ -136,7 +140,7 @@ function row(label: string, n: number, detail: string): string {
 }
 
 function ids(list: readonly string[]): string {
-  return listed(list.map(quote));
+  return listed(list.map(quotedId));
 }
 
 /** The first `max` items, and how many more of `total` there are. */
@@ -145,5 +149,3 @@ function listed(items: readonly string[], max = IDS_SHOWN, total = items.length)
   const more = total - shown.length;
   return more > 0 ? `${shown.join(", ")}, … and ${grouped(more)} more` : shown.join(", ");
 }
-
-const quote = (id: string): string => JSON.stringify(truncateId(id));

@@ -72,7 +72,7 @@ export class ReasoningProtocolError extends AGUIError {
 
   constructor(init: ReasoningProtocolErrorInit) {
     const ids = init.ids ?? [];
-    const idText = ids.length > 0 ? ` [${ids.map((id) => JSON.stringify(truncateId(id))).join(", ")}]` : "";
+    const idText = ids.length > 0 ? ` [${ids.map(quotedId).join(", ")}]` : "";
     super(`${init.code} (${init.rule}) at event #${init.eventIndex} ${init.eventType}${idText}: ${init.detail}`);
     this.name = "ReasoningProtocolError";
     this.code = init.code;
@@ -88,6 +88,11 @@ export class ReasoningProtocolError extends AGUIError {
 /** Ids are opaque and may be huge (hostile input); messages show at most 120 characters of one. */
 export function truncateId(id: string): string {
   return id.length > 120 ? `${id.slice(0, 117)}…` : id;
+}
+
+/** An id as a message shows it: JSON-quoted, truncated. */
+export function quotedId(id: string): string {
+  return JSON.stringify(truncateId(id));
 }
 
 /** The type of an event for error messages, safe on any input. */

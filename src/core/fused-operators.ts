@@ -41,19 +41,14 @@ export interface LanePlanner {
 }
 
 /**
- * The observable a package operator returns: its source (`origin`) and the operators applied to it
- * so far. Applying another package operator to it makes one observable of them all, run in **one
- * subscriber** on the chain runner, as the facade runs its stages; applying any other operator
- * gives an ordinary observable, and the next package operator starts a new chain on it. Either way
- * each operator stays an ordinary `OperatorFunction`.
+ * What a package operator returns: its source (`origin`) and the operators applied so far. Another
+ * package operator applied to it joins the chain, run in **one subscriber** on the chain runner as
+ * the facade runs its stages; any other operator ends it. Each stays an ordinary `OperatorFunction`.
  *
- * The fused chain emits what the operators subscribed one inside the other would, with the facade's
- * meaning of `eventIndex` (D-EVENT-INDEX: the index in the chain's source) and of a history
- * operator's emissions (one per source event, D-PATHS): each operator's warnings to its own sink
- * before its outputs of the same step, the same partial output before an error, `finish` operator
- * by operator on completion (all of them, also after one failed), start values (deriveHistory's
- * initial history) before the source is subscribed. Why fused: the operators piped cost 8–21× the
- * RxJS floor with a subscriber and a result object per operator per event (issue 13).
+ * It emits what the operators subscribed one inside the other would (the runner's order, start
+ * values before the source is subscribed), with the facade's `eventIndex` (D-EVENT-INDEX) and
+ * history emissions (D-PATHS). Why fused: piped, the operators cost 8–21× the RxJS floor with a
+ * subscriber and a result object per operator per event (issue 13).
  */
 // eslint-disable-next-line rxjs-x/no-subclass -- the next package operator must recognize a fused chain to join it (instanceof)
 export class FusedObservable<T> extends Observable<T> {

@@ -4,16 +4,11 @@ import { fusedOperator, stageLink } from "./fused-operators";
 import type { ReasoningWarning, Stage, WarningOptions } from "./types";
 
 /**
- * The one generic adapter: turns any `Stage` into an RxJS operator.
- *
- * Per subscription it keeps the stage's state and the source index, feeds each source value to
- * `step`, emits `out` in order, and delivers `warnings` to the sink *before* the outputs of the
- * same step (so a warning about an event is seen before the event it concerns). A thrown error
- * (a `ReasoningProtocolError`) becomes the error notification; everything emitted before stays
- * delivered. On source completion `finish` runs (it may emit or throw, e.g. RUN_TRUNCATED).
- *
- * Adjacent operators made by this adapter run fused, in one subscriber, with exactly the same
- * behaviour as one subscriber each (`FusedObservable`, fused-operators.ts).
+ * The one generic adapter: any `Stage` as an RxJS operator. Per subscription it steps a fresh state
+ * over the source, emits `out` in order after the step's `warnings` went to the sink (a warning about
+ * an event comes before the event), makes a thrown error the error notification (what was emitted
+ * stays) and runs `finish` on completion (it may emit or throw, e.g. RUN_TRUNCATED). Adjacent
+ * operators made by it run fused, in one subscriber, as one subscriber each would (fused-operators.ts).
  */
 export function stageOperator<S, I, O>(stage: Stage<S, I, O>, options?: WarningOptions): OperatorFunction<I, O> {
   return fusedOperator(stageLink(stage, options));

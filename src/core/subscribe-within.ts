@@ -1,13 +1,10 @@
 import { Observable, type Observer, type Subscribable, type Subscription } from "rxjs";
 
 /**
- * Subscribes `observer` to `source` as a child of `parent`, linked *before* the source starts.
- *
- * `source.subscribe(observer)` hands back its subscription only when it returns: a synchronous
- * source (`from(array)`, a generator) emits everything inside that call, so a consumer that
- * unsubscribes during an emission could not stop it — the source would run on (forever, if it is
- * infinite). Here the subscriber the source emits to is added to `parent` first: unsubscribing
- * `parent` closes it at once, the source sees `closed` and stops, and its teardown runs once.
+ * Subscribes `observer` to `source` as a child of `parent`, linked *before* the source starts: a
+ * synchronous source emits everything inside `subscribe()`, before its subscription is handed back,
+ * so a consumer unsubscribing during an emission could not stop it. Here unsubscribing `parent`
+ * closes the subscriber at once, the source sees `closed` and stops, and its teardown runs once.
  */
 export function subscribeWithin<T>(
   parent: Subscription,

@@ -1,10 +1,6 @@
 /**
- * The contract every stage follows.
- *
- * A stage is a pure step `(state, event, ctx) → { state, out, warnings }` that may throw a
- * `ReasoningProtocolError`. One generic adapter (`stageOperator`) turns any stage into an RxJS
- * operator; the facade (`reasoningPipeline`) runs all steps in one subscriber; tests and the CLI
- * call the steps directly, without RxJS.
+ * The contract every stage follows: a pure step `(state, event, ctx) → { state, out, warnings }`
+ * that may throw a `ReasoningProtocolError`, run by the chain runner (docs/architecture.md).
  */
 
 import type { ReasoningWarningCode } from "./warning-codes";
@@ -50,10 +46,8 @@ export interface StepContext {
 }
 
 /**
- * What a step returns. `out` and `warnings` are read-only by convention; `NONE` is shared.
- * A result is valid until the next call to the same stage's `step`: hot stages may reuse one
- * result object per state to avoid an allocation per event, so callers read `out` before stepping
- * that stage again (every runner in this package does).
+ * What a step returns (`out` and `warnings` read-only; `NONE` is shared). Valid until the same
+ * stage's next `step`: hot stages reuse one result object, so callers read `out` before stepping again.
  */
 export interface StepResult<S, O> {
   readonly state: S;
@@ -62,10 +56,9 @@ export interface StepResult<S, O> {
 }
 
 /**
- * A pipeline stage. `step` must not mutate the `state` it is given when that state may have been
- * published (history); the private states of the other stages are threaded linearly (a caller never
- * reuses a state after passing it to `step`), so those stages may return the same object when
- * nothing changed.
+ * A pipeline stage. `step` must not mutate a state that may have been published (history); the
+ * other stages' private states are threaded linearly (never reused after `step`), so they may be
+ * updated in place.
  */
 export interface Stage<S, I = AguiEvent, O = AguiEvent> {
   readonly name: string;

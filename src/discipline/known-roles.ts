@@ -57,7 +57,9 @@ export function declareMessage(roles: KnownRoles, id: string, role: string): voi
 
 /**
  * A START may not turn a known message into the other kind: reasoning text appended to an answer
- * renders the answer inside the thinking block, and the reverse (D-ROLE-CONFLICT).
+ * renders the answer inside the thinking block, and the reverse (D-ROLE-CONFLICT). Returns the role
+ * `id` is known with (undefined: none): a START declares an unknown one after its other checks
+ * without a second lookup in a map of every id of the conversation.
  */
 export function checkRoleConflict(
   roles: KnownRoles,
@@ -65,9 +67,9 @@ export function checkRoleConflict(
   role: string,
   event: AguiEvent,
   ctx: StepContext,
-): void {
+): string | undefined {
   const known = roles.get(id);
-  if (known === undefined || (known === "reasoning") === (role === "reasoning")) return;
+  if (known === undefined || (known === "reasoning") === (role === "reasoning")) return known;
   throw violation(
     "ID_ROLE_CONFLICT",
     "D-ROLE-CONFLICT",

@@ -140,7 +140,7 @@ function open(state: VerifyState, family: Family, event: AguiEvent, ctx: StepCon
   const owner = family.attributed ? tagOf(event, ctx) : undefined;
   const reopened = checkOpen(state.sets, family, event, id, owner, ctx);
   const role = family.declaresRole?.(event);
-  if (role !== undefined) checkRoleConflict(state.roles, id, role, event, ctx);
+  const known = role === undefined ? undefined : checkRoleConflict(state.roles, id, role, event, ctx);
   checkParent(state.sets, family, event, ctx);
   if (state.sets.total >= maxOpenItems) {
     throw violation(
@@ -153,7 +153,8 @@ function open(state: VerifyState, family: Family, event: AguiEvent, ctx: StepCon
     );
   }
   commitOpen(state.sets, family, reopened, id, owner);
-  if (role !== undefined) declareMessage(state.roles, id, role);
+  // `declareMessage`, without looking the id up again (it was unknown a moment ago).
+  if (role !== undefined && known === undefined) state.roles.set(id, role);
 }
 
 function notAnEvent(event: unknown, ctx: StepContext): Error {

@@ -1,5 +1,5 @@
 import { AGUIError } from "@ag-ui/core";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import type { StepContext } from "../core/types";
 
 /**
@@ -24,7 +24,7 @@ export class DowncastError extends AGUIError {
     detail: string,
     event: unknown,
   ) {
-    const idText = ids.length > 0 ? ` [${ids.map((id) => JSON.stringify(truncateId(id))).join(", ")}]` : "";
+    const idText = ids.length > 0 ? ` [${ids.map(quotedId).join(", ")}]` : "";
     super(`NOT_REPRESENTABLE (${rule}) at event #${ctx.index} ${eventType}${idText}: ${detail}`);
     this.name = "DowncastError";
     this.rule = rule;

@@ -37,9 +37,8 @@ type Obj = Record<string, unknown>;
 const NOTHING_OPEN: DowncastState = Object.freeze({ span: undefined, message: undefined });
 
 /**
- * `REASONING_*` → retired `THINKING_*` for consumers that predate 1.0: the upcast mapping read
- * backwards (R-DEP-2). It removes and reshapes, never invents (R-VER-3), and every loss is a lossy
- * warning (R-VER-6/7, R-REASON-19):
+ * `REASONING_*` → retired `THINKING_*` for pre-1.0 consumers, the upcast read backwards (R-DEP-2):
+ * it removes and reshapes, never invents (R-VER-3); every loss is a lossy warning (R-VER-6/7):
  *
  * - REASONING_START/END → THINKING_START/END; REASONING_MESSAGE_START/CONTENT/END →
  *   THINKING_TEXT_MESSAGE_START/CONTENT/END. The 0.x shapes have no ids: `DOWNCAST_ID_DROPPED` once
@@ -47,12 +46,9 @@ const NOTHING_OPEN: DowncastState = Object.freeze({ span: undefined, message: un
  * - `metadata["agui-reasoning"].thinkingTitle` goes back to `title` (D-THINK-TITLE); any other
  *   metadata is dropped (`DOWNCAST_METADATA_DROPPED`). `timestamp` and `rawEvent` are kept.
  * - REASONING_ENCRYPTED_VALUE is dropped (`DOWNCAST_VALUE_DROPPED`, R-REASON-19).
- * - A second span or message opened while one is open cannot be expressed (0.x had one at a
- *   time): the stream fails with a `DowncastError` (`NOT_REPRESENTABLE`). Serializing them would
- *   reorder events (R-VER-21) and buffer without bound; merging them would invent text.
- * - Chunks must be expanded first (place it after `expandChunks`, or after the facade's `events$`).
- *
- * Every other event passes unchanged.
+ * - A second span or message open at once (0.x had one at a time) fails with a `DowncastError`
+ *   (`NOT_REPRESENTABLE`): serializing would reorder (R-VER-21) and buffer, merging would invent text.
+ * - Chunks must be expanded first (after `expandChunks` or the facade's `events$`). Others pass.
  */
 export function createDowncastStage(_options?: DowncastOptions): Stage<DowncastState, AguiEvent, AguiEvent> {
   return { name: "downcastToThinking", init: () => NOTHING_OPEN, step: downcastStep };

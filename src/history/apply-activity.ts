@@ -20,14 +20,12 @@ import {
 } from "./read-event";
 
 /**
- * Activity messages (spec page "Activity"). ACTIVITY_SNAPSHOT creates one at the point of arrival or
- * re-mints a held one (content, type and attribution become the snapshot's; metadata keeps merging);
- * `replace: false` leaves a held one as it stands. ACTIVITY_DELTA applies its RFC 6902 patch to the
- * content with a small immutable applier (json-patch.ts) and retypes the message. Both skip with a
- * lossy `ACTIVITY_SKIPPED` warning (R-ACT-5, R-SNAP-3) when the target is missing or not an activity
- * message (a conversation message is never overwritten by display state, D-ACTIVITY-REPLACE), or the
- * patch does not apply — never a failure. A delta whose patch does not apply still merges its
- * metadata (R-META-4: the metadata of every event making up the item), the content unchanged.
+ * Activity messages. ACTIVITY_SNAPSHOT creates one where it arrives or re-mints a held one (content,
+ * type, attribution; metadata keeps merging), unless `replace: false`. ACTIVITY_DELTA applies its
+ * RFC 6902 patch to the content (json-patch.ts) and retypes it. Both skip with a lossy
+ * `ACTIVITY_SKIPPED` (R-ACT-5, R-SNAP-3) when the target is missing or not an activity message
+ * (D-ACTIVITY-REPLACE) or the patch does not apply, never failing; such a delta still merges its
+ * metadata (R-META-4).
  */
 
 export function snapshotActivity(
@@ -51,18 +49,18 @@ export function snapshotActivity(
   }
 
   if (held !== undefined && replace === false) {
-    if (metadata === undefined) return result(conversation, [event]);
-    return result(conversation.replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) }), [
-      event,
-    ]);
+    if (metadata === undefined) return conversation.passing(event);
+    return conversation
+      .replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) })
+      .passing(event);
   }
   const message: ActivityMessage = { id, role: "activity", activityType, content };
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
   const merged = metadata === undefined ? held?.metadata : mergeMetadata(held?.metadata, metadata);
   if (merged !== undefined) message.metadata = merged;
-  return result(held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message), [
+  return (held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message)).passing(
     event,
-  ]);
+  );
 }
 
 export function patchActivity(
@@ -96,7 +94,7 @@ export function patchActivity(
   }
   const message: ActivityMessage = { ...held, activityType, content };
   if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);
-  return result(conversation.replaceAt(position, message), [event]);
+  return conversation.replaceAt(position, message).passing(event);
 }
 
 function skipped(

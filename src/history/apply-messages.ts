@@ -5,7 +5,7 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import type { Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { flatten } from "./content-builder";
-import { listOpen, unlist } from "./incomplete";
+import { closed, opened } from "./incomplete";
 import { endReasoning, startReasoning, type Clock } from "./durations";
 import {
   byteLength,
@@ -81,8 +81,7 @@ export function startMessage(
 ): StepResult<Conversation, AguiEvent> {
   const id = readString(event, "messageId", ctx);
   const metadata = readMetadata(event, ctx);
-  const { openMessages, removedMessages } = conversation.parts;
-  if (openMessages.has(id)) {
+  if (conversation.parts.openMessages.has(id)) {
     throw protocolError(
       "DUPLICATE_OPEN",
       family.duplicateRule,
@@ -119,9 +118,8 @@ export function startMessage(
     }
     next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
   }
-  next = next.with({ openMessages: openMessages.put(id, id), removedMessages: removedMessages.remove(id) });
   if (now !== undefined) next = startReasoning(next, id, event, ctx, now);
-  return result(listOpen(next, "message", id), [event], warnings);
+  return opened(next, "message", id).passing(event, warnings);
 }
 
 export function appendContent(
@@ -139,9 +137,9 @@ export function appendContent(
     return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, RESTATED);
   if (delta === "") {
     // An empty delta (keep-alive) appends nothing (R-SCHEMA-3); only its metadata, if any, lands.
-    if (metadata === undefined) return result(conversation, [event]);
+    if (metadata === undefined) return conversation.passing(event);
     if (position < 0) return notApplied(conversation, event, ctx, id, 0, true, REMOVED);
-    return result(conversation.replaceAt(position, withMetadata(conversation.at(position)!, metadata)), [event]);
+    return conversation.replaceAt(position, withMetadata(conversation.at(position)!, metadata)).passing(event);
   }
   if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, REMOVED);
   const held = conversation.at(position)! as Message & { readonly content?: unknown };
@@ -243,19 +241,17 @@ export function endMessage(
   const id = readString(event, "messageId", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_END");
-  const { openMessages, removedMessages } = conversation.parts;
   if (position < 0) {
     // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is left as it is.
-    const closed = conversation.with({ removedMessages: removedMessages.remove(id) });
-    if (metadata === undefined) return result(closed, [event]);
-    return notApplied(closed, event, ctx, id, 0, true, position === REPLACED ? RESTATED : REMOVED);
+    const unremoved = conversation.with({ removedMessages: conversation.parts.removedMessages.remove(id) });
+    if (metadata === undefined) return unremoved.passing(event);
+    return notApplied(unremoved, event, ctx, id, 0, true, position === REPLACED ? RESTATED : REMOVED);
   }
   const held = conversation.at(position)!;
   flattenContent(held);
-  let next = conversation.with({ openMessages: openMessages.remove(id) });
-  if (metadata !== undefined) next = next.replaceAt(position, withMetadata(held, metadata));
+  let next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
   if (now !== undefined) next = endReasoning(next, id, event, ctx, now);
-  return result(unlist(next, "message", id), [event]);
+  return closed(next, "message", id).passing(event);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import { toolCallsOf, type Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { flatten } from "./content-builder";
-import { listOpen, unlist } from "./incomplete";
+import { closed, opened } from "./incomplete";
 import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
 import {
@@ -43,8 +43,7 @@ export function startToolCall(
   const id = readString(event, "toolCallId", ctx);
   const name = readString(event, "toolCallName", ctx);
   const metadata = readMetadata(event, ctx);
-  const { openToolCalls, removedToolCalls } = conversation.parts;
-  if (openToolCalls.has(id)) {
+  if (conversation.parts.openToolCalls.has(id)) {
     throw protocolError("DUPLICATE_OPEN", "R-TOOL-6", event, ctx, [id], "the tool call is already open");
   }
   const warnings: ReasoningWarning[] = [];
@@ -61,8 +60,7 @@ export function startToolCall(
         ? conversation
         : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
   }
-  next = next.with({ openToolCalls: openToolCalls.put(id, id), removedToolCalls: removedToolCalls.remove(id) });
-  return result(listOpen(next, "tool-call", id), [event], warnings.length === 0 ? NONE : warnings);
+  return opened(next, "tool-call", id).passing(event, warnings);
 }
 
 /** Puts a new call on its holder (see the file comment), creating the holder when none is held. */
@@ -126,7 +124,7 @@ export function appendArguments(
   const delta = readString(event, "delta", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_CONTENT");
-  if (delta === "" && metadata === undefined) return result(conversation, [event]);
+  if (delta === "" && metadata === undefined) return conversation.passing(event);
   if (position < 0) return notApplied(conversation, event, ctx, id, byteLength(delta), metadata !== undefined, REMOVED);
   const holder = conversation.at(position) as AssistantMessage;
   const calls = holder.toolCalls!;
@@ -195,17 +193,17 @@ export function endToolCall(
   const id = readString(event, "toolCallId", ctx);
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_END");
-  const { openToolCalls, removedToolCalls } = conversation.parts;
   if (position < 0) {
-    const closed = conversation.with({ removedToolCalls: removedToolCalls.remove(id) });
-    if (metadata === undefined) return result(closed, [event]);
-    return notApplied(closed, event, ctx, id, 0, true, REMOVED);
+    const unremoved = conversation.with({ removedToolCalls: conversation.parts.removedToolCalls.remove(id) });
+    if (metadata === undefined) return unremoved.passing(event);
+    return notApplied(unremoved, event, ctx, id, 0, true, REMOVED);
   }
   flattenArguments(conversation.at(position)!, id);
-  const closed = conversation.with({ openToolCalls: openToolCalls.remove(id) });
   const next =
-    metadata === undefined ? closed : updateCall(closed, position, id, (call) => withMetadata(call, metadata));
-  return result(unlist(next, "tool-call", id), [event]);
+    metadata === undefined
+      ? conversation
+      : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
+  return closed(next, "tool-call", id).passing(event);
 }
 
 /**
@@ -272,10 +270,10 @@ export function addToolResult(
   const heldAt = conversation.positionOf(id);
   const warnings = heldAt === undefined ? NONE : sharedIdWarning(conversation.at(heldAt)!, event, ctx, id);
   const holderAt = holderPosition(conversation, toolCallId);
-  if (holderAt < 0) return result(conversation.append(message), [event], warnings);
+  if (holderAt < 0) return conversation.append(message).passing(event, warnings);
   let at = holderAt + 1;
   while (at < conversation.messages.slots && conversation.at(at)!.role === "tool") at++;
-  return result(conversation.insertAt(at, message), [event], warnings);
+  return conversation.insertAt(at, message).passing(event, warnings);
 }
 
 /**

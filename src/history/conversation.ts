@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
-import { passThrough, type AguiEvent, type StepResult } from "../core/types";
-import { keyOf, Table } from "./table";
+import { NONE, passThrough, result, type AguiEvent, type ReasoningWarning, type StepResult } from "../core/types";
+import { spaceOf, Table } from "./table";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 
 /** The history stage's state. Only `history` is public; the rest is the stage's private business. */
@@ -22,14 +22,14 @@ export type IdSet = Table<string>;
 
 /**
  * What a version holds beside its messages, each part a `Table`: immutable, so an older version
- * keeps exactly its own lookups. All keys are opaque ids (`keyOf(kind, id)` where two kinds share a table).
+ * keeps exactly its own lookups. All keys are opaque ids (in their kind's `Space` where two kinds share a table).
  */
 export interface Parts {
-  /** The `incomplete` items (D-TRUNC, D-RUN-ERROR), keyed `keyOf(kind, id)`; see incomplete.ts. */
+  /** The `incomplete` items (D-TRUNC, D-RUN-ERROR), keyed by id in their kind's space; see incomplete.ts. */
   readonly incomplete: Table<IncompleteItem>;
-  /** The issuer records (D-ISSUER), keyed `keyOf(subtype, entityId)`; see issuers.ts. */
+  /** The issuer records (D-ISSUER), keyed by entity id in their subtype's space; see issuers.ts. */
   readonly issuers: Table<ValueIssuer>;
-  /** The reasoning durations (D-DURATION), keyed `keyOf(kind, id)`; see durations.ts. */
+  /** The reasoning durations (D-DURATION), keyed by id in their kind's space; see durations.ts. */
   readonly durations: Table<ReasoningDuration>;
   /** Spans open now, in opening order (a message starting belongs to the last one), by id. */
   readonly openSpans: Table<OpenSpan>;
@@ -83,9 +83,9 @@ export class Conversation implements HistoryState {
   static start(published: ReasoningHistory, producer: string | undefined): Conversation {
     const { messages, ...lookups } = indexMessages(published.messages);
     const parts: Parts = {
-      incomplete: Table.keyed(published.incomplete, (item) => keyOf(item.kind, item.id)),
-      issuers: Table.keyed(published.issuers, (r) => keyOf(r.subtype, r.entityId)),
-      durations: Table.keyed(published.durations, (r) => keyOf(r.kind, r.id)),
+      incomplete: incompleteTable(published.incomplete),
+      issuers: issuerTable(published.issuers),
+      durations: durationTable(published.durations),
       openSpans: Table.empty(),
       ...NOTHING_OPEN,
       ...lookups,
@@ -116,11 +116,12 @@ export class Conversation implements HistoryState {
   }
 
   /**
-   * `result(this, [event])` for the per-delta path, without allocating: the result object is reused
-   * by every step of this stage instance (valid until its next step, as `StepResult` allows).
+   * `result(this, [event], warnings)`: the event passes on. Without warnings (nearly every step:
+   * every delta, and most STARTs, ENDs and values) no object is allocated: the result is reused by
+   * every step of this stage instance (valid until its next step, as `StepResult` allows).
    */
-  passing(event: AguiEvent): StepResult<Conversation, AguiEvent> {
-    return this.constants.pass(this, event);
+  passing(event: AguiEvent, warnings: readonly ReasoningWarning[] = NONE): StepResult<Conversation, AguiEvent> {
+    return warnings.length === 0 ? this.constants.pass(this, event) : result(this, [event], warnings);
   }
 
   /** This conversation with `changes` to its parts (and `messages`, if given). */
@@ -222,6 +223,33 @@ export class Conversation implements HistoryState {
     const { messages: table, ...lookups } = indexMessages(messages);
     return new Conversation(table, { ...this.parts, ...lookups }, this.constants, undefined);
   }
+}
+
+/** A table of the `incomplete` items, each keyed by its id in its kind's space. */
+export function incompleteTable(items: readonly IncompleteItem[]): Table<IncompleteItem> {
+  return Table.keyed(
+    items,
+    (item) => item.id,
+    (item) => spaceOf(item.kind),
+  );
+}
+
+/** A table of issuer records, each keyed by its entity id in its subtype's space. */
+export function issuerTable(records: readonly ValueIssuer[]): Table<ValueIssuer> {
+  return Table.keyed(
+    records,
+    (r) => r.entityId,
+    (r) => spaceOf(r.subtype),
+  );
+}
+
+/** A table of duration records, each keyed by its id in its kind's space. */
+export function durationTable(records: readonly ReasoningDuration[]): Table<ReasoningDuration> {
+  return Table.keyed(
+    records,
+    (r) => r.id,
+    (r) => spaceOf(r.kind),
+  );
 }
 
 /** Nothing open, nothing removed. */

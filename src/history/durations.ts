@@ -1,7 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { synthesizedTimestampOf } from "../chunks/synthesized-time";
-import type { Conversation, OpenSpan } from "./conversation";
-import { keyOf, Table } from "./table";
+import { durationTable, type Conversation, type OpenSpan } from "./conversation";
+import { spaceOf, Table } from "./table";
 import { readField } from "./read-event";
 import type { ReasoningDuration } from "./types";
 import { METADATA_KEY } from "../upcast/thinking-title";
@@ -9,9 +9,12 @@ import { METADATA_KEY } from "../upcast/thinking-title";
 /**
  * Reasoning durations (D-DURATION): when each reasoning message, and each span holding one, started
  * and ended, kept beside the messages. Only START and END events touch them (a delta never does, so
- * the delta lane leaves them exact). A `Table` keyed `keyOf(kind, id)`: recording a start costs
- * O(log32 n), not a copy.
+ * the delta lane leaves them exact). A `Table` keyed by id in its kind's space (a message's record
+ * in 0, a span's in 1): recording a start costs O(log32 n), not a copy.
  */
+
+const MESSAGE = spaceOf("message");
+const SPAN = spaceOf("span");
 
 /** The clock an instant falls back to when its event carries no timestamp. */
 export type Clock = () => number;
@@ -65,29 +68,29 @@ export function startReasoning(
   now: Clock,
 ): Conversation {
   let records = conversation.parts.durations;
-  const key = keyOf("message", id);
-  const held = records.get(key);
+  const slot = records.slotOf(id, MESSAGE);
   // A reopened message (R-TEXT-5) keeps its first start and is open again.
-  if (held !== undefined) {
-    const { endedAt: _end, endObserved: _observed, ...open } = held;
-    return conversation.with({ durations: records.put(key, open) });
+  if (slot !== undefined) {
+    const { endedAt: _end, endObserved: _observed, ...open } = records.at(slot)!;
+    return conversation.with({ durations: records.setAt(slot, open) });
   }
   const { at: startedAt, observed } = instantOf(event, ctx, now);
   const span = conversation.parts.openSpans.last();
-  if (span !== undefined && !records.has(keyOf("span", span.id))) {
+  if (span !== undefined && !records.has(span.id, SPAN)) {
     const { id: spanId, startedAt: spanStart, startObserved: spanObserved, title } = span;
-    records = records.push(
+    records = records.pushNew(
       title === undefined
         ? { kind: "span", id: spanId, startedAt: spanStart, startObserved: spanObserved }
         : { kind: "span", id: spanId, startedAt: spanStart, startObserved: spanObserved, title },
-      keyOf("span", spanId),
+      spanId,
+      SPAN,
     );
   }
   const record: ReasoningDuration =
     span === undefined
       ? { kind: "message", id, startedAt, startObserved: observed }
       : { kind: "message", id, startedAt, startObserved: observed, spanId: span.id };
-  return conversation.with({ durations: records.push(record, key) });
+  return conversation.with({ durations: records.pushNew(record, id, MESSAGE) });
 }
 
 /** REASONING_MESSAGE_END: the message's record gets its end. */
@@ -103,10 +106,10 @@ export function endReasoning(
 
 function ended(conversation: Conversation, kind: ReasoningDuration["kind"], id: string, end: Instant): Conversation {
   const { durations } = conversation.parts;
-  const key = keyOf(kind, id);
-  const record = durations.get(key);
+  const slot = durations.slotOf(id, spaceOf(kind));
+  const record = slot === undefined ? undefined : durations.at(slot)!;
   if (record === undefined || record.endedAt !== undefined) return conversation;
-  return conversation.with({ durations: durations.put(key, withEnd(record, end)) });
+  return conversation.with({ durations: durations.setAt(slot!, withEnd(record, end)) });
 }
 
 /**
@@ -141,7 +144,7 @@ export function keepHeldDurations(conversation: Conversation): Conversation {
   const records = conversation.parts.durations.toArray();
   const kept = heldDurations(records, { has: (id) => conversation.positionOf(id) !== undefined });
   if (kept.length === records.length) return conversation;
-  return conversation.with({ durations: Table.keyed(kept, (r) => keyOf(r.kind, r.id)) });
+  return conversation.with({ durations: durationTable(kept) });
 }
 
 /** The records of the messages `held` has, and of the spans those messages started in. */

@@ -121,12 +121,12 @@ function reduce(
       return startRun(conversation, event, ctx);
     case EventType.RUN_ERROR:
       // D-RUN-ERROR: open items are abandoned; their partial content stays (and their durations no end).
-      return result(endOpenItems(forgetOpenSpans(conversation), "abandoned"), [event]);
+      return endOpenItems(forgetOpenSpans(conversation), "abandoned").passing(event);
     case EventType.REASONING_START:
       // A span creates no message (R-REASON-6); it is dated once it holds one (D-DURATION).
-      return result(openSpan(conversation, event, ctx, now), [event]);
+      return openSpan(conversation, event, ctx, now).passing(event);
     case EventType.REASONING_END:
-      return result(closeSpan(conversation, event, ctx, now), [event]);
+      return closeSpan(conversation, event, ctx, now).passing(event);
     default:
       // Steps, state, custom, raw, subagent events: nothing in history.
       return conversation.passing(event);

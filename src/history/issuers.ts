@@ -1,13 +1,13 @@
 import type { Message } from "@ag-ui/core";
-import { toolCallsOf, type Conversation } from "./conversation";
-import { keyOf, Table } from "./table";
+import { issuerTable, toolCallsOf, type Conversation } from "./conversation";
+import { spaceOf } from "./table";
 import type { ValueIssuer } from "./types";
 
 /**
  * Issuer records (D-ISSUER): who issued each stored `encryptedValue`, kept beside the messages
  * (never inside them). One record per entity; a new value replaces the record (D-REPEAT).
- * Recording one is O(log32 n) in the number of stored values (a `Table` keyed `keyOf(subtype,
- * entityId)`); only a snapshot, which restates the conversation anyway, rebuilds them.
+ * Recording one is O(log32 n) in the number of stored values (a `Table` keyed by entity id in its
+ * subtype's space); only a snapshot, which restates the conversation anyway, rebuilds them.
  */
 
 type Subtype = ValueIssuer["subtype"];
@@ -16,10 +16,13 @@ type Subtype = ValueIssuer["subtype"];
 export function recordIssuer(conversation: Conversation, subtype: Subtype, entityId: string): Conversation {
   const { issuers } = conversation.parts;
   const issuer = conversation.producer;
-  const key = keyOf(subtype, entityId);
-  const held = issuers.get(key);
-  if (held !== undefined && held.issuer === issuer) return conversation;
-  return conversation.with({ issuers: issuers.put(key, { subtype, entityId, issuer }) });
+  const space = spaceOf(subtype);
+  const slot = issuers.slotOf(entityId, space);
+  if (slot !== undefined && issuers.at(slot)!.issuer === issuer) return conversation;
+  const record: ValueIssuer = { subtype, entityId, issuer };
+  return conversation.with({
+    issuers: slot === undefined ? issuers.pushNew(record, entityId, space) : issuers.setAt(slot, record),
+  });
 }
 
 /** Records that this conversation's producer issued every value `message` and its tool calls carry. */
@@ -58,7 +61,7 @@ export function replaceIssuers(
   if (added.length === 0 && !before.some(gone)) return conversation;
   const next = before.filter((r) => !gone(r));
   next.push(...added);
-  return conversation.with({ issuers: Table.keyed(next, (r) => keyOf(r.subtype, r.entityId)) });
+  return conversation.with({ issuers: issuerTable(next) });
 }
 
 /** Whether a message or tool call carries a stored value (an own string `encryptedValue`, "" included). */

@@ -1,12 +1,9 @@
 import { isPlainObject } from "./read-event";
 
 /**
- * A small immutable RFC 6902 applier for activity content (ACTIVITY_DELTA). It copies only the
- * objects and arrays on each operation's path (the rest is shared) and is atomic: the first
- * operation that does not apply fails the whole patch, and the caller keeps its prior value
- * (R-SNAP-3). State patches (STATE_DELTA) are not the history's concern.
- *
- * Failure reasons name the operation's position and kind only, never a value (D-REDACT).
+ * A small immutable RFC 6902 applier for activity content (ACTIVITY_DELTA): it copies only what is
+ * on each operation's path, and is atomic — the first operation that does not apply fails the whole
+ * patch and the caller keeps its value (R-SNAP-3). Reasons name positions and kinds, never values.
  */
 
 export type PatchOutcome =

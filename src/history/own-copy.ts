@@ -1,20 +1,15 @@
 /**
- * The package's own copy of a JSON value taken from an event (D-NO-ALIAS): what the history stores
- * must never be an object the caller still holds, or mutating an event after delivery would change
- * a published history. Strings and other primitives are immutable and shared as they are, so a
- * plain delta is never copied (only nested objects are: metadata, snapshot messages, activity
- * content and patches, tool-result parts).
+ * The package's own copy of a JSON value taken from an event (D-NO-ALIAS): mutating an event after
+ * delivery must not change a published history. Primitives are shared, so a delta is never copied.
  *
- * The input is hostile (docs/security.md): every read of it happens here, once, and whatever goes
- * wrong — a getter or proxy trap that throws, a revoked proxy, a cycle, a function — is reported as
- * `NotJsonData`, which the caller turns into MALFORMED_EVENT naming the field. The walk is iterative
- * (a value nested a million levels deep costs no stack) and copies an object reached twice once (a
- * shared sub-object stays shared in the copy, so a "billion laughs" of references stays linear).
+ * The input is hostile (docs/security.md): it is read here, once, and whatever goes wrong (a
+ * throwing getter or trap, a revoked proxy, a cycle, a function) is `NotJsonData`, which the caller
+ * makes a MALFORMED_EVENT naming the field. The walk is iterative (no stack for deep nesting) and
+ * copies an object reached twice once (a "billion laughs" of references stays linear).
  *
- * The copy holds what JSON can carry, so that it survives `exportState()` and storage unchanged: an
- * `undefined` entry of an object is left out and one of an array becomes `null` (as `JSON.stringify`
- * does, and as the value would arrive over the wire); a BigInt, a symbol, NaN or ±Infinity has no JSON
- * form at all and is refused (`NotJsonData`).
+ * The copy holds what JSON can carry, so it survives `exportState()` and storage: as `JSON.stringify`
+ * does, an `undefined` object entry is left out and an array's becomes `null`; a BigInt, a symbol,
+ * NaN or ±Infinity is refused.
  */
 
 /** Why a value is not JSON data (for an error detail: kinds only, never a value, D-REDACT). */

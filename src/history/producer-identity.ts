@@ -1,16 +1,11 @@
-import { truncateId } from "../core/errors";
+import { truncateId, quotedId } from "../core/errors";
 
 /**
- * Producer identities (D-ISSUER, D-IDENTITY): the one place that says whether two identities name
- * the same producer, and how one is shown in a warning. The history records, the run input, the
- * middleware and resume all ask here.
- *
- * An identity that parses as an absolute URL compares by its WHATWG URL serialization without the
- * fragment (scheme and host lower-cased, default port dropped, empty path as `/`, percent-encoding
- * normalized), so a service restarted under another spelling of its URL keeps its values; any other
- * string compares exactly. Different hosts (`localhost`, `127.0.0.1`) stay different producers: a
- * value is a capability of the producer that issued it, and which hosts are one service is not
- * something a consumer can know.
+ * Producer identities (D-ISSUER, D-IDENTITY): the one place saying whether two identities name the
+ * same producer, and how one is shown. An absolute URL compares by its WHATWG serialization without
+ * the fragment, so a service restarted under another spelling of its URL keeps its values; any other
+ * string compares exactly. Different hosts (`localhost`, `127.0.0.1`) stay different producers: which
+ * hosts are one service is not something a consumer can know.
  */
 
 /** What two identities of one producer have in common. */
@@ -34,7 +29,7 @@ export function sameProducer(recorded: string | undefined, producer: string): bo
 export function shownIdentity(identity: string | undefined): string {
   if (identity === undefined) return "none";
   const url = parsedUrl(identity);
-  if (url === undefined) return JSON.stringify(truncateId(identity));
+  if (url === undefined) return quotedId(identity);
   url.username = "";
   url.password = "";
   url.search = "";

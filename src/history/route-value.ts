@@ -8,16 +8,12 @@ import { recordIssuer } from "./issuers";
 import { byteLength, copyOf, readString, warning } from "./read-event";
 
 /**
- * REASONING_ENCRYPTED_VALUE (R-REASON-15…22): `subtype` "message" stores the value on the message
- * whose id is `entityId` (any role but activity, R-SCHEMA-8); "tool-call" on the `ToolCall` with
- * that id inside an assistant message (R-SCHEMA-9). The string is stored exactly as sent — opaque,
- * "" included (R-REASON-16, #74) — by replacing the target immutably; a later value replaces it
- * (D-REPEAT); the issuer is recorded beside the messages (D-ISSUER). The event's metadata lands
- * nowhere (R-META-5).
- *
- * A target that is unknown, an activity message, only a span id, not streamed yet (D-FORWARD) or
- * removed by a snapshot is dropped from the output with a lossy `UNKNOWN_ENTITY` warning
- * (D-UNKNOWN-ENTITY, R-REASON-22): never a failure, never a pre-created target.
+ * REASONING_ENCRYPTED_VALUE (R-REASON-15…22): stored exactly as sent ("" included, R-REASON-16, #74)
+ * on the message `entityId` names (any role but activity, R-SCHEMA-8) or on that `ToolCall` of an
+ * assistant message (R-SCHEMA-9), replacing the target immutably; a later value replaces it
+ * (D-REPEAT); the issuer is recorded (D-ISSUER); the event's metadata lands nowhere (R-META-5).
+ * A target unknown, an activity message, a span, not streamed yet (D-FORWARD) or removed by a
+ * snapshot: dropped with a lossy `UNKNOWN_ENTITY` (D-UNKNOWN-ENTITY), never a failure or a pre-created target.
  */
 export function routeEncryptedValue(
   conversation: Conversation,
@@ -38,7 +34,7 @@ export function routeEncryptedValue(
     }
     const stored =
       held.encryptedValue === value ? conversation : conversation.replaceAt(position!, withValue(held, value));
-    return result(recordIssuer(stored, "message", entityId), [event]);
+    return recordIssuer(stored, "message", entityId).passing(event);
   }
 
   if (subtype === "tool-call") {
@@ -52,7 +48,7 @@ export function routeEncryptedValue(
       call.encryptedValue === value
         ? conversation
         : conversation.replaceAt(position, withCall(holder, slot, withValue(call, value)));
-    return result(recordIssuer(stored, "tool-call", entityId), [event]);
+    return recordIssuer(stored, "tool-call", entityId).passing(event);
   }
 
   // An unrecognised string subtype is a newer union member: the event is removed (R-REASON-24), as

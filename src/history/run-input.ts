@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning, WarningOptions } from "../core/types";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { plural } from "../core/plural";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
@@ -16,14 +16,10 @@ export interface RunInputOptions extends WarningOptions {
 
 /**
  * `RunAgentInput.messages` for the next run to `producer` (R-INPUT-3/4, R-REASON-17/26, D-ISSUER):
- * the whole history, reasoning messages included, minus activity messages (R-INPUT-4); every stored
- * `encryptedValue` byte for byte where its recorded issuer names `producer` (compared as
- * `producer-identity.ts` says, D-IDENTITY), and left out everywhere else — a value with no record,
- * or issued by another producer, never travels (R-REASON-26). What was left out is reported by one
- * lossy `VALUE_WITHHELD` warning naming both identities and the message / tool-call ids (never a value).
- *
- * Returns new message, tool-call and function objects (content parts and metadata are shared, as in
- * the history); never mutates the history.
+ * the history minus activity messages, with each `encryptedValue` byte for byte where its recorded
+ * issuer is `producer` (D-IDENTITY) and left out everywhere else, reported by one lossy
+ * `VALUE_WITHHELD` naming both identities and the ids. New message, tool-call and function objects
+ * (content parts and metadata shared); the history is not mutated.
  */
 export function toRunInputMessages(history: ReasoningHistory, options: RunInputOptions): Message[] {
   const producer = options.producer;
@@ -96,7 +92,7 @@ class WithheldValues {
 /** `message "a", "b"` / `tool calls "c"`: ids as warnings show them, at most ten. */
 function idList(kind: string, ids: readonly string[]): string {
   if (ids.length === 0) return "";
-  const shown = ids.slice(0, 10).map((id) => JSON.stringify(truncateId(id)));
+  const shown = ids.slice(0, 10).map(quotedId);
   const more = ids.length > 10 ? ` and ${ids.length - 10} more` : "";
   return `${ids.length === 1 ? kind : `${kind}s`} ${shown.join(", ")}${more}`;
 }

@@ -17,6 +17,12 @@ import { PersistentList } from "./persistent-list";
  * items (amortized O(1) per removal). A key names at most one slot: adding an item under a key held
  * already takes the key over (the last one wins, as ids do in a seed).
  *
+ * Keys live in one of two spaces (`Space`): a table of two kinds of items (a message's record and a
+ * tool call's, a span's) names each by its id in its kind's space. Why not one composite key
+ * (`kind + id`): that built a fresh string per lookup, which the map then had to flatten and hash
+ * (issue 23's profile: allocation and hashing on every START, END and value); an id from the event is
+ * hashed once, and every lookup by it reuses that.
+ *
  * The plain array a published history shows is built once per table, on first read (`toArray`), and
  * a table one slot away from a table whose array was built copies that array and patches the slot:
  * a streaming message is replaced once per delta, always in the same slot.
@@ -28,8 +34,9 @@ export class Table<T> {
   private constructor(
     /** Items by slot; `undefined`: a hole (an item removed). */
     private readonly items: PersistentList<T | undefined>,
-    /** Key → slot (none: no key). */
+    /** Key → slot in space 0, and in space 1 (none: no key there). */
     private readonly keys: KeyMap | undefined,
+    private readonly keys1: KeyMap | undefined,
     /** Live items (slots minus holes). */
     readonly size: number,
     // An array of an earlier table, equal to ours except maybe at `patchAt` (-1: nowhere); no holes then.
@@ -40,20 +47,23 @@ export class Table<T> {
     this.array = array;
   }
 
-  private static readonly EMPTY = new Table<never>(PersistentList.empty(), undefined, 0, undefined, -1, []);
+  private static readonly EMPTY = new Table<never>(PersistentList.empty(), undefined, undefined, 0, undefined, -1, []);
 
   static empty<T>(): Table<T> {
     return Table.EMPTY;
   }
 
-  /** A table of `items`, `keys[i]` naming item i (none: `undefined`); `items` is what `toArray` gives. O(n). */
-  static from<T>(items: readonly T[], keys: readonly (string | undefined)[]): Table<T> {
-    return Table.build(items.slice(), keys.slice(), items);
+  /**
+   * A table of `items`, `keys[i]` naming item i (none: `undefined`) in space `spaces[i]` (none given:
+   * 0); `items` is what `toArray` gives. O(n).
+   */
+  static from<T>(items: readonly T[], keys: readonly (string | undefined)[], spaces?: readonly Space[]): Table<T> {
+    return Table.build(items.slice(), keys.slice(), spaces?.slice(), items);
   }
 
-  /** A table of `items`, each named by `keyOf(item)`. */
-  static keyed<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Table<T> {
-    return Table.build(items.slice(), items.map(keyOf), items);
+  /** A table of `items`, each named by `keyOf(item)` in space `spaceOf(item)` (none given: 0). */
+  static keyed<T>(items: readonly T[], keyOf: (item: T) => string | undefined, spaceOf?: (item: T) => Space): Table<T> {
+    return Table.build(items.slice(), items.map(keyOf), spaceOf && items.map(spaceOf), items);
   }
 
   /** Slots, holes included (what `toArray` costs, and the bound of a slot). */
@@ -66,74 +76,87 @@ export class Table<T> {
     return this.items.get(slot);
   }
 
-  /** The slot `key` names, or undefined. */
-  slotOf(key: string): number | undefined {
-    return this.keys?.get(key);
+  /** The slot `key` names in `space`, or undefined. */
+  slotOf(key: string, space: Space = 0): number | undefined {
+    return (space === 0 ? this.keys : this.keys1)?.get(key);
   }
 
-  get(key: string): T | undefined {
-    const slot = this.slotOf(key);
+  get(key: string, space: Space = 0): T | undefined {
+    const slot = this.slotOf(key, space);
     return slot === undefined ? undefined : this.items.get(slot);
   }
 
-  has(key: string): boolean {
-    return this.slotOf(key) !== undefined;
+  has(key: string, space: Space = 0): boolean {
+    return this.slotOf(key, space) !== undefined;
   }
 
   /** This table with `item` at `slot` (same key). */
   setAt(slot: number, item: T): Table<T> {
-    return this.edited(this.items.set(slot, item), this.keys, this.size, slot);
+    return this.edited(this.items.set(slot, item), this.keys, this.keys1, this.size, slot);
   }
 
-  /** This table with `item` appended, named by `key` if given (taken from the slot holding it, if any). */
-  push(item: T, key?: string): Table<T> {
-    const slot = this.items.size;
-    const keys = key === undefined ? this.keys : KeyMap.with(this.keys, key, slot);
-    return this.edited(this.items.push(item), keys, this.size + 1, slot);
+  /** This table with `item` appended, named by `key` in `space` if given (taken from the slot holding it, if any). */
+  push(item: T, key?: string, space: Space = 0): Table<T> {
+    return this.appended(item, key, space, key === undefined ? undefined : this.slotOf(key, space));
   }
 
-  /** This table with `item` under `key`: in place if `key` names a slot, else appended. */
-  put(key: string, item: T): Table<T> {
-    const slot = this.slotOf(key);
-    return slot === undefined ? this.push(item, key) : this.setAt(slot, item);
+  /** This table with `item` appended under `key`, which names nothing in `space` yet (a lookup fewer than `push`). */
+  pushNew(item: T, key: string, space: Space = 0): Table<T> {
+    return this.appended(item, key, space, undefined);
   }
 
-  /** This table without the item `key` names (a hole where it was). */
-  remove(key: string): Table<T> {
-    const slot = this.slotOf(key);
+  /** This table with `item` under `key` in `space`: in place if `key` names a slot, else appended. */
+  put(key: string, item: T, space: Space = 0): Table<T> {
+    const slot = this.slotOf(key, space);
+    return slot === undefined ? this.appended(item, key, space, undefined) : this.setAt(slot, item);
+  }
+
+  /** This table without the item `key` names in `space` (a hole where it was). */
+  remove(key: string, space: Space = 0): Table<T> {
+    const slot = this.slotOf(key, space);
     if (slot === undefined) return this;
     if (this.size === 1) return Table.EMPTY;
-    const keys = KeyMap.with(this.keys, key, undefined);
+    const keys = space === 0 ? KeyMap.with(this.keys, key, undefined, slot) : this.keys;
+    const keys1 = space === 1 ? KeyMap.with(this.keys1, key, undefined, slot) : this.keys1;
     const items = this.items.set(slot, undefined);
     const holes = items.size - this.size + 1;
-    if (holes > this.size && holes >= MIN_HOLES)
-      return Table.build(items.toArray(), KeyMap.bySlot(keys, items.size), undefined);
-    return new Table(items, keys, this.size - 1, undefined, -1, undefined);
+    if (holes > this.size && holes >= MIN_HOLES) {
+      const [named, spaces] = KeyMap.bySlot(keys, keys1, items.size);
+      return Table.build(items.toArray(), named, spaces, undefined);
+    }
+    return new Table(items, keys, keys1, this.size - 1, undefined, -1, undefined);
   }
 
-  /** This table with `key` naming nothing (its item stays, unnamed). */
-  unkey(key: string): Table<T> {
-    if (this.slotOf(key) === undefined) return this;
-    const keys = KeyMap.with(this.keys, key, undefined);
-    return new Table(this.items, keys, this.size, this.basis, this.patchAt, this.array);
+  /** This table with `key` naming nothing in `space` (its item stays, unnamed). */
+  unkey(key: string, space: Space = 0): Table<T> {
+    const slot = this.slotOf(key, space);
+    if (slot === undefined) return this;
+    const keys = space === 0 ? KeyMap.with(this.keys, key, undefined, slot) : this.keys;
+    const keys1 = space === 1 ? KeyMap.with(this.keys1, key, undefined, slot) : this.keys1;
+    return new Table(this.items, keys, keys1, this.size, this.basis, this.patchAt, this.array);
   }
 
-  /** This table with `item` inserted before `slot`, named by `key` if given (O(n)). */
+  /** This table with `item` inserted before `slot`, named by `key` (in space 0) if given (O(n)). */
   insert(slot: number, item: T, key?: string): Table<T> {
     if (slot >= this.items.size) return this.push(item, key);
     const items = this.items.toArray();
-    const keys = KeyMap.bySlot(this.keys, items.length);
+    const [keys, spaces] = KeyMap.bySlot(this.keys, this.keys1, items.length);
     // The inserted item takes its key over, as an appended one does.
-    if (key !== undefined && keys.includes(key)) keys[keys.indexOf(key)] = undefined;
+    if (key !== undefined) {
+      const held = this.slotOf(key);
+      if (held !== undefined) keys[held] = undefined;
+    }
     items.splice(slot, 0, item);
     keys.splice(slot, 0, key);
-    return Table.build(items, keys, undefined);
+    spaces.splice(slot, 0, 0);
+    return Table.build(items, keys, spaces, undefined);
   }
 
   /** This table with every item replaced by `update(item)`, keys kept (O(n)). */
   map(update: (item: T) => T): Table<T> {
     const items = this.items.toArray().map((item) => (item === undefined ? item : update(item)));
-    return Table.build(items, KeyMap.bySlot(this.keys, items.length), undefined);
+    const [keys, spaces] = KeyMap.bySlot(this.keys, this.keys1, items.length);
+    return Table.build(items, keys, spaces, undefined);
   }
 
   /** The last live item, or undefined. */
@@ -171,21 +194,24 @@ export class Table<T> {
     return array;
   }
 
-  /** A fresh table: holes squeezed out, a key held twice naming its later slot. */
+  /** A fresh table: holes squeezed out, a key held twice in a space naming its later slot. */
   private static build<T>(
     items: (T | undefined)[],
     keys: (string | undefined)[],
+    spaces: Space[] | undefined,
     array: readonly T[] | undefined,
   ): Table<T> {
-    const size = squeeze(items, keys);
-    const map = new Map<string, number>();
+    const size = squeeze(items, keys, spaces);
+    const maps = [new Map<string, number>(), new Map<string, number>()] as const;
     for (let slot = 0; slot < size; slot++) {
       const key = keys[slot];
-      if (key !== undefined) map.set(key, slot);
+      if (key !== undefined) maps[spaces?.[slot] ?? 0].set(key, slot);
     }
+    const [map, map1] = maps;
     return new Table<T>(
       PersistentList.from(items),
       map.size === 0 ? undefined : new KeyMap(map),
+      map1.size === 0 ? undefined : new KeyMap(map1),
       size,
       undefined,
       -1,
@@ -193,15 +219,41 @@ export class Table<T> {
     );
   }
 
-  private edited(items: PersistentList<T | undefined>, keys: KeyMap | undefined, size: number, slot: number): Table<T> {
+  /** This table with `item` appended, named by `key` in `space` if given; `was`: the slot `key` named before. */
+  private appended(item: T, key: string | undefined, space: Space, was: number | undefined): Table<T> {
+    const slot = this.items.size;
+    let { keys, keys1 } = this;
+    if (key !== undefined) {
+      if (space === 0) keys = KeyMap.with(keys, key, slot, was);
+      else keys1 = KeyMap.with(keys1, key, slot, was);
+    }
+    return this.edited(this.items.push(item), keys, keys1, this.size + 1, slot);
+  }
+
+  private edited(
+    items: PersistentList<T | undefined>,
+    keys: KeyMap | undefined,
+    keys1: KeyMap | undefined,
+    size: number,
+    slot: number,
+  ): Table<T> {
     // A built array (or our basis, when its patch is this same slot) stays one slot away; not with holes.
     let basis: readonly T[] | undefined;
     if (size === items.size) {
       basis = this.array ?? (this.patchAt < 0 || this.patchAt === slot ? this.basis : undefined);
     }
-    return new Table(items, keys, size, basis, basis === undefined ? -1 : slot, undefined);
+    return new Table(items, keys, keys1, size, basis, basis === undefined ? -1 : slot, undefined);
   }
 }
+
+/**
+ * Where a key lives in a table of two kinds of items: 0, the first kind (a message, and every key of
+ * a table of one kind), or 1, the second (a tool call, a span). Keys of different spaces never meet.
+ */
+export type Space = 0 | 1;
+
+/** The space of an item of `kind` (`"message"`, `"tool-call"`, `"span"`): messages 0, the others 1. */
+export const spaceOf = (kind: string): Space => (kind === "message" ? 0 : 1);
 
 /**
  * One version of a key → slot map. The newest holds the `Map`; an older one holds, instead, the
@@ -226,16 +278,19 @@ class KeyMap {
     return version.map.get(key);
   }
 
-  /** A version of `keys` with `key` naming `slot` (undefined: nothing); `keys` becomes its undo. */
-  static with(keys: KeyMap | undefined, key: string, slot: number | undefined): KeyMap {
+  /**
+   * A version of `keys` with `key` naming `slot` (undefined: nothing); `keys` becomes its undo.
+   * `was`: the slot `key` names in `keys` (undefined: none), which the caller has looked up.
+   */
+  static with(keys: KeyMap | undefined, key: string, slot: number | undefined, was: number | undefined): KeyMap {
     if (keys === undefined) {
       const map = new Map<string, number>();
       if (slot !== undefined) map.set(key, slot);
       return new KeyMap(map);
     }
+    // Re-rooted here, the map answers for this version, as `get` did when it gave `was`.
     keys.reroot();
     const map = keys.map!;
-    const was = map.get(key);
     if (slot === undefined) map.delete(key);
     else map.set(key, slot);
     const newest = new KeyMap(map);
@@ -243,12 +298,18 @@ class KeyMap {
     return newest;
   }
 
-  /** The key naming each of `slots` slots (for a rebuild: O(keys)). */
-  static bySlot(keys: KeyMap | undefined, slots: number): (string | undefined)[] {
+  /** The key naming each of `slots` slots, and its space (for a rebuild: O(keys)). */
+  static bySlot(keys: KeyMap | undefined, keys1: KeyMap | undefined, slots: number): [(string | undefined)[], Space[]] {
     const named = new Array<string | undefined>(slots).fill(undefined);
+    const spaces = new Array<Space>(slots).fill(0);
     keys?.reroot();
     for (const [key, slot] of keys?.map ?? []) named[slot] = key;
-    return named;
+    keys1?.reroot();
+    for (const [key, slot] of keys1?.map ?? []) {
+      named[slot] = key;
+      spaces[slot] = 1;
+    }
+    return [named, spaces];
   }
 
   /** This version becomes the undo of `newer`'s change: `key` names `slot` here. */
@@ -287,23 +348,20 @@ class KeyMap {
 /** Holes below this many are never squeezed (a small table keeps its few). */
 const MIN_HOLES = 8;
 
-/** Squeezes the holes (`undefined` items) out of `items`, and the same slots out of `keys`, in place; the live count. */
-function squeeze(items: unknown[], keys: unknown[]): number {
+/**
+ * Squeezes the holes (`undefined` items) out of `items`, and the same slots out of `keys` and
+ * `spaces`, in place; the live count.
+ */
+function squeeze(items: unknown[], keys: unknown[], spaces?: unknown[]): number {
   let kept = 0;
   for (let i = 0; i < items.length; i++) {
     if (items[i] === undefined) continue;
     keys[kept] = keys[i];
+    if (spaces !== undefined) spaces[kept] = spaces[i];
     items[kept++] = items[i];
   }
   items.length = kept;
   keys.length = kept;
+  if (spaces !== undefined) spaces.length = kept;
   return kept;
 }
-
-/**
- * The key of an item of `kind` (`"message"`, `"tool-call"`, `"span"`) with id `id`: a message's is
- * its id itself (no string is built per lookup), the others' `\0kind\0id`, and so is a message id
- * that starts with `\0` (keys of different items never meet).
- */
-export const keyOf = (kind: string, id: string): string =>
-  kind === "message" && id.charCodeAt(0) !== 0 ? id : `\u0000${kind}\u0000${id}`;

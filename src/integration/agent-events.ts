@@ -18,18 +18,12 @@ export interface RunnableAgent {
 }
 
 /**
- * One `agent.run(input)` as a cold, abortable Observable: the request starts when it is subscribed
- * (once per subscription) and unsubscribing aborts it, so the server sees the connection close.
- *
- * Needed because `HttpAgent.run()` is hot: it sends the request as soon as it is *called*, and
- * unsubscribing from what it returns leaves the response being read to the end. This wrapper gives
- * each subscription its own `AbortController` and aborts it on teardown if the run has not ended.
- *
- * A connection that fails after the response started ends the stream as `endedTransport` says: as a
- * truncation when a run was open (the pipeline's RUN_TRUNCATED), as the end of the stream when a run
- * had ended, each with a `CONNECTION_BROKEN` warning to `options.onWarning` (default `console.warn`),
- * and with a `TransportError` naming the agent's URL when no run came — never with an unhandled
- * rejection from the client's reader teardown.
+ * One `agent.run(input)` as a cold, abortable Observable: the request starts on subscription (one
+ * per subscription, each with its own `AbortController`) and unsubscribing before the run ended
+ * aborts it — `HttpAgent.run()` sends when *called*, and unsubscribing leaves the response read to
+ * the end. A connection failing mid-response ends the stream as `endedTransport` says (a truncation
+ * when a run was open, the end when one had ended, with `CONNECTION_BROKEN` to `options.onWarning`;
+ * a `TransportError` naming the URL when no run came), never with an unhandled rejection.
  */
 export function agentEvents(
   agent: RunnableAgent,

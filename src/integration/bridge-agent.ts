@@ -39,16 +39,12 @@ const METHODS = [
 ] as const satisfies ReadonlyArray<keyof AgUiAgentSurface>;
 
 /**
- * The same agent object, typed as the `AbstractAgent` of the `@ag-ui/client` copy a UI library pins:
- * `useAgUiRuntime({ agent: bridgeAgent(agent) })`, `selfManagedAgents={{ default: bridgeAgent(agent) }}`.
- * The library's type is inferred from where the result goes.
- *
- * Why it is needed: an `HttpAgent` of `@ag-ui/client` 1.0 is not assignable to 0.0.5x's `AbstractAgent`
- * (that class has private members, and 1.0's `Message` union is wider), although at run time the
- * library only calls the members both have. Both sides must be agents (`AgUiAgentSurface`): the
- * argument is checked by the compiler and, for the methods, at run time (a clear `TypeError` naming
- * what is missing), so only the copy's type changes, never the object — the library runs the agent the
- * middleware is installed on (`agent.use(reasoningMiddleware(...))`).
+ * The same agent object, typed as the `AbstractAgent` of the `@ag-ui/client` copy a UI library pins
+ * (inferred from where the result goes): `useAgUiRuntime({ agent: bridgeAgent(agent) })`. Needed
+ * because 1.0's `HttpAgent` is not assignable to 0.0.5x's `AbstractAgent` (private members, a wider
+ * `Message` union), though the library only calls members both have. The argument must be an agent
+ * (`AgUiAgentSurface`; its methods checked at run time, a `TypeError` naming what is missing): only
+ * the type changes, so the library runs the agent the middleware is installed on.
  */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- return-only on purpose: the library's agent type is inferred from where the result goes
 export function bridgeAgent<LibraryAgent extends AgUiAgentSurface>(agent: AgUiAgentSurface): LibraryAgent {

@@ -48,19 +48,12 @@ export interface ReasoningMiddleware {
 
 /**
  * `agent.use(reasoningMiddleware({ producer: url }))`: every run of the agent goes through the
- * reasoning pipeline, and the derived history is reachable through `onHistory`, `history$` or
- * `history`.
- *
- * It keeps the conversation across runs (D-KEEPER, `continueConversation`): the history continues
- * from its own, so a value the application's message store dropped (a chat-UI library's tool calls,
- * a text-only store) is still held, and goes back to `producer` restored onto the application's
- * copy. Outgoing, only values `producer` issued travel (D-ISSUER): any other is left out, reported
- * with a `VALUE_WITHHELD` warning, and stays in the history. Values on messages it has never seen are
- * what the application chose to give this agent, and are attributed to it (as `initialMessages` are).
- *
- * Note the order inside `@ag-ui/client`: its own compatibility boundary runs closest to the wire,
- * so `THINKING_*` events arrive here already translated by it; and its enforcement, chunk expansion
- * and verification run again after this middleware, on events this pipeline already validated.
+ * pipeline; the history is in `onHistory`, `history$` and `history`. It keeps the conversation
+ * across runs (D-KEEPER, `continueConversation`): a value the application's message store dropped is
+ * still held and goes back to `producer`; only values `producer` issued travel (D-ISSUER: any other
+ * is withheld with `VALUE_WITHHELD` and stays held); values on messages it never saw are attributed
+ * to `producer`, as `initialMessages` are. Inside `@ag-ui/client`, its own compatibility boundary
+ * runs closest to the wire (`THINKING_*` arrive translated), and its checks run again after this.
  */
 export function reasoningMiddleware(options: ReasoningMiddlewareOptions): ReasoningMiddleware {
   if ((options as { resumeFrom?: unknown }).resumeFrom !== undefined) {

@@ -7,7 +7,7 @@ import { messageKey } from "../history/message-key";
 import { NotJsonData, ownCopy } from "../history/own-copy";
 import { messageProblem } from "../history/read-event";
 import { toRunInputMessages } from "../history/run-input";
-import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "../history/types";
+import type { ReasoningHistory, ValueIssuer } from "../history/types";
 
 /** Where the middleware's next run starts, and what it sends. */
 export interface NextRun {
@@ -18,22 +18,18 @@ export interface NextRun {
 }
 
 /**
- * The middleware keeps the conversation (D-KEEPER). `held` is its history after the last run, `sent`
- * the messages of the run input the application built (its own message list, which a chat-UI library
- * or a text-only store may have stripped of values):
+ * The middleware keeps the conversation (D-KEEPER): `held` is its history after the last run, `sent`
+ * the run input's messages (the application's list, perhaps stripped of values).
  *
- * - the history continues from `held`, in the application's order: a message the application still
- *   sends stays as held, values and issuer records included, even where the application's copy lacks
- *   them; a message it no longer sends leaves the history (with its records and `incomplete` items);
- *   one it adds enters as `initialMessages` do (its values attributed to `producer`). Held activity
- *   messages, which a client never sends (R-INPUT-4), stay after the message they followed;
- * - the run input is the application's list with every held value restored onto the matching message
- *   or tool call whose copy has none, and then only the values issued by `producer` (D-ISSUER:
- *   `toRunInputMessages` leaves out the others, with one `VALUE_WITHHELD`). A value the application
- *   sets itself (none held, or a different one) is sent as given and held as `producer`'s.
+ * - The history continues from `held` in the application's order: a message still sent stays as
+ *   held (values and issuer records included); one no longer sent leaves (with its records and
+ *   `incomplete` items); one added enters as `initialMessages` do. Held activity messages, which a
+ *   client never sends (R-INPUT-4), stay after the message they followed.
+ * - The run input is the application's list with each held value restored where the copy has none,
+ *   then only `producer`'s values (`toRunInputMessages`, D-ISSUER). A value the application sets
+ *   itself is sent as given and held as `producer`'s.
  *
- * Messages match by id and whether they are tool messages (D-HISTORY-IDS), tool calls by id within
- * their message. O(held + sent).
+ * Messages match by id and tool-ness (D-HISTORY-IDS), tool calls by id. O(held + sent).
  */
 export function continueConversation(
   held: ReasoningHistory | undefined,
@@ -91,10 +87,12 @@ export function continueConversation(
     messages.push(...(following.get(key) ?? []));
   });
 
-  const issuers = merge.issuers(held?.issuers ?? [], messages);
+  const present = entityKeys(messages);
+  const issuers = merge.issuers(held?.issuers ?? [], present);
   const history: ReasoningHistory = {
     messages,
-    incomplete: presentItems(held?.incomplete ?? [], messages),
+    // The held `incomplete` items whose message or tool call is still in the conversation.
+    incomplete: (held?.incomplete ?? []).filter((item) => present.has(entityKey(item.kind, item.id))),
     issuers,
     // D-DURATION: the held durations of the reasoning messages still in the conversation.
     durations: heldDurations(held?.durations ?? [], new Set(messages.map((m) => m.id))),
@@ -142,12 +140,7 @@ class ValueMerge {
    * The history's records: the held ones of entities still present (in their order, each replaced
    * by its change), then the new ones.
    */
-  issuers(held: readonly ValueIssuer[], messages: readonly Message[]): ValueIssuer[] {
-    const present = new Set<string>();
-    for (const message of messages) {
-      present.add(entityKey("message", message.id));
-      for (const call of toolCallsOf(message) ?? []) present.add(entityKey("tool-call", call.id));
-    }
+  issuers(held: readonly ValueIssuer[], present: ReadonlySet<string>): ValueIssuer[] {
     const out: ValueIssuer[] = [];
     const done = new Set<string>();
     for (const record of held) {
@@ -204,16 +197,14 @@ function callsById(calls: readonly ToolCall[]): Map<string, ToolCall> {
   return byId;
 }
 
-/** The held `incomplete` items whose message or tool call is still in the conversation. */
-function presentItems(items: readonly IncompleteItem[], messages: readonly Message[]): readonly IncompleteItem[] {
-  if (items.length === 0) return items;
-  const ids = new Set<string>();
-  const calls = new Set<string>();
+/** The entity keys of the messages and tool calls in `messages`. */
+function entityKeys(messages: readonly Message[]): Set<string> {
+  const present = new Set<string>();
   for (const message of messages) {
-    ids.add(message.id);
-    for (const call of toolCallsOf(message) ?? []) calls.add(call.id);
+    present.add(entityKey("message", message.id));
+    for (const call of toolCallsOf(message) ?? []) present.add(entityKey("tool-call", call.id));
   }
-  return items.filter((item) => (item.kind === "message" ? ids : calls).has(item.id));
+  return present;
 }
 
 /** The run input's messages, checked as `initialMessages` are (a non-array is none). */

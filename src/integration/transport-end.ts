@@ -7,30 +7,21 @@ import { catalogued } from "../core/warning-codes";
 import { endsRun } from "../pipeline/paced-publisher";
 
 /**
- * How a run's transport may end (issue 21, finding 7; issue 22, D-PATHS). A connection that fails
- * after the response started (a reset, a proxy timeout) errors the client's stream; what the package
- * makes of it — the verdict `agui-reasoning check --url` gives the same stream (R-TRANS-2: a
- * connection dying is the end of the stream):
+ * A connection failing after the response started (a reset, a proxy timeout: what `fetch` rejects
+ * with, a `TypeError`) is the end of the stream (R-TRANS-2; `check --url` says the same, D-PATHS):
  *
- * - a run was open (`RUN_STARTED` without its `RUN_FINISHED`/`RUN_ERROR`): the stream ends as a
- *   response cut mid-run does, so the pipeline fails it with `RUN_TRUNCATED` and lists what was open
- *   as truncated (D-TRUNC), and `exportState()` can continue it;
- * - a run had ended and none is open: the stream ends there and completes — the run delivered all it
- *   had, and the user's run does not fail for a reset after it;
- * - in both cases a lossy `CONNECTION_BROKEN` warning (R-TRANS-2) goes to `warn`: whatever the
- *   connection would still have carried is lost, and a reset is worth knowing about;
- * - no run seen at all: a `TransportError` naming the endpoint, the failure's kind as its `cause` —
- *   never a completion, which would report the failure as a success;
- * - any other error (a `ReasoningProtocolError`, the client's `HTTP 500: …`, an agent's own) passes
- *   unchanged. A transport failure is what `fetch` and its body reject with: a `TypeError`
- *   (`terminated`, `fetch failed`, a browser's `Failed to fetch`).
+ * - a run was open: the stream ends as a response cut mid-run does (`RUN_TRUNCATED`, what was open
+ *   listed as truncated, D-TRUNC; `exportState()` can continue it);
+ * - a run had ended and none is open: it completes — the run delivered all it had;
+ * - both with a lossy `CONNECTION_BROKEN` warning to `warn` (what followed is lost);
+ * - no run seen: a `TransportError` naming the endpoint — a completion would report it a success;
+ * - any other error (a protocol error, `HTTP 500: …`, the agent's own) passes unchanged.
  *
- * And it contains the unhandled rejection the failure raises: `@ag-ui/client` 1.0's reader teardown
- * runs `reader.cancel().catch((e) => { if (e?.name !== "AbortError") throw e })`, and `cancel()` on
- * the failed body rejects with the very error the stream failed with — rethrown where nobody can catch
- * it, which ends a Node service (`TypeError: terminated`). The teardown runs right after that error
- * was delivered here, so the error is named `AbortError` for that moment (an own property, removed
- * on the next macrotask): the teardown then lets it go, as it lets an abort go.
+ * It also contains the rejection the failure raises: `@ag-ui/client` 1.0's reader teardown runs
+ * `reader.cancel().catch((e) => { if (e?.name !== "AbortError") throw e })`, and `cancel()` rejects
+ * with the very error the stream failed with, rethrown where nobody catches it (it ends a Node
+ * service). So the error is named `AbortError` for that moment (an own property, removed on the next
+ * macrotask), and the teardown lets it go as it lets an abort go.
  */
 export function endedTransport(
   source: ObservableInput<unknown>,

@@ -1,14 +1,10 @@
 import type { Subscriber, Unsubscribable } from "rxjs";
 
 /**
- * The facade's multicast: what an RxJS `Subject` does for `events$`, `history$` and `warnings$`,
- * without its per-value cost. Why: `Subject.next` (rxjs 7's CommonJS build) allocates a closure
- * for `errorContext` and an iterator over its observers on every value, and the facade calls it
- * twice per event (the event and the new history).
- *
- * Same delivery as a Subject: a value goes to the subscribers present when `next` starts (a
- * subscriber added meanwhile waits for the next value; one that left is closed and ignores it);
- * after `error`/`complete` every subscriber, present or late, gets that end and nothing else.
+ * The facade's multicast: a `Subject`'s delivery without its per-value cost (rxjs 7's CommonJS
+ * `Subject.next` allocates a closure and an iterator per value, twice per event here). A value goes
+ * to the subscribers present when `next` starts; after `error`/`complete` every subscriber, present
+ * or late, gets that end and nothing else.
  */
 export class Fanout<T> {
   // Current subscribers, copied on every change so that `next` can walk a snapshot without copying.

@@ -3,14 +3,11 @@ import { asyncScheduler, type SchedulerLike, type Unsubscribable } from "rxjs";
 import { rawType } from "../core/json";
 
 /**
- * D-PACE's cadence: at most one publication per `pace` milliseconds of `scheduler` time. The first
- * change after a quiet window is published at once (leading edge) and opens a window; changes while
- * it is open are coalesced into one publication when it ends (trailing edge), which opens the next
- * window. `flush()` publishes what is pending now (before a run's end reaches `events$`, before
- * `exportState()` returns), so nothing is lost and nothing comes after the end.
- *
- * It holds no value: `publish` reads what is current when it runs, so a change a later one replaces
- * within the window is never built (no immutable history per delta).
+ * D-PACE's cadence: at most one publication per `pace` ms of `scheduler` time — the first change
+ * after a quiet window at once (leading edge), the changes within the window coalesced at its end
+ * (trailing edge, opening the next). `flush()` publishes what is pending now (before a run's end,
+ * before `exportState()`). It holds no value: `publish` reads what is current, so a change replaced
+ * within the window is never built.
  */
 export class PacedPublisher {
   #pending = false;

@@ -22,19 +22,15 @@ export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, 
 /**
  * The three views of one run of the pipeline over one subscription of the source.
  *
- * **When the source starts.** The source is subscribed once, when `events$` is first subscribed or
- * `connect()` is called, whichever comes first. Subscribe `history$` and `warnings$` before that
- * (or in the same marble diagram, declared before `events$`) to see every emission, even from a
- * synchronous source such as `from(array)`. `history$` replays its latest state to late subscribers,
- * so for history alone the order does not matter.
+ * **When the source starts.** Once, when `events$` is first subscribed or `connect()` is called.
+ * Subscribe `history$` and `warnings$` before that to see every emission of a synchronous source
+ * (`from(array)`); `history$` replays its latest state, so for history alone the order does not matter.
  *
- * **When it stops.** When the source terminates, or when every subscriber of the three streams (and
- * the `connect()` subscription) has unsubscribed — then the source is unsubscribed. (`HttpAgent.run()`
- * sends its request when called and does not abort it on unsubscribe; use `agentEvents(agent, input)`,
- * which starts the request on subscription and aborts it on unsubscribe.) A pipeline runs its source
- * at most once; it is not restarted. A subscriber that comes after that teardown gets a defined end:
- * `history$` the last history and completion, `warnings$` completion, and `events$` an `Error` saying
- * the pipeline already ran (`ALREADY_RAN`). After the source ended, every view gives its end as usual.
+ * **When it stops.** When the source terminates, or when every subscriber of the three views (and
+ * of `connect()`) has unsubscribed: then the source is unsubscribed (for `HttpAgent.run()`, which
+ * sends when called and never aborts, use `agentEvents(agent, input)`). It runs its source at most
+ * once: a subscriber after that teardown gets `history$` the last history and completion,
+ * `warnings$` completion, `events$` an `Error` saying the pipeline already ran (`ALREADY_RAN`).
  */
 export interface ReasoningPipeline {
   /** Validated, expanded, verified events. Errors with `ReasoningProtocolError` on a violation (or with the source's own error). */

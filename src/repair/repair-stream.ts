@@ -1,6 +1,6 @@
 import type { OperatorFunction } from "rxjs";
 import { byteLength, isPlainObject } from "../core/json";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
 import {
   NONE,
@@ -28,10 +28,9 @@ type Obj = Record<string, unknown>;
 type Step = StepResult<RepairState, unknown>;
 
 /**
- * Opt-in repair for UIs that prefer a degraded display to a failed run. Never part of the strict
- * pipeline: place it in front of it (`reasoningPipeline(source.pipe(repairStream()))`) or after it,
- * on validated events. It fixes the *sequence* of a stream, never the shape of an event: a
- * malformed event passes untouched and strict validation still rejects it (R-PROC-16, R-VER-4).
+ * Opt-in repair for UIs that prefer a degraded display to a failed run, in front of the strict
+ * pipeline (`reasoningPipeline(source.pipe(repairStream()))`) or after it. It fixes the *sequence*,
+ * never the shape of an event: a malformed one passes for strict validation to reject (R-VER-4).
  *
  * - CONTENT/END (or a legacy continuation) for an item that is not open: dropped (R-REASON-9/10/14).
  * - START (or a chunk, or a legacy opener) for an item already open: dropped (R-REASON-10/11).
@@ -42,9 +41,8 @@ type Step = StepResult<RepairState, unknown>;
  * - SUBAGENT_STARTED naming a `parentSubagentRunId` not announced in this run: dropped (lossy: the
  *   invocation's name and nesting); its SUBAGENT_FINISHED then goes as an orphan (R-SUB-5, issue 12).
  *
- * Every repair is a `REPAIRED_*` warning naming the ids involved; those that lose content are lossy.
- * Chunk streams need no repair of their own: the run-level events that end a run close them
- * (R-STREAM-15c). An id-less chunk continuation is not judged (repair keeps no chunk lanes).
+ * Every repair is a `REPAIRED_*` warning naming the ids (lossy when content is lost). Chunk streams
+ * are closed by the run-level events that end a run (R-STREAM-15c); repair keeps no chunk lanes.
  */
 export function createRepairStage(_options?: RepairOptions): Stage<RepairState, unknown, unknown> {
   return { name: "repairStream", init: () => new RepairState(), step: repairStep, finish: repairFinish };
@@ -122,7 +120,7 @@ function abandonRun(
 ): { out: unknown[]; warning: ReasoningWarning } {
   const items = state.openItems();
   const out: unknown[] = items.map(closingEvent);
-  const what = `${cause} while ${state.runId === undefined ? "a run" : `run ${quote(state.runId)}`} was open`;
+  const what = `${cause} while ${state.runId === undefined ? "a run" : `run ${quotedId(state.runId)}`} was open`;
   out.push(repairedRunError(`${what}; ${items.length} open item(s) were closed and the run is reported failed`));
   const warning = repairWarning(
     code,
@@ -193,8 +191,9 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     // Repaired by dropping the announcement: inventing the parent would invent an invocation, and
     // removing the field would reshape the event. Its FINISHED then goes as an orphan; events tagged
     // with its id stay (they need no announcement). Lossy: the invocation's name and nesting are lost.
-    const text = `${typeof event.type === "string" ? event.type : "an event"} for the ${family.noun} ${quote(id)} names the parent ${quote(parent)}, which was not announced in this run; it was dropped`;
-    return dropped(state, "REPAIRED_ORPHAN_DROPPED", family.rules.orphanContent, event, ctx, [id, parent], text, true);
+    const text = `${typeof event.type === "string" ? event.type : "an event"} for the ${family.noun} ${quotedId(id)} names the parent ${quotedId(parent)}, which was not announced in this run; it was dropped`;
+    const rule = family.rules.orphanContent;
+    return result(state, NONE, [repairWarning("REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id, parent], text, true)]);
   }
   const ended = !family.reopenable && state.endedSubagents.has(id);
   if (state.find(family, id, itemOwner) === undefined && !ended) {
@@ -202,15 +201,8 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     return pass(state, event);
   }
   const why = ended ? "has already ended in this run and cannot be used again" : "is already open";
-  return dropped(
-    state,
-    "REPAIRED_DUPLICATE_OPEN_DROPPED",
-    family.rules.duplicateOpen,
-    event,
-    ctx,
-    [id],
-    `${String(event.type)} for the ${family.noun} ${quote(id)}, which ${why}, was dropped${lostText(event)}`,
-  );
+  const what = `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which ${why},`;
+  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], what);
 }
 
 function continueItem(state: RepairState, family: Family, closes: boolean, event: Obj, ctx: StepContext): Step {
@@ -226,30 +218,16 @@ function continueItem(state: RepairState, family: Family, closes: boolean, event
     return pass(state, event);
   }
   const rule = closes ? family.rules.orphanEnd : family.rules.orphanContent;
-  return dropped(
-    state,
-    "REPAIRED_ORPHAN_DROPPED",
-    rule,
-    event,
-    ctx,
-    [id],
-    `${String(event.type)} for the ${family.noun} ${quote(id)}, which is not open, was dropped${lostText(event)}`,
-  );
+  const what = `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which is not open,`;
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id], what);
 }
 
 /** A chunk naming an item open in explicit form would open it a second time (#49): dropped. Anything else is expansion's business. */
 function chunk(state: RepairState, family: Family, idField: string, event: Obj, ctx: StepContext): Step {
   const id = event[idField];
   if (typeof id !== "string" || state.find(family, id, undefined) === undefined) return pass(state, event);
-  return dropped(
-    state,
-    "REPAIRED_DUPLICATE_OPEN_DROPPED",
-    family.rules.duplicateOpen,
-    event,
-    ctx,
-    [id],
-    `${String(event.type)} naming the ${family.noun} ${quote(id)}, which is open in explicit form (a chunk would open it again), was dropped${lostText(event)}`,
-  );
+  const what = `${String(event.type)} naming the ${family.noun} ${quotedId(id)}, which is open in explicit form (a chunk would open it again),`;
+  return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", family.rules.duplicateOpen, event, ctx, [id], what);
 }
 
 /** Legacy items, one of each kind at a time, as upcastThinking tracks them (D-THINK-ORPHAN, R-REASON-10/11). */
@@ -261,29 +239,15 @@ function legacy(state: RepairState, shape: LegacyShape, event: Obj, ctx: StepCon
       return pass(state, event);
     }
     const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-11";
-    return dropped(
-      state,
-      "REPAIRED_DUPLICATE_OPEN_DROPPED",
-      rule,
-      event,
-      ctx,
-      NONE,
-      `${shape.legacyType} while the legacy ${shape.item} is open was dropped${lostText(event)}`,
-    );
+    const what = `${shape.legacyType} while the legacy ${shape.item} is open`;
+    return dropped(state, "REPAIRED_DUPLICATE_OPEN_DROPPED", rule, event, ctx, NONE, what);
   }
   if (open) {
     if (shape.action === "close") state.setLegacy(shape.item, false);
     return pass(state, event);
   }
-  return dropped(
-    state,
-    "REPAIRED_ORPHAN_DROPPED",
-    "D-THINK-ORPHAN",
-    event,
-    ctx,
-    NONE,
-    `${shape.legacyType} without an open legacy ${shape.item} was dropped${lostText(event)}`,
-  );
+  const what = `${shape.legacyType} without an open legacy ${shape.item}`;
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", "D-THINK-ORPHAN", event, ctx, NONE, what);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,6 +257,7 @@ function pass(state: RepairState, event: unknown): Step {
   return state.pass;
 }
 
+/** `event` dropped: the warning says "`what` was dropped", and what content went with it. */
 function dropped(
   state: RepairState,
   code: "REPAIRED_ORPHAN_DROPPED" | "REPAIRED_DUPLICATE_OPEN_DROPPED",
@@ -300,10 +265,10 @@ function dropped(
   event: Obj,
   ctx: StepContext,
   ids: readonly string[],
-  message: string,
-  contentLost = carriesContent(event),
+  what: string,
 ): Step {
-  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, contentLost)]);
+  const message = `${what} was dropped${lostText(event)}`;
+  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, carriesContent(event))]);
 }
 
 /** Whether `id` of `family` was announced in this run: open now, or ended (verification's nesting check, R-SUB-5). */
@@ -325,8 +290,4 @@ function lostText(event: Obj): string {
   if (event.title !== undefined) parts.push("its title");
   if (event.metadata !== undefined) parts.push("its metadata");
   return parts.length === 0 ? "" : ` with ${parts.join(" and ")}`;
-}
-
-function quote(id: string): string {
-  return JSON.stringify(truncateId(id));
 }

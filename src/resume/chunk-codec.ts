@@ -1,6 +1,6 @@
 import { FAMILY_BY_CHUNK_TYPE } from "../chunks/chunk-families";
 import { addStream, createExpandState, type ExpandState, type OpenStream } from "../chunks/lanes";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { JsonShape } from "../storage/json-shape";
 
 /** One open chunk stream in JSON. */
@@ -40,7 +40,7 @@ export function expandStateFromJSON(json: unknown, shape = new JsonShape("expand
     if (state.lanes.has(stream.owner))
       shape.fail(`/streams/${i}/owner`, "names a lane that already has an open stream (one per lane, R-STREAM-15)");
     if (state.byId[stream.family.namespace].has(stream.id)) {
-      shape.fail(`/streams/${i}/id`, `${JSON.stringify(truncateId(stream.id))} is already open in another lane`);
+      shape.fail(`/streams/${i}/id`, `${quotedId(stream.id)} is already open in another lane`);
     }
     addStream(state, stream);
   });

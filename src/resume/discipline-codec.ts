@@ -1,4 +1,4 @@
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { FAMILIES, type Family } from "../discipline/families";
 import type { KnownRoles } from "../discipline/known-roles";
 import type { Item } from "../discipline/open-items";
@@ -83,7 +83,7 @@ function addItem(state: VerifyState, entry: unknown, shape: JsonShape): void {
     scope = f.byOwner.get(item.owner) ?? new Map<string, Item>();
     f.byOwner.set(item.owner, scope);
   }
-  if (scope.has(id)) shape.fail("/id", `repeats the ${family.noun} ${JSON.stringify(truncateId(id))}`);
+  if (scope.has(id)) shape.fail("/id", `repeats the ${family.noun} ${quotedId(id)}`);
   scope.set(id, item);
   if (item.open) {
     f.open++;

@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { Conversation, toolCallsOf, type HistoryState, type OpenSpan } from "../history/conversation";
 import { Table } from "../history/table";
 import { historyToJSON, readStoredHistory, type StoredHistory } from "../storage/history-format";
@@ -55,15 +55,15 @@ export function historyStateFromJSON(
   );
   for (const id of ids(shape, open.messages, "/open/messages")) {
     if (conversation.positionOf(id) === undefined)
-      shape.fail("/open/messages", `names ${quoted(id)}, which the history does not hold`);
+      shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not hold`);
     if (!listed.has(`message\u0000${id}`))
-      shape.fail("/open/messages", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
+      shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
     openMessages.push(id);
   }
   for (const id of ids(shape, open.toolCalls, "/open/toolCalls")) {
-    if (!calls.has(id)) shape.fail("/open/toolCalls", `names ${quoted(id)}, which no held assistant message holds`);
+    if (!calls.has(id)) shape.fail("/open/toolCalls", `names ${quotedId(id)}, which no held assistant message holds`);
     if (!listed.has(`tool-call\u0000${id}`))
-      shape.fail("/open/toolCalls", `names ${quoted(id)}, which the history does not list as incomplete "open"`);
+      shape.fail("/open/toolCalls", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
     openToolCalls.push(id);
   }
   const removedMessages = ids(shape, removed.messages, "/removed/messages");
@@ -106,5 +106,3 @@ function heldToolCalls(messages: readonly Message[]): Set<string> {
   for (const message of messages) for (const call of toolCallsOf(message) ?? []) held.add(call.id);
   return held;
 }
-
-const quoted = (id: string): string => JSON.stringify(truncateId(id));

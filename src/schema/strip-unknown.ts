@@ -24,10 +24,8 @@ export interface Stripped {
  * Removes unrecognised material from `value` as `plan` describes (R-PROC-2/3/6/7/8/11, R-DEP-6):
  * undescribed keys of closed objects, unrecognised union members (the field when optional, the
  * containing value when required, the element inside a list) and registry-tolerated `null`s.
- *
- * Returns `undefined` when there is nothing to remove, the common case: the walk copies nothing until
- * something changes, then only the objects and arrays on the way to what changed; everything else keeps
- * its identity. Values of the wrong shape are left alone: zod judges them afterwards.
+ * `undefined` when nothing is removed (the common case); else only the path to each change is
+ * copied. Values of the wrong shape are left for zod to judge.
  */
 export function stripUnknown(value: unknown, plan: Plan): Stripped | undefined {
   const walk = new Walk();

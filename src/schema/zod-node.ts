@@ -1,10 +1,7 @@
 /**
- * A read-only structural view of a zod v4 schema, limited to what the schema walker reads.
- *
- * zod v4 exposes every schema's definition as `schema._zod.def` (its documented surface for
- * library authors); `def.type` names the kind ("object", "array", "union", "enum", "optional", …).
- * Reading it structurally keeps this package independent of zod's class identities, so the
- * schemas of `@ag-ui/core/schemas` work whichever zod copy they were built with.
+ * A read-only structural view of a zod v4 schema (`schema._zod.def`, zod's documented surface for
+ * library authors; `def.type` names the kind), limited to what the walker reads: independent of
+ * zod's class identities, so `@ag-ui/core/schemas` works whichever zod copy built it.
  */
 export interface ZodNode {
   readonly _zod: { readonly def: ZodDef };

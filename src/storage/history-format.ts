@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import { messageKey } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
@@ -101,7 +101,7 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
     if (seen.has(key))
       shape.fail(
         `/messages/${i}/id`,
-        `repeats the ${(message as Message).role === "tool" ? "tool message id" : "id"} ${JSON.stringify(truncateId((message as Message).id))}: a history holds each message once (R-EVT-8)`,
+        `repeats the ${(message as Message).role === "tool" ? "tool message id" : "id"} ${quotedId((message as Message).id)}: a history holds each message once (R-EVT-8)`,
       );
     seen.add(key);
     // The value itself, not zod's copy: the schema is loose, and storage must not drop a field.
@@ -135,7 +135,7 @@ function readIssuers(shape: JsonShape, value: unknown): ValueIssuer[] {
     if (seen.has(key))
       shape.fail(
         `/issuers/${i}`,
-        `is a second record for ${subtype} ${JSON.stringify(truncateId(entityId))}: one issuer per stored value (D-ISSUER)`,
+        `is a second record for ${subtype} ${quotedId(entityId)}: one issuer per stored value (D-ISSUER)`,
       );
     seen.add(key);
     return { subtype, entityId, issuer };
@@ -152,8 +152,7 @@ function readDurations(shape: JsonShape, value: unknown): ReasoningDuration[] {
     const kind = shape.oneOf(r.kind, DURATION_KINDS, `${path}/kind`);
     const id = shape.string(r.id, `${path}/id`);
     const key = `${kind}\u0000${id}`;
-    if (seen.has(key))
-      shape.fail(path, `is a second record for ${kind} ${JSON.stringify(truncateId(id))}: one per item (D-DURATION)`);
+    if (seen.has(key)) shape.fail(path, `is a second record for ${kind} ${quotedId(id)}: one per item (D-DURATION)`);
     seen.add(key);
     const record: { -readonly [K in keyof ReasoningDuration]: ReasoningDuration[K] } = {
       kind,

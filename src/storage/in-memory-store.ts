@@ -10,12 +10,9 @@ export interface InMemoryHistoryStoreOptions {
 const STORE = "InMemoryHistoryStore";
 
 /**
- * The reference `HistoryStore`: each thread's history kept as the text `serializeHistory` makes and
- * read back with `parseHistory`, so what `load` returns went through the stored form exactly as a
- * real store's would, and shares nothing with what was saved.
- *
- * A store declaring `encryptedValues: false` refuses a history that still holds values: dropping
- * them here would be a silent loss (R-REASON-19). Save through `saveHistory`, which strips and warns.
+ * The reference `HistoryStore`: each thread kept as the text `serializeHistory` makes, so what `load`
+ * returns went through the stored form as a real store's would (stored-record.ts), sharing nothing
+ * with what was saved. With `encryptedValues: false` save through `saveHistory`, which strips and warns.
  */
 export class InMemoryHistoryStore implements HistoryStore {
   readonly capabilities: HistoryStoreCapabilities;

@@ -1,6 +1,6 @@
 import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
 import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import type { ReasoningHistory } from "../history/types";
 
 /*
@@ -55,11 +55,9 @@ const VERSION = 1;
 
 /**
  * A `HistoryStore` in the browser's IndexedDB, where chat UIs keep their threads: one record per
- * thread id, the exact text `serializeHistory` writes (so every `encryptedValue` comes back byte for
- * byte, with its issuer record), put in one transaction — a thread holds the old record or the new
- * one, never a mix. `save` resolves once the transaction is committed. `load` reads with
- * `parseHistory`: a corrupt record is a `TypeError` naming the thread and the JSON pointer at fault,
- * never half a history. The database is opened on first use; `close()` closes it.
+ * thread (stored-record.ts: the exact text `serializeHistory` writes, read all or nothing), put in one
+ * transaction, so a thread holds the old record or the new one. `save` resolves once it is committed.
+ * The database is opened on first use; `close()` closes it.
  */
 export class IndexedDbHistoryStore implements HistoryStore {
   readonly capabilities: HistoryStoreCapabilities;
@@ -82,14 +80,17 @@ export class IndexedDbHistoryStore implements HistoryStore {
     tx.objectStore(this.objectStore).put(record, threadId);
     await new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
-      tx.onerror = tx.onabort = () => reject(idbError(`saving thread ${thread(threadId)}`, tx.error));
+      tx.onerror = tx.onabort = () => reject(idbError(`saving thread ${quotedId(threadId)}`, tx.error));
     });
   }
 
   async load(threadId: string): Promise<ReasoningHistory | undefined> {
     checkThreadId(STORE, threadId);
     const tx = (await this.open()).transaction(this.objectStore, "readonly");
-    const record = await settled(tx.objectStore(this.objectStore).get(threadId), `loading thread ${thread(threadId)}`);
+    const record = await settled(
+      tx.objectStore(this.objectStore).get(threadId),
+      `loading thread ${quotedId(threadId)}`,
+    );
     return record === undefined ? undefined : historyOfRecord(STORE, threadId, record);
   }
 
@@ -137,5 +138,3 @@ function idbError(doing: string, cause: { readonly message: string } | null): Er
   const message = `agui-reasoning: ${STORE}: ${doing} failed${cause ? `: ${cause.message}` : ""}`;
   return new Error(message, { cause });
 }
-
-const thread = (threadId: string): string => JSON.stringify(truncateId(threadId));

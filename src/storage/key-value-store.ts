@@ -26,11 +26,9 @@ export interface KeyValueHistoryStoreOptions {
 const STORE = "KeyValueHistoryStore";
 
 /**
- * A `HistoryStore` over any `StringStore`: one record per thread, the exact text `serializeHistory`
- * writes (messages, every `encryptedValue` byte for byte, the issuer records, the incomplete list),
- * written with one `set` — so a thread holds the old record or the new one, never a mix. `load` reads
- * it with `parseHistory`: a corrupt record is a `TypeError` naming the thread and the JSON pointer at
- * fault, never half a history.
+ * A `HistoryStore` over any `StringStore`: one record per thread (stored-record.ts: the exact text
+ * `serializeHistory` writes, read all or nothing), written with one `set`, so a thread holds the old
+ * record or the new one, never a mix.
  */
 export class KeyValueHistoryStore implements HistoryStore {
   readonly capabilities: HistoryStoreCapabilities;

@@ -1,15 +1,15 @@
 import { parseHistory, serializeHistory } from "./history-format";
 import type { HistoryStoreCapabilities } from "./history-store";
 import { stripValues } from "./strip-values";
-import { truncateId } from "../core/errors";
+import { quotedId } from "../core/errors";
 import type { ReasoningHistory } from "../history/types";
 
 /**
  * What every shipped store does on the way in and out, so they agree (D-PATHS): a thread id is a
- * non-empty string; what is stored is exactly the text `serializeHistory` writes (issuer records and
- * everything else it keeps included); what is loaded is read by `parseHistory`, all or nothing, and a
- * record it refuses is a `TypeError` naming the store, the thread and the JSON pointer at fault —
- * never half a history, never the record's content (D-REDACT).
+ * non-empty string; what is stored is exactly the text `serializeHistory` writes (every
+ * `encryptedValue` byte for byte, the issuer records); what is loaded is read by `parseHistory`, all
+ * or nothing — a refused record is a `TypeError` naming the store, the thread and the JSON pointer
+ * at fault, never half a history, never its content (D-REDACT).
  */
 
 /** Throws unless `threadId` is a non-empty string. */
@@ -20,8 +20,8 @@ export function checkThreadId(store: string, threadId: unknown): asserts threadI
 
 /**
  * The record to store for `history`. A store declaring `encryptedValues: false` refuses a history
- * that still holds values: dropping them here would be a silent loss (R-REASON-19); `saveHistory`
- * strips them with a `VALUE_NOT_STORED` warning first.
+ * still holding values: dropping them here would be a silent loss (R-REASON-19); `saveHistory` strips
+ * them with a `VALUE_NOT_STORED` warning first.
  */
 export function recordOf(store: string, capabilities: HistoryStoreCapabilities, history: ReasoningHistory): string {
   if (!capabilities.encryptedValues && stripValues(history).lost.length > 0) {
@@ -35,7 +35,7 @@ export function recordOf(store: string, capabilities: HistoryStoreCapabilities, 
 
 /** The history a stored record holds, or a `TypeError` naming the store, the thread and what is wrong with it. */
 export function historyOfRecord(store: string, threadId: string, record: unknown): ReasoningHistory {
-  const thread = JSON.stringify(truncateId(threadId));
+  const thread = quotedId(threadId);
   if (typeof record !== "string")
     throw new TypeError(
       `agui-reasoning: ${store}: the record of thread ${thread} is corrupt: ` +

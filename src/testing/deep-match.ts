@@ -18,11 +18,10 @@ function isAsymmetric(value: unknown): value is AsymmetricMatcher {
 }
 
 /**
- * Deep equality with `toEqual`'s reading of jest and vitest: a property whose value is `undefined`
- * counts as absent, an asymmetric matcher in `expected` decides for itself, errors compare by name and
- * message (and own fields), maps and sets by their entries in order, other objects key by key whatever
- * their class (as `toEqual`). No
- * test framework and nothing from Node: the kit's marble helpers run anywhere.
+ * Deep equality as jest's and vitest's `toEqual` read it: an `undefined` property counts as absent, an
+ * asymmetric matcher in `expected` decides for itself, errors compare by name, message and own fields,
+ * maps and sets by their entries in order, other objects key by key whatever their class. Nothing
+ * from a test framework or Node: the kit's marble helpers run anywhere.
  */
 export function deepMatch(actual: unknown, expected: unknown): boolean {
   if (isAsymmetric(expected)) return expected.asymmetricMatch(actual);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { filter, firstValueFrom, ReplaySubject } from "rxjs";
 import type { IssuedValue } from "./returned-values";
 
 /**
@@ -118,8 +119,8 @@ export async function mockAgentServer(
   const framing = options.encoding === "protobuf" ? await protobufFraming() : SSE;
   const requests: RecordedRequest[] = [];
   const issued: IssuedValue[] = [];
-  // Callers of request(n) waiting for the n-th request to arrive.
-  const waiting = new Map<number, Array<(r: RecordedRequest) => void>>();
+  // Every request as it arrives, replayed to a caller of request(n) that comes later.
+  const arrivals = new ReplaySubject<RecordedRequest>(Infinity);
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -169,8 +170,7 @@ export async function mockAgentServer(
       stats: { writes: 0, framesSent: 0, cutsInsideCharacters: 0 },
     };
     requests.push(recorded);
-    for (const resolve of waiting.get(recorded.index) ?? []) resolve(recorded);
-    waiting.delete(recorded.index);
+    arrivals.next(recorded);
     return recorded;
   }
 
@@ -217,15 +217,8 @@ export async function mockAgentServer(
     url: `http://127.0.0.1:${port}${path}`,
     requests,
     issued,
-    request(index) {
-      const arrived = requests[index];
-      if (arrived) return Promise.resolve(arrived);
-      return new Promise((resolve) => {
-        const list = waiting.get(index) ?? [];
-        list.push(resolve);
-        waiting.set(index, list);
-      });
-    },
+    // eslint-disable-next-line rxjs-x/no-ignored-default-value -- it never completes: request(n) waits for the n-th
+    request: (index) => firstValueFrom(arrivals.pipe(filter((r) => r.index === index))),
     close() {
       server.closeAllConnections();
       return new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));

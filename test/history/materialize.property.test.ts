@@ -3,7 +3,7 @@ import { countingClock, fixedClock } from "../support/clock";
 import type { AguiEvent } from "../../src/core/types";
 import { createHistoryStage } from "../../src/history/history-stage";
 import type { Conversation } from "../../src/history/conversation";
-import { keyOf } from "../../src/history/table";
+import { spaceOf } from "../../src/history/table";
 import { historyStateToJSON } from "../../src/resume/history-codec";
 
 /**
@@ -107,7 +107,7 @@ describe("lazy publication (property)", () => {
             ).toBe(true);
           }
           for (const r of lazy.history.issuers) {
-            expect(lazy.parts.issuers.slotOf(keyOf(r.subtype, r.entityId))).toBe(lazy.history.issuers.indexOf(r));
+            expect(lazy.parts.issuers.slotOf(r.entityId, spaceOf(r.subtype))).toBe(lazy.history.issuers.indexOf(r));
           }
         },
       ),

@@ -1,44 +1,49 @@
 import fc from "fast-check";
-import { Table } from "../../src/history/table";
+import { Table, type Space } from "../../src/history/table";
 
 /**
  * `Table` is the one persistent structure the history's versions hold their parts in (issue 20):
  * an ordered list of items, some named by a key (a versioned map: the newest version holds it, older
  * ones undo records). These tests check it against a plain model under any sequence of edits, each
  * made on any earlier version (a fork, which re-roots the map), with every version checked after all
- * the later edits were made: no version ever shows another's edit.
+ * the later edits were made: no version ever shows another's edit. Keys live in two spaces (a
+ * table of two kinds of items): the same string in the other space names another item.
  */
 
 interface Entry {
   readonly value: number;
   readonly key: string | undefined;
+  readonly space: Space;
 }
 
 type Op =
-  | { readonly op: "push"; readonly key: string | undefined }
-  | { readonly op: "put" | "remove" | "unkey" | "setAt"; readonly key: string }
+  | { readonly op: "push"; readonly key: string | undefined; readonly space: Space }
+  | { readonly op: "put" | "remove" | "unkey" | "setAt" | "pushNew"; readonly key: string; readonly space: Space }
   | { readonly op: "insert"; readonly at: number; readonly key: string | undefined };
 
-/** The model: the entries in order; a key names at most one entry (the last given it). */
+/** The model: the entries in order; a key names at most one entry of its space (the last given it). */
 function applied(model: readonly Entry[], o: Op, value: number): Entry[] {
+  const space = o.op === "insert" ? 0 : o.space;
+  const names = (e: Entry, key: string | undefined): boolean => key !== undefined && e.key === key && e.space === space;
   const unkeyed = (key: string | undefined): Entry[] =>
-    model.map((e) => (key !== undefined && e.key === key ? { value: e.value, key: undefined } : e));
+    model.map((e) => (names(e, key) ? { value: e.value, key: undefined, space: 0 } : e));
   switch (o.op) {
     case "push":
-      return [...unkeyed(o.key), { value, key: o.key }];
+    case "pushNew":
+      return [...unkeyed(o.key), { value, key: o.key, space }];
     case "put":
     case "setAt": {
-      const at = model.findIndex((e) => e.key === o.key);
-      if (at < 0) return o.op === "put" ? [...model, { value, key: o.key }] : model.slice();
-      return model.map((e, i) => (i === at ? { value, key: o.key } : e));
+      const at = model.findIndex((e) => names(e, o.key));
+      if (at < 0) return o.op === "put" ? [...model, { value, key: o.key, space }] : model.slice();
+      return model.map((e, i) => (i === at ? { value, key: o.key, space } : e));
     }
     case "remove":
-      return model.filter((e) => e.key !== o.key);
+      return model.filter((e) => !names(e, o.key));
     case "unkey":
       return unkeyed(o.key);
     case "insert": {
       const next = unkeyed(o.key);
-      next.splice(Math.min(o.at, next.length), 0, { value, key: o.key });
+      next.splice(Math.min(o.at, next.length), 0, { value, key: o.key, space });
       return next;
     }
   }
@@ -47,17 +52,20 @@ function applied(model: readonly Entry[], o: Op, value: number): Entry[] {
 function edited(table: Table<number>, o: Op, value: number): Table<number> {
   switch (o.op) {
     case "push":
-      return table.push(value, o.key);
+      return table.push(value, o.key, o.space);
+    case "pushNew":
+      // Only for a key naming nothing yet (its contract): otherwise it is a push.
+      return table.has(o.key, o.space) ? table.push(value, o.key, o.space) : table.pushNew(value, o.key, o.space);
     case "put":
-      return table.put(o.key, value);
+      return table.put(o.key, value, o.space);
     case "setAt": {
-      const slot = table.slotOf(o.key);
+      const slot = table.slotOf(o.key, o.space);
       return slot === undefined ? table : table.setAt(slot, value);
     }
     case "remove":
-      return table.remove(o.key);
+      return table.remove(o.key, o.space);
     case "unkey":
-      return table.unkey(o.key);
+      return table.unkey(o.key, o.space);
     case "insert":
       return table.insert(Math.min(o.at, table.slots), value, o.key);
   }
@@ -67,12 +75,21 @@ const KEY = fc.oneof(
   fc.constantFrom("a", "b", "__proto__", ""),
   fc.nat(60).map((n) => `k${n}`),
 );
+const SPACE = fc.constantFrom<Space>(0, 1);
+const keyed = (op: "put" | "remove" | "unkey" | "setAt" | "pushNew"): fc.Arbitrary<Op> =>
+  fc.tuple(KEY, SPACE).map(([key, space]) => ({ op, key, space }));
 const OP: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.option(KEY, { nil: undefined }).map((key) => ({ op: "push" as const, key })) },
-  { weight: 4, arbitrary: KEY.map((key) => ({ op: "put" as const, key })) },
-  { weight: 3, arbitrary: KEY.map((key) => ({ op: "remove" as const, key })) },
-  { weight: 1, arbitrary: KEY.map((key) => ({ op: "unkey" as const, key })) },
-  { weight: 2, arbitrary: KEY.map((key) => ({ op: "setAt" as const, key })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.option(KEY, { nil: undefined }), SPACE)
+      .map(([key, space]) => ({ op: "push" as const, key, space })),
+  },
+  { weight: 4, arbitrary: keyed("put") },
+  { weight: 2, arbitrary: keyed("pushNew") },
+  { weight: 3, arbitrary: keyed("remove") },
+  { weight: 1, arbitrary: keyed("unkey") },
+  { weight: 2, arbitrary: keyed("setAt") },
   {
     weight: 1,
     arbitrary: fc
@@ -86,29 +103,32 @@ function expectSame(table: Table<number>, model: readonly Entry[], keys: readonl
   expect(table.toArray()).toEqual(model.map((e) => e.value));
   expect(table.last()).toBe(model[model.length - 1]?.value);
   for (const key of keys) {
-    const entry = model.find((e) => e.key === key);
-    expect(table.get(key)).toBe(entry?.value);
-    expect(table.has(key)).toBe(entry !== undefined);
-    const slot = table.slotOf(key);
-    if (slot !== undefined) expect(table.at(slot)).toBe(entry?.value);
+    for (const space of [0, 1] as const) {
+      const entry = model.find((e) => e.key === key && e.space === space);
+      expect(table.get(key, space)).toBe(entry?.value);
+      expect(table.has(key, space)).toBe(entry !== undefined);
+      const slot = table.slotOf(key, space);
+      if (slot !== undefined) expect(table.at(slot)).toBe(entry?.value);
+    }
   }
 }
 
 describe("Table (the history's persistent structure)", () => {
-  it("issue 20: behaves like its model under any edits on any earlier version, and no version shows another's edit", () => {
+  it("issue 20, issue 23 (key spaces): behaves like its model under any edits on any earlier version, and no version shows another's edit", () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.nat(), OP), { maxLength: 200 }),
-        fc.array(fc.option(KEY, { nil: undefined }), { maxLength: 40 }),
+        fc.array(fc.tuple(fc.option(KEY, { nil: undefined }), SPACE), { maxLength: 40 }),
         (steps, seedKeys) => {
-          const seed = seedKeys.map((key, value) => ({ value, key }));
+          const seed: Entry[] = seedKeys.map(([key, space], value) => ({ value, key, space }));
           // A seed repeating a key: the last one has it (as a seed repeating a message id).
           const model = seed.map((e, i) =>
-            seed.slice(i + 1).some((l) => l.key === e.key) ? { ...e, key: undefined } : e,
+            seed.slice(i + 1).some((l) => l.key === e.key && l.space === e.space) ? { ...e, key: undefined } : e,
           );
           const table = Table.from(
             seed.map((e) => e.value),
             seed.map((e) => e.key),
+            seed.map((e) => e.space),
           );
           const versions: [Table<number>, Entry[]][] = [[table, model]];
           let value = 1_000;
