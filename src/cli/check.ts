@@ -11,9 +11,10 @@ import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
+import { rawType } from "../core/json";
 import { checkFailure, protocolFailure } from "./verdict";
 import { countHistory, grouped, type CheckOutcome } from "./outcome";
-import { renderReport } from "./render";
+import { renderReport, writeReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
 import { renderJunit } from "./render-junit";
@@ -103,9 +104,10 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const linter = new Linter(source.initialMessages, linted);
   const run = await runThrough(source, {
     onSourceEvent: (raw, index) => {
-      trail.observe(raw);
-      report.onSourceEvent(raw);
-      linter.onSource(raw, index);
+      const type = rawType(raw);
+      trail.observe(raw, type);
+      report.onSourceEvent(raw, type);
+      linter.onSource(raw, index, type);
       secrets?.collect(raw);
       deepest?.observe(raw, index);
       if (args.url !== undefined) progress.update(index + 1, undefined);
@@ -158,6 +160,26 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const final: CheckOutcome = { ...outcome, failure: outcome.failure ?? checkFailure(outcome, args) };
 
   const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
+  const exit = final.failure ? EXIT.violation : EXIT.valid;
+  if (args.format === "human" && !args.history) {
+    // Nothing nested is printed without --history (it cannot overflow the stack): the report is
+    // written as it is made, in batches, each made printable (an unsafe character is one UTF-16 unit).
+    const human = { showHistory: false, showValues: args.showValues, redaction };
+    let batch: string[] = [];
+    let size = 0;
+    const flush = (): void => {
+      io.stdout.write(escaped(batch.join("")));
+      batch = [];
+      size = 0;
+    };
+    writeReport(final, human, (piece) => {
+      batch.push(piece);
+      size += piece.length;
+      if (size >= OUTPUT_BATCH) flush();
+    });
+    if (batch.length > 0) flush();
+    return exit;
+  }
   const output = printable(source, deepest, () => {
     switch (args.format) {
       case "json":
@@ -174,8 +196,11 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   });
   // JSON documents escape what they must themselves (SARIF's messages are escaped as annotations).
   io.stdout.write(args.format === "json" || args.format === "sarif" ? output : escaped(output));
-  return final.failure ? EXIT.violation : EXIT.valid;
+  return exit;
 }
+
+/** Characters of the human report written at a time. */
+const OUTPUT_BATCH = 1 << 18;
 
 /** The check's history pace: longer than a run takes, so that a run's end is what publishes. */
 const HISTORY_PACE_MS = 60_000;

@@ -7,6 +7,7 @@ import { Linter } from "./lint-rules";
 import { countHistory, type CheckOutcome } from "./outcome";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
+import { rawType } from "../core/json";
 import { checkFailure, protocolFailure, type Gates } from "./verdict";
 
 /** What `inspectEvents` is asked: the check's gates, and the run input's messages. */
@@ -29,9 +30,10 @@ export function inspectEvents(events: readonly unknown[], options: InspectOption
   // Each source event is seen before the pipeline processes it, as the command's feed does.
   const source = from(events).pipe(
     tap((raw) => {
-      trail.observe(raw);
-      report.onSourceEvent(raw);
-      linter.onSource(raw, index++);
+      const type = rawType(raw);
+      trail.observe(raw, type);
+      report.onSourceEvent(raw, type);
+      linter.onSource(raw, index++, type);
     }),
   );
   const pipeline = reasoningPipeline(source, {

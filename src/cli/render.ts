@@ -28,17 +28,27 @@ const IDS_SHOWN = 10;
 
 /** The human report. Never contains reasoning text or an encrypted value unless asked (`--show-…`). */
 export function renderReport(r: CheckOutcome, options: HumanOptions): string {
-  const out: string[] = [];
+  const pieces: string[] = [];
+  writeReport(r, options, (piece) => pieces.push(piece));
+  return pieces.join("");
+}
+
+/**
+ * The human report in pieces, as `renderReport` joins them: its head, a block per run, its end. A
+ * report of 15,874 runs is 6.8 MB: held whole until the end, its lines cost `check` more than making
+ * them did (issue 22), so the command writes the pieces as they come (check.ts).
+ */
+export function writeReport(r: CheckOutcome, options: HumanOptions, write: (piece: string) => void): void {
   const events = r.totalKnown ? count(r.totalEvents, "event") : `at least ${count(r.totalEvents, "event")}`;
-  out.push(`agui-reasoning check: ${r.label} (${[r.format, events].filter(Boolean).join(", ")})`, "");
-  if (r.runs.length === 0 && r.failure?.code !== "NO_RUN") out.push("No run in the stream.", "");
-  for (const run of r.runs) out.push(renderRun(run, options.showValues).join("\n"), "");
+  write(`agui-reasoning check: ${r.label} (${[r.format, events].filter(Boolean).join(", ")})\n\n`);
+  if (r.runs.length === 0 && r.failure?.code !== "NO_RUN") write("No run in the stream.\n\n");
+  for (const run of r.runs) write(`${renderRun(run, options.showValues).join("\n")}\n\n`);
 
-  if (r.failure) out.push(...renderFailure(r.failure), "");
-  out.push(...renderHistory(r.history, r.historyCounts, options), "");
-
-  out.push(verdictLine(r));
-  return `${out.join("\n")}\n`;
+  const end: string[] = [];
+  if (r.failure) end.push(...renderFailure(r.failure), "");
+  end.push(...renderHistory(r.history, r.historyCounts, options), "");
+  end.push(verdictLine(r));
+  write(`${end.join("\n")}\n`);
 }
 
 /** The report's last line: `✓ valid: 1 run, 0 warnings`, or what failed and `(exit 1)`. */

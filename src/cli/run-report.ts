@@ -88,9 +88,8 @@ export class ReportBuilder {
   // Reasoning messages whose last delta ended on a high surrogate (the pair may end in the next one).
   private readonly highSurrogateEnd = new Set<string>();
 
-  /** A raw source event, before the pipeline processes it. */
-  onSourceEvent(raw: unknown): void {
-    const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  /** A raw source event, before the pipeline processes it, and its `rawType`. */
+  onSourceEvent(raw: unknown, type: unknown): void {
     // A RUN_ERROR may open a stream (a run that failed before it began, R-RUN-1); later it ends the current run.
     const opens = type === "RUN_STARTED" || (type === "RUN_ERROR" && this.current === this.before);
     if (!opens) return;
@@ -115,11 +114,13 @@ export class ReportBuilder {
         const id = String(event.messageId);
         const delta = String(event.delta);
         // A character split across two deltas (a surrogate pair) is one character, counted once.
-        const joins = this.highSurrogateEnd.has(id) && isLowSurrogate(delta.charCodeAt(0));
+        // (The set is nearly always empty: no lookup then.)
+        const split = this.highSurrogateEnd;
+        const joins = split.size > 0 && split.has(id) && isLowSurrogate(delta.charCodeAt(0));
         run.reasoning.set(id, (run.reasoning.get(id) ?? 0) + codePoints(delta) - (joins ? 1 : 0));
         if (delta !== "") {
-          if (isHighSurrogate(delta.charCodeAt(delta.length - 1))) this.highSurrogateEnd.add(id);
-          else this.highSurrogateEnd.delete(id);
+          if (isHighSurrogate(delta.charCodeAt(delta.length - 1))) split.add(id);
+          else if (split.size > 0) split.delete(id);
         }
         break;
       }

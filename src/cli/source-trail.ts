@@ -1,5 +1,3 @@
-import { rawType } from "../core/json";
-
 /** How many of the latest source events' types are remembered: a failure names one of the last few. */
 const TYPES_KEPT = 256;
 
@@ -24,9 +22,12 @@ export class SourceTrail {
   private count = 0;
   private chunkIds = new Set<string>();
 
-  /** The next raw source event (index = events seen so far). */
-  observe(raw: unknown): void {
-    const type = rawType(raw);
+  /**
+   * The next raw source event (index = events seen so far) and its `rawType`, read once by the
+   * caller for every observer: a property read of a parsed event, of one of dozens of shapes, costs
+   * about as much as what each observer then does with it (issue 22).
+   */
+  observe(raw: unknown, type: unknown): void {
     const name = typeof type === "string" ? type : "<no type>";
     this.types[this.count % TYPES_KEPT] = name;
     this.count++;

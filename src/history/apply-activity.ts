@@ -58,7 +58,7 @@ export function snapshotActivity(
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
   const merged = metadata === undefined ? held?.metadata : mergeMetadata(held?.metadata, metadata);
   if (merged !== undefined) message.metadata = merged;
-  return (held === undefined ? conversation.append(message) : conversation.replaceAt(position!, message)).passing(
+  return (held === undefined ? conversation.append(message, true) : conversation.replaceAt(position!, message)).passing(
     event,
   );
 }

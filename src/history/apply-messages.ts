@@ -102,7 +102,7 @@ export function startMessage(
       "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
     warnings = [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text)];
   } else if (position === undefined) {
-    next = conversation.append(family.create(event, ctx, id, metadata));
+    next = conversation.append(family.create(event, ctx, id, metadata), true);
   } else {
     // Reopen (R-TEXT-5): the established values stand, content will append, position is kept.
     const held = conversation.at(position)!;

@@ -167,7 +167,7 @@ export function startRun(
     // Held ones are matched by id and whether they are tool messages (D-HISTORY-IDS): a tool result
     // sharing the id of a held assistant message is a message of its own (D-TOOL-RESULT-ID).
     if (message.role === "tool") {
-      if (next.toolMessageAt(message.id) !== undefined) continue;
+      if (next.toolMessageAt(message.id, next.positionOf(message.id)) !== undefined) continue;
     } else {
       const position = next.positionOf(message.id);
       if (position !== undefined) {

@@ -94,7 +94,8 @@ function placeCall(
     const holder: AssistantMessage = { id: holderId, role: "assistant", toolCalls: [call] };
     const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
     if (subagentRunId !== undefined) holder.subagentRunId = subagentRunId;
-    return conversation.append(holder);
+    // No held message has the holder's id now (none did, or the tool message's yielded it).
+    return conversation.append(holder, true);
   }
   const held = conversation.at(holderAt)!;
   if (held.role !== "assistant") {
@@ -111,7 +112,7 @@ function placeCall(
   // `copyOf`, then assign (as `{ ...held, toolCalls }`): the spread with an overriding key took V8's slow path.
   const holder = copyOf(held);
   holder.toolCalls = [...(toolCallsOf(held) ?? []), call];
-  return conversation.with({ toolCallHolder: holders }).replaceAt(holderAt, holder);
+  return conversation.with({ toolCallHolder: holders }, conversation.messages.setAt(holderAt, holder));
 }
 
 export function appendArguments(
@@ -249,7 +250,8 @@ export function addToolResult(
   const metadata = readMetadata(event, ctx);
   if (metadata !== undefined) message.metadata = metadata;
 
-  const toolAt = conversation.toolMessageAt(id);
+  const heldAt = conversation.positionOf(id);
+  const toolAt = conversation.toolMessageAt(id, heldAt);
   if (toolAt !== undefined) {
     // The producer re-sent a result under a held id: last write wins, like a snapshot restating it.
     const w = warning(
@@ -267,13 +269,12 @@ export function addToolResult(
   }
   // D-TOOL-RESULT-ID: an id a message of another role has is no failure (R-TEXT-5); the result is a
   // tool message of its own, and lookups by the id keep resolving to the other message.
-  const heldAt = conversation.positionOf(id);
   const warnings = heldAt === undefined ? NONE : sharedIdWarning(conversation.at(heldAt)!, event, ctx, id);
   const holderAt = holderPosition(conversation, toolCallId);
-  if (holderAt < 0) return conversation.append(message).passing(event, warnings);
+  if (holderAt < 0) return conversation.append(message, heldAt === undefined).passing(event, warnings);
   let at = holderAt + 1;
   while (at < conversation.messages.slots && conversation.at(at)!.role === "tool") at++;
-  return conversation.insertAt(at, message).passing(event, warnings);
+  return conversation.insertAt(at, message, heldAt === undefined).passing(event, warnings);
 }
 
 /**

@@ -164,22 +164,27 @@ export class Conversation implements HistoryState {
     return new Conversation(this.messages.setAt(position, message), this.parts, this.constants, undefined);
   }
 
-  /** This conversation with `message` appended (and indexed). */
-  append(message: Message): Conversation {
-    return this.inserted(this.messages.slots, message);
+  /**
+   * This conversation with `message` appended (and indexed). `unheld`: the caller found that no held
+   * message has its id (`positionOf`), which spares looking the new id up again in a map of the
+   * whole conversation.
+   */
+  append(message: Message, unheld = false): Conversation {
+    return this.inserted(this.messages.slots, message, unheld);
   }
 
   /** This conversation with `message` inserted before `position`: O(n − position) when not at the end. */
-  insertAt(position: number, message: Message): Conversation {
-    return this.inserted(Math.min(position, this.messages.slots), message);
+  insertAt(position: number, message: Message, unheld = false): Conversation {
+    return this.inserted(Math.min(position, this.messages.slots), message, unheld);
   }
 
-  private inserted(position: number, message: Message): Conversation {
-    const shares = this.sharesId(message);
+  private inserted(position: number, message: Message, unheld: boolean): Conversation {
+    const shares = !unheld && this.sharesId(message);
     const key = shares ? undefined : message.id;
     let { sharedToolMessage: shared } = this.parts;
     let messages: Table<Message>;
-    if (position === this.messages.slots) messages = this.messages.push(message, key);
+    if (position === this.messages.slots)
+      messages = unheld ? this.messages.pushNew(message, key!) : this.messages.push(message, key);
     else {
       messages = this.messages.insert(position, message, key);
       if (shared.size > 0) shared = shared.map((at) => (at >= position ? at + 1 : at));
@@ -189,11 +194,13 @@ export class Conversation implements HistoryState {
     return this.with({ sharedToolMessage: shared, toolCallHolder }, messages);
   }
 
-  /** Position of the tool message `id` (a shared one first, D-TOOL-RESULT-ID), or undefined. */
-  toolMessageAt(id: string): number | undefined {
+  /**
+   * Position of the tool message `id` (a shared one first, D-TOOL-RESULT-ID), or undefined;
+   * `position`: `positionOf(id)`, which the caller has looked up.
+   */
+  toolMessageAt(id: string, position: number | undefined): number | undefined {
     const shared = this.parts.sharedToolMessage.get(id);
     if (shared !== undefined) return shared;
-    const position = this.positionOf(id);
     return position !== undefined && this.at(position)!.role === "tool" ? position : undefined;
   }
 

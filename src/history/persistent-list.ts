@@ -75,8 +75,7 @@ export class PersistentList<T> {
     if (this.overlayAt === index || this.overlayAt < 0) {
       return new PersistentList<T>(this.size, this.shift, this.root, this.tail, index, item);
     }
-    const written = this.written();
-    return new PersistentList<T>(this.size, this.shift, written.root, written.tail, index, item);
+    return new PersistentList<T>(this.size, this.shift, this.writtenRoot(), this.writtenTail(), index, item);
   }
 
   /** A list with `item` appended. */
@@ -84,7 +83,8 @@ export class PersistentList<T> {
     const size = this.size;
     const count = size - tailOffset(size);
     if (count < WIDTH) {
-      const { root, tail } = this.written();
+      const root = this.writtenRoot();
+      const tail = this.writtenTail();
       if (tail !== this.tail) {
         // A fresh copy that took the overlay: it takes the new item too.
         (tail as unknown[]).push(item);
@@ -102,32 +102,36 @@ export class PersistentList<T> {
       return new PersistentList<T>(size + 1, this.shift, root, copy);
     }
     // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
-    const written = this.written();
+    const written = this.writtenRoot();
+    const tail = this.writtenTail();
     let root: Node;
     let shift = this.shift;
     if (size >>> BITS > 1 << shift) {
-      root = [written.root, pathTo(shift, written.tail)];
+      root = [written, pathTo(shift, tail)];
       shift += BITS;
     } else {
-      root = pushLeaf(written.root, shift, size - 1, written.tail);
+      root = pushLeaf(written, shift, size - 1, tail);
     }
     return new PersistentList<T>(size + 1, shift, root, [item]);
   }
 
   /**
-   * The trie and tail with the overlay's item written where it belongs (themselves when there is no
-   * overlay). A tail copied for it is a fresh array, which `push` may still grow.
+   * The trie with the overlay's item written where it belongs, when it belongs in the trie (else the
+   * trie itself). Two methods, not one returning both: no object per edit.
    */
-  private written(): { readonly root: Node; readonly tail: Node } {
+  private writtenRoot(): Node {
     const at = this.overlayAt;
-    if (at < 0) return { root: this.root, tail: this.tail };
+    return at < 0 || at >= tailOffset(this.size) ? this.root : setIn(this.root, this.shift, at, this.overlayItem);
+  }
+
+  /** The tail with the overlay's item written, when it belongs in the tail: a fresh array, which `push` may still grow. */
+  private writtenTail(): Node {
+    const at = this.overlayAt;
     const offset = tailOffset(this.size);
-    if (at >= offset) {
-      const tail = this.tail.slice(0, this.size - offset);
-      tail[at & MASK] = this.overlayItem;
-      return { root: this.root, tail };
-    }
-    return { root: setIn(this.root, this.shift, at, this.overlayItem), tail: this.tail };
+    if (at < offset) return this.tail;
+    const tail = this.tail.slice(0, this.size - offset);
+    tail[at & MASK] = this.overlayItem;
+    return tail;
   }
 
   /** A fresh array of the items, in order (O(n)). */

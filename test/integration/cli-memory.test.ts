@@ -64,7 +64,7 @@ describe("warnings are counted, not kept", () => {
 
   it("D-WARN: a run's report keeps the first warnings and a count, whatever arrives", () => {
     const report = new ReportBuilder();
-    report.onSourceEvent({ type: "RUN_STARTED", threadId: "t1", runId: "r1" });
+    report.onSourceEvent({ type: "RUN_STARTED", threadId: "t1", runId: "r1" }, "RUN_STARTED");
     for (let i = 0; i < 10_000; i++) report.onWarning({ code: "UNKNOWN_ENTITY", message: `w${i}` });
     const [run] = report.all();
     expect(run!.warnings).toBe(10_000);

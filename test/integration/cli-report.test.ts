@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ev } from "../../src/testing/builders";
 import { check, jsonl, useTempFiles } from "./cli-support";
+import { runCheck } from "../../src/cli/check";
 import { version } from "../../package.json";
 import { unknownTypeWarning } from "../../src/schema/enforce-warnings";
 
@@ -363,5 +364,39 @@ describe("the command line", () => {
     const r = await check(argv);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
+  });
+});
+
+describe("a long report", () => {
+  it("D-REDACT: written in batches as it is made (issue 22), it is the text the --history path renders whole, escaped throughout", async () => {
+    const runs = 1_500;
+    const events = Array.from({ length: runs }, (_, i) => {
+      const runId = i === runs - 1 ? "last\u001b[8m" : `r${i}`;
+      return [
+        ev.runStarted(runId),
+        ev.reasoningMessageStart(`m${i}`),
+        ev.reasoningMessageContent(`m${i}`, THOUGHT),
+        ev.reasoningMessageEnd(`m${i}`),
+        ev.runFinished(runId),
+      ];
+    }).flat();
+    const path = file("long.jsonl", jsonl(events));
+    const writes: string[] = [];
+    const code = await runCheck(["check", path, "--no-progress"], {
+      stdout: { write: (t: string) => writes.push(t) },
+      stderr: { write: () => true, isTTY: false },
+      stdin: (async function* () {})(),
+    });
+    expect(code).toBe(0);
+    expect(writes.length).toBeGreaterThan(1);
+    const streamed = writes.join("");
+    const whole = (await check(["check", path, "--no-progress", "--history"])).stdout;
+    // The --history report is the same but for the history's own lines (a JSON message per line).
+    expect(streamed).toBe(whole.replace(/^ {2}\{.*\n/gm, ""));
+    expect(streamed.match(/^Run \d+ · /gm)).toHaveLength(runs);
+    expect(streamed).toContain(`runId "last\\u001b[8m"`);
+    expect(streamed).not.toContain("\u001b");
+    expect(streamed).not.toContain(THOUGHT);
+    expect(streamed.endsWith(`✓ valid: ${runs.toLocaleString("en-US")} runs, 0 warnings\n`)).toBe(true);
   });
 });
