@@ -142,7 +142,9 @@ export class ChainRunner {
    * to the next publication, `settle`).
    */
   get unsettled(): boolean {
-    return this.#lanes.some((lane) => lane.unsettled === true);
+    const lanes = this.#lanes;
+    for (let l = 0; l < lanes.length; l++) if (lanes[l]!.unsettled === true) return true;
+    return false;
   }
 
   /**
@@ -247,8 +249,9 @@ export class ChainRunner {
     const delta = lane?.deltaOf(value);
     if (delta === undefined) return false;
     // A lane keeps its item's text: two lanes of one item (another type or tag) cannot both stay.
-    const same = lanes.findIndex((kept) => kept.sameItem(lane!));
-    if (same >= 0) lanes.splice(same, 1);
+    let same = 0;
+    while (same < lanes.length && !lanes[same]!.sameItem(lane!)) same++;
+    if (same < lanes.length) lanes.splice(same, 1);
     else if (lanes.length === MAX_LANES) lanes.shift();
     lanes.push(lane!);
     this.#takeLane(lane!, value, delta);

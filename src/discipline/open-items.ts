@@ -192,8 +192,14 @@ export function continueItem(sets: OpenSets, family: Family, event: AguiEvent, i
   const item = family.perOwner
     ? findItem(sets, family, id, tagOf(event, ctx))
     : sets.families[family.index]!.byId.get(id);
+  if (continues(family, item, tag)) return;
   if (item === undefined || !item.open) throw orphan(sets, family, event, id, ctx, "ORPHAN_CONTENT");
-  if (tag !== undefined && tag !== item.owner && family.attributed) throw mismatch(family, event, id, item.owner, ctx);
+  throw mismatch(family, event, id, item.owner, ctx);
+}
+
+/** What `continueItem` lets pass: `item` is open, and the tag is absent, its owner's, or of a family without attribution. */
+function continues(family: Family, item: Item | undefined, tag: unknown): boolean {
+  return item !== undefined && item.open && (tag === undefined || tag === item.owner || !family.attributed);
 }
 
 /** An END event: `id` must be open (R-STREAM-2), the tag must agree (R-SUB-2, D-SPAN-OWNER); closes it. */
@@ -311,13 +317,11 @@ export function openItems(sets: OpenSets, limit: number): { readonly family: Fam
 
 /**
  * Whether a continuation of `family`'s item `id` tagged `tag` (`undefined`: untagged) passes
- * `continueItem`: the item is open and an attributed family's tag names its owner. Only for
- * families not tracked per owner (the facade's delta lane relies on it).
+ * `continueItem` (the same test, `continues`). Only for families not tracked per owner (the delta
+ * lane relies on it).
  */
 export function continuesOpenItem(sets: OpenSets, family: Family, id: string, tag: string | undefined): boolean {
-  if (family.perOwner) return false;
-  const item = sets.families[family.index]!.byId.get(id);
-  return item !== undefined && item.open && (tag === undefined || tag === item.owner || !family.attributed);
+  return !family.perOwner && continues(family, sets.families[family.index]!.byId.get(id), tag);
 }
 
 /** The message families (their START declares a role, D-ROLE-CONFLICT). */

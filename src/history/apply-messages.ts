@@ -200,15 +200,12 @@ export function isSimpleMessage(message: Message): boolean {
 
 /**
  * Slot of the open message `id` of `family` whose content is a string: where a CONTENT of that
- * family without metadata appends (see `appendContent`), or -1 when it would do anything else
- * (fail, warn, or start the content).
+ * family without metadata appends (`appendContent`, from the same `messageSlot`), or -1 when it
+ * would do anything else (fail, warn, or start the content).
  */
 export function appendableSlot(conversation: Conversation, family: MessageFamily, id: string): number {
-  if (!conversation.parts.openMessages.has(id)) return -1;
-  const position = conversation.positionOf(id);
-  if (position === undefined) return -1;
-  const held = conversation.at(position);
-  return held !== undefined && family.fits(held.role) && typeof held.content === "string" ? position : -1;
+  const position = messageSlot(conversation, family, id);
+  return position >= 0 && typeof conversation.at(position)!.content === "string" ? position : -1;
 }
 
 /** The family whose CONTENT event type is `type`. */
@@ -311,28 +308,30 @@ function openPosition(
   id: string,
   code: "ORPHAN_CONTENT" | "ORPHAN_END",
 ): number {
+  const position = messageSlot(conversation, family, id);
+  if (position !== NOT_OPEN && position !== OTHER_FAMILY) return position;
+  const detail =
+    position === NOT_OPEN
+      ? `no ${family.name} message with this id is open`
+      : `the open message is a ${roleName(conversation.at(conversation.positionOf(id)!)!.role)} message, not a ${family.name} message`;
+  throw protocolError(code, family.orphanRule, event, ctx, [id], detail);
+}
+
+/** `messageSlot`: no message `id` is open (nor taken away by a snapshot); the open one is of the other family. */
+const NOT_OPEN = -3;
+const OTHER_FAMILY = -4;
+
+/** `openPosition` without its errors (`NOT_OPEN`, `OTHER_FAMILY`): what the steps and the delta lane read alike. */
+function messageSlot(conversation: Conversation, family: MessageFamily, id: string): number {
   const { openMessages, removedMessages } = conversation.parts;
   if (!openMessages.has(id)) {
-    if (removedMessages.has(id)) {
-      const held = conversation.positionOf(id);
-      return held !== undefined && !family.fits(conversation.at(held)!.role) ? REPLACED : -1;
-    }
-    throw protocolError(code, family.orphanRule, event, ctx, [id], `no ${family.name} message with this id is open`);
+    if (!removedMessages.has(id)) return NOT_OPEN;
+    const held = conversation.positionOf(id);
+    return held !== undefined && !family.fits(conversation.at(held)!.role) ? REPLACED : -1;
   }
   const position = conversation.positionOf(id);
   if (position === undefined) return -1;
-  const role = conversation.at(position)!.role;
-  if (!family.fits(role)) {
-    throw protocolError(
-      code,
-      family.orphanRule,
-      event,
-      ctx,
-      [id],
-      `the open message is a ${roleName(role)} message, not a ${family.name} message`,
-    );
-  }
-  return position;
+  return family.fits(conversation.at(position)!.role) ? position : OTHER_FAMILY;
 }
 
 /**

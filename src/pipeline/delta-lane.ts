@@ -128,30 +128,23 @@ export class DeltaLane implements ChainLane {
     // An id-less chunk continues its own lane's stream, which this one is only when the lane is the tag's.
     const idOptional = stream !== undefined && expand.lanes.get(tag) === stream;
     const conversation = states[HISTORY] as Conversation;
+    // Where the history holds the item, and its text: what the history step appends to.
+    let position: number;
+    let slot = -1;
+    let simple = false;
+    let text: string;
     if (contentType === EventType.TOOL_CALL_ARGS) {
       const call = appendableCall(conversation, id);
       if (call === undefined) return undefined;
-      return new DeltaLane(
-        type,
-        idField,
-        id,
-        idOptional,
-        tag,
-        stream,
-        call.position,
-        call.slot,
-        false,
-        new ContentBuilder(call.args),
-        maxContentLength,
-        emitsEvents,
-        defers,
-      );
+      ({ position, slot, args: text } = call);
+    } else {
+      const family = messageFamilyOfContent(contentType);
+      position = family === undefined ? -1 : appendableSlot(conversation, family, id);
+      if (position < 0) return undefined;
+      const held = conversation.at(position)! as Message & { readonly content: string };
+      simple = isSimpleMessage(held);
+      text = held.content;
     }
-    const family = messageFamilyOfContent(contentType);
-    if (family === undefined) return undefined;
-    const position = appendableSlot(conversation, family, id);
-    if (position < 0) return undefined;
-    const held = conversation.at(position)! as Message & { readonly content: string };
     return new DeltaLane(
       type,
       idField,
@@ -160,9 +153,9 @@ export class DeltaLane implements ChainLane {
       tag,
       stream,
       position,
-      -1,
-      isSimpleMessage(held),
-      new ContentBuilder(held.content),
+      slot,
+      simple,
+      new ContentBuilder(text),
       maxContentLength,
       emitsEvents,
       defers,
