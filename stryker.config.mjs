@@ -24,7 +24,8 @@ const PARTS = {
   // The delta lane, against the differential suite (lane or steps: the same events, histories, warnings).
   lane: {
     mutate: ["src/pipeline/delta-lane.ts"],
-    tests: ["test/pipeline/delta-lane.test.ts"],
+    // The paced publication (D-PACE) reaches the deferring lane (`defers`, `held`, `unsettled`, `settle`).
+    tests: ["test/pipeline/delta-lane.test.ts", "marbles/paced-history.marble.test.ts"],
   },
   // src/discipline/ without its tables (families.ts: module-level data, static mutants only).
   discipline: {
