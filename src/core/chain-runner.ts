@@ -54,13 +54,13 @@ export interface ChainPolicy {
   readonly afterEvent?: () => void;
 }
 
-/** `error` is a RUN_TRUNCATED: the source it comes from ended while a run was open (D-TRUNC). */
 /**
- * The lanes a chain keeps at most (items streaming interleaved); the oldest armed goes first. Each
- * source event no lane takes is offered to every kept one, so the set stays small.
+ * The lanes a chain keeps at most (items streaming interleaved); the oldest armed goes first. Every
+ * source event is offered to each kept lane, so the set stays small.
  */
 export const MAX_LANES = 8;
 
+/** `error` is a RUN_TRUNCATED: the source it comes from ended while a run was open (D-TRUNC). */
 export function isTruncation(error: unknown): boolean {
   return isReasoningProtocolError(error) && error.code === "RUN_TRUNCATED";
 }
