@@ -96,39 +96,15 @@ export class PersistentList<T> {
   /** A list with `item` appended. */
   push(item: T): PersistentList<T> {
     if (EDIT.epoch !== 0) return this.owned().pushed(item);
-    const size = this.size;
-    const count = size - tailOffset(size);
-    if (count < WIDTH) {
-      const root = this.writtenRoot();
-      const tail = this.writtenTail();
-      if (tail !== this.tail) {
-        // A fresh copy that took the overlay: it takes the new item too.
-        (tail as unknown[]).push(item);
-        return new PersistentList<T>(size + 1, this.shift, root, tail);
-      }
-      // No version pushed onto this tail since ours: the item goes in place. Every version sharing
-      // the array reads only its own `size` items, so none sees it; one that pushes later finds the
-      // array longer than its items and copies them. The shared empty node is never grown.
-      if (tail.length === count && tail !== EMPTY_NODE) {
-        (tail as unknown[]).push(item);
-        return new PersistentList<T>(size + 1, this.shift, root, tail);
-      }
-      const copy = tail.slice(0, count);
-      copy.push(item);
-      return new PersistentList<T>(size + 1, this.shift, root, copy);
-    }
-    // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
-    const written = this.writtenRoot();
-    const tail = this.writtenTail();
-    let root: Node;
-    let shift = this.shift;
-    if (size >>> BITS > 1 << shift) {
-      root = [written, pathTo(shift, tail)];
-      shift += BITS;
-    } else {
-      root = pushLeaf(written, shift, size - 1, tail);
-    }
-    return new PersistentList<T>(size + 1, shift, root, [item]);
+    const count = this.size - tailOffset(this.size);
+    let tail = this.writtenTail();
+    // A fresh copy (that took the overlay) takes the item. So does our tail when no version pushed
+    // onto it since ours: every version sharing the array reads only its own `size` items, so none
+    // sees it; one that pushes later finds the array longer than its items and copies them. The
+    // shared empty node is never grown. A full tail moves into the trie as it is.
+    if (count < WIDTH && tail === this.tail && (tail.length !== count || tail === EMPTY_NODE))
+      tail = tail.slice(0, count);
+    return new PersistentList<T>(this.size, this.shift, this.writtenRoot(), tail).pushed(item);
   }
 
   /** This list in the current edit epoch: itself, or once per epoch a copy with the overlay written and a tail of its own. */
@@ -142,12 +118,13 @@ export class PersistentList<T> {
     return new PersistentList<T>(this.size, this.shift, this.writtenRoot(), tail);
   }
 
-  /** `push` on a list of the current edit epoch: in place. */
+  /** `push` on a list that is ours to change (of the current edit epoch, or just made): in place. */
   private pushed(item: T): this {
     const size = this.size;
     const count = size - tailOffset(size);
     if (count < WIDTH) (this.tail as unknown[])[count] = item;
     else {
+      // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
       if (size >>> BITS > 1 << this.shift) {
         this.root = [this.root, pathTo(this.shift, this.tail)];
         this.shift += BITS;
