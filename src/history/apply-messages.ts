@@ -5,7 +5,6 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import type { Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { flatten } from "./content-builder";
-import { EDIT } from "./epoch";
 import { closed, opened } from "./incomplete";
 import { ended, instantOf, startOf, startReasoning, type Clock } from "./durations";
 import {
@@ -192,7 +191,7 @@ export function withContentAt(
   try {
     return conversation.replaceAt(position, withContent(conversation.at(position)!, content, simple) as Message);
   } finally {
-    EDIT.epoch = was;
+    conversation.edited(was);
   }
 }
 

@@ -4,7 +4,6 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import { toolCallsOf, type Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { flatten } from "./content-builder";
-import { EDIT } from "./epoch";
 import { closed, opened } from "./incomplete";
 import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
@@ -160,7 +159,7 @@ export function withArgumentsAt(
   try {
     return conversation.replaceAt(position, withCall(holder, slot, withArguments(holder.toolCalls![slot]!, args)));
   } finally {
-    EDIT.epoch = was;
+    conversation.edited(was);
   }
 }
 

@@ -129,11 +129,21 @@ export class Conversation implements HistoryState {
     if (EDIT.epoch === this.epoch) EDIT.epoch = 0;
   }
 
-  /** Puts this conversation's edit epoch in force (epoch.ts) for an edit of it; returns the one to put back. */
+  /**
+   * Puts this conversation's edit epoch in force (epoch.ts) for an edit of it; returns what
+   * `edited` puts back. An edit inside an edit of this conversation (a hostile getter feeding the
+   * source) first seals it: the outer edit goes on with its version as it was, as with versions.
+   */
   editing(): number {
     const was = EDIT.epoch;
+    if (was !== 0 && was === this.constants.epoch) this.seal();
     EDIT.epoch = this.constants.epoch;
     return was;
+  }
+
+  /** After an edit: `was` back in force, unless this conversation sealed it meanwhile (then edits copy). */
+  edited(was: number): void {
+    EDIT.epoch = was === 0 || was === this.constants.epoch ? was : 0;
   }
 
   get producer(): string | undefined {

@@ -7,7 +7,6 @@ import { addToolResult, appendArguments, endToolCall, startToolCall } from "./ap
 import { patchActivity, snapshotActivity } from "./apply-activity";
 import { reconcileSnapshot, startRun } from "./apply-snapshot";
 import { Conversation, type HistoryState } from "./conversation";
-import { EDIT } from "./epoch";
 import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
 import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
@@ -82,7 +81,7 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
       try {
         return reduce(conversation, event, ctx, maxContentLength, now);
       } finally {
-        EDIT.epoch = was;
+        conversation.edited(was);
       }
     },
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
@@ -91,7 +90,7 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
       try {
         return result(endOpenItems(forgetOpenSpans(conversation), "truncated"), NONE);
       } finally {
-        EDIT.epoch = was;
+        conversation.edited(was);
       }
     },
   };

@@ -177,6 +177,42 @@ describe("D-PACE: transient editing (history stage)", () => {
   });
 });
 
+describe("D-PACE: transient editing, an edit inside an edit", () => {
+  it("D-PACE: a hostile getter stepping the same conversation mid-step (and reading what that gives) changes neither the outer step's outcome nor what it was shown", () => {
+    const run = (transient: boolean) => {
+      const s = stage(clock());
+      let state = s.init() as Conversation;
+      if (transient) state.editInPlace();
+      for (let j = 0; j < 3; j++) state = s.step(state, STREAM[j]!, ctx(j)).state as Conversation;
+      const before = state;
+      let shown: { history: ReasoningHistory; json: string } | undefined;
+      const outer = {
+        type: "REASONING_MESSAGE_CONTENT",
+        get messageId() {
+          if (shown === undefined) {
+            const nested = s.step(
+              before,
+              { type: "REASONING_MESSAGE_CONTENT", messageId: "m1", delta: "nested" },
+              ctx(3),
+            );
+            const history = (nested.state as Conversation).history;
+            shown = { history, json: JSON.stringify(history) };
+          }
+          return "m1";
+        },
+        delta: "outer",
+      };
+      const after = s.step(before, outer, ctx(3)).state as Conversation;
+      return { after: view(after), shown: shown!.json, still: JSON.stringify(shown!.history) };
+    };
+    const persistent = run(false);
+    const transient = run(true);
+    expect(persistent.after).toContain('"content":"outer"');
+    expect(transient).toEqual(persistent);
+    expect(transient.still).toBe(transient.shown);
+  });
+});
+
 describe("D-PACE: transient editing (paced facade)", () => {
   it("D-PACE: every history published, and every exported state, stays exactly as it was after later paced events", () => {
     const source = new Subject<unknown>();
