@@ -5,7 +5,8 @@ import { TextMessageRoleSchema } from "@ag-ui/core/schemas";
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
  * (`REASONING_MESSAGE_CONTENT`, `TEXT_MESSAGE_CONTENT`, `TOOL_CALL_ARGS`) and the three `*_CHUNK`s,
  * plus the simple openers and closers every run has (the `*_START`/`*_END` of messages, spans and
- * tool calls, `STEP_STARTED`/`STEP_FINISHED`), the encrypted values and a tool call's result.
+ * tool calls, `STEP_STARTED`/`STEP_FINISHED`), the encrypted values, a tool call's result, and the
+ * activity and state snapshots and deltas.
  *
  * Why it exists: running the strip pre-check and zod's `safeParse` on every delta was about an
  * eighth of the whole pipeline's time. zod stays the authority: `isCleanHotEvent` answers `true`
@@ -34,6 +35,14 @@ const VALUE_SUBTYPE = 4;
 const OPTIONAL_TOOL_ROLE = 5;
 /** Absent (`undefined`): a field whose check is left to the full path (a run's input, result, outcome…). */
 const ABSENT = 6;
+/** An object, not `null`, not an array (an activity's `content`: a `z.custom`, nothing inside it is walked). */
+const OBJECT = 7;
+/** Absent or a boolean. */
+const OPTIONAL_BOOLEAN = 8;
+/** Anything but `undefined` (a state snapshot: `z.any()`, nothing inside it is walked). */
+const PRESENT = 9;
+/** A JSON Patch (RFC 6902): an array of operations, each an object naming one of the six `op`s, with its pointers and value. */
+const JSON_PATCH = 10;
 type Kind =
   | typeof REQUIRED_STRING
   | typeof OPTIONAL_STRING
@@ -41,7 +50,11 @@ type Kind =
   | typeof REASONING_ROLE
   | typeof VALUE_SUBTYPE
   | typeof OPTIONAL_TOOL_ROLE
-  | typeof ABSENT;
+  | typeof ABSENT
+  | typeof OBJECT
+  | typeof OPTIONAL_BOOLEAN
+  | typeof PRESENT
+  | typeof JSON_PATCH;
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);
@@ -151,6 +164,23 @@ const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
       ["role", OPTIONAL_TOOL_ROLE],
     ),
   ],
+  // A conversation's activity and state: a few per run, each took the strip walk and zod (the
+  // largest share of enforcement's time in the parallel conversation, issue 23).
+  [
+    EventType.ACTIVITY_SNAPSHOT,
+    shape(
+      ["messageId", REQUIRED_STRING],
+      ["activityType", REQUIRED_STRING],
+      ["content", OBJECT],
+      ["replace", OPTIONAL_BOOLEAN],
+    ),
+  ],
+  [
+    EventType.ACTIVITY_DELTA,
+    shape(["messageId", REQUIRED_STRING], ["activityType", REQUIRED_STRING], ["patch", JSON_PATCH]),
+  ],
+  [EventType.STATE_SNAPSHOT, shape(["snapshot", PRESENT])],
+  [EventType.STATE_DELTA, shape(["delta", JSON_PATCH])],
 ]);
 
 /**
@@ -190,6 +220,18 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
       case ABSENT:
         if (value !== undefined) return false;
         break;
+      case OBJECT:
+        if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+        break;
+      case OPTIONAL_BOOLEAN:
+        if (value !== undefined && typeof value !== "boolean") return false;
+        break;
+      case PRESENT:
+        if (value === undefined) return false;
+        break;
+      case JSON_PATCH:
+        if (!isCleanPatch(value)) return false;
+        break;
     }
   }
   return true;
@@ -206,3 +248,46 @@ function baseFieldsClean(event: Record<string, unknown>): boolean {
   const subagentRunId = event.subagentRunId;
   return subagentRunId === undefined || typeof subagentRunId === "string";
 }
+
+/**
+ * The operations' shapes (`JsonPatchOperationSchema`, a discriminated union on `op` of open
+ * objects): the pointers each `op` requires, and whether it requires a `value`. Another `op` is an
+ * unrecognised member, which the full path removes.
+ */
+const PATCH_OPS: ReadonlyMap<unknown, { readonly from: boolean; readonly value: boolean }> = new Map([
+  ["add", { from: false, value: true }],
+  ["remove", { from: false, value: false }],
+  ["replace", { from: false, value: true }],
+  ["move", { from: true, value: false }],
+  ["copy", { from: true, value: false }],
+  ["test", { from: false, value: true }],
+]);
+
+function isCleanPatch(patch: unknown): boolean {
+  if (!Array.isArray(patch)) return false;
+  for (let i = 0; i < patch.length; i++) {
+    const operation: unknown = patch[i];
+    if (typeof operation !== "object" || operation === null || Array.isArray(operation)) return false;
+    const { op, path, from, value } = operation as Record<string, unknown>;
+    const shape = PATCH_OPS.get(op);
+    if (shape === undefined || !isPointer(path)) return false;
+    if (shape.from && !isPointer(from)) return false;
+    if (shape.value && value === undefined) return false;
+  }
+  return true;
+}
+
+/** A JSON Pointer (RFC 6901) as `JsonPointerSchema` checks it: empty, or `/`-led segments whose every `~` is `~0` or `~1`. */
+function isPointer(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  if (value.length > 0 && value.charCodeAt(0) !== SLASH) return false;
+  for (let i = value.indexOf("~"); i >= 0; i = value.indexOf("~", i + 1)) {
+    const next = value.charCodeAt(i + 1);
+    if (next !== ZERO && next !== ONE) return false;
+  }
+  return true;
+}
+
+const SLASH = 0x2f;
+const ZERO = 0x30;
+const ONE = 0x31;
