@@ -1,5 +1,6 @@
 import { EventType } from "@ag-ui/core";
-import { TextMessageRoleSchema } from "@ag-ui/core/schemas";
+import { JsonPatchSchema, TextMessageRoleSchema } from "@ag-ui/core/schemas";
+import { isPlainObject } from "../core/json";
 
 /**
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
@@ -41,7 +42,7 @@ const OBJECT = 7;
 const OPTIONAL_BOOLEAN = 8;
 /** Anything but `undefined` (a state snapshot: `z.any()`, nothing inside it is walked). */
 const PRESENT = 9;
-/** A JSON Patch (RFC 6902): an array of operations, each an object naming one of the six `op`s, with its pointers and value. */
+/** A JSON Patch (RFC 6902): `JsonPatchSchema` accepts it. */
 const JSON_PATCH = 10;
 type Kind =
   | typeof REQUIRED_STRING
@@ -221,7 +222,7 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
         if (value !== undefined) return false;
         break;
       case OBJECT:
-        if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+        if (!isPlainObject(value)) return false;
         break;
       case OPTIONAL_BOOLEAN:
         if (value !== undefined && typeof value !== "boolean") return false;
@@ -230,7 +231,8 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
         if (value === undefined) return false;
         break;
       case JSON_PATCH:
-        if (!isCleanPatch(value)) return false;
+        // The patch alone through zod (its operations are open objects: nothing in them is stripped).
+        if (!JsonPatchSchema.safeParse(value).success) return false;
         break;
     }
   }
@@ -248,46 +250,3 @@ function baseFieldsClean(event: Record<string, unknown>): boolean {
   const subagentRunId = event.subagentRunId;
   return subagentRunId === undefined || typeof subagentRunId === "string";
 }
-
-/**
- * The operations' shapes (`JsonPatchOperationSchema`, a discriminated union on `op` of open
- * objects): the pointers each `op` requires, and whether it requires a `value`. Another `op` is an
- * unrecognised member, which the full path removes.
- */
-const PATCH_OPS: ReadonlyMap<unknown, { readonly from: boolean; readonly value: boolean }> = new Map([
-  ["add", { from: false, value: true }],
-  ["remove", { from: false, value: false }],
-  ["replace", { from: false, value: true }],
-  ["move", { from: true, value: false }],
-  ["copy", { from: true, value: false }],
-  ["test", { from: false, value: true }],
-]);
-
-function isCleanPatch(patch: unknown): boolean {
-  if (!Array.isArray(patch)) return false;
-  for (let i = 0; i < patch.length; i++) {
-    const operation: unknown = patch[i];
-    if (typeof operation !== "object" || operation === null || Array.isArray(operation)) return false;
-    const { op, path, from, value } = operation as Record<string, unknown>;
-    const shape = PATCH_OPS.get(op);
-    if (shape === undefined || !isPointer(path)) return false;
-    if (shape.from && !isPointer(from)) return false;
-    if (shape.value && value === undefined) return false;
-  }
-  return true;
-}
-
-/** A JSON Pointer (RFC 6901) as `JsonPointerSchema` checks it: empty, or `/`-led segments whose every `~` is `~0` or `~1`. */
-function isPointer(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  if (value.length > 0 && value.charCodeAt(0) !== SLASH) return false;
-  for (let i = value.indexOf("~"); i >= 0; i = value.indexOf("~", i + 1)) {
-    const next = value.charCodeAt(i + 1);
-    if (next !== ZERO && next !== ONE) return false;
-  }
-  return true;
-}
-
-const SLASH = 0x2f;
-const ZERO = 0x30;
-const ONE = 0x31;
