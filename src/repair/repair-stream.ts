@@ -267,8 +267,8 @@ function dropped(
   ids: readonly string[],
   what: string,
 ): Step {
-  const message = `${what} was dropped${lostText(event)}`;
-  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, carriesContent(event))]);
+  const lost = lostText(event);
+  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, `${what} was dropped${lost}`, lost !== "")]);
 }
 
 /** Whether `id` of `family` was announced in this run: open now, or ended (verification's nesting check, R-SUB-5). */
@@ -276,14 +276,10 @@ function announced(state: RepairState, family: Family, id: string): boolean {
   return state.find(family, id, undefined) !== undefined || state.endedSubagents.has(id);
 }
 
-/** Content a dropped event takes with it: a non-empty delta, a title, metadata (lossy, R-VER-6). */
-function carriesContent(event: Obj): boolean {
-  return (
-    (typeof event.delta === "string" && event.delta !== "") || event.title !== undefined || event.metadata !== undefined
-  );
-}
-
-/** ", losing N bytes of content" for a message; sizes only, never the content (D-REDACT). */
+/**
+ * " with N bytes of content" for a message: the content a dropped event takes with it (a non-empty delta, a
+ * title, metadata; lossy when there is any, R-VER-6). Sizes only, never the content (D-REDACT).
+ */
 function lostText(event: Obj): string {
   const parts: string[] = [];
   if (typeof event.delta === "string" && event.delta !== "") parts.push(`${byteLength(event.delta)} bytes of content`);
