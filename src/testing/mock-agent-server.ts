@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buffer } from "node:stream/consumers";
 import { filter, firstValueFrom, ReplaySubject } from "rxjs";
 import type { IssuedValue } from "./returned-values";
 
@@ -143,7 +142,9 @@ export async function mockAgentServer(
       res.writeHead(404).end();
       return;
     }
-    const recorded = record(req, res, await buffer(req));
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const recorded = record(req, res, Buffer.concat(chunks));
     const turn = typeof script === "function" ? await script(recorded) : script[recorded.index];
     if (turn === undefined) jsonError(res, 500, `no scripted turn for request #${recorded.index}`);
     else await respond(Array.isArray(turn) ? { events: turn } : (turn as ServerTurnOptions), res, recorded.stats);
