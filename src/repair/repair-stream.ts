@@ -96,18 +96,15 @@ function repairFinish(state: RepairState, ctx: StepContext): Step {
 // ---------------------------------------------------------------------------------------------
 // Run lifecycle
 
+/** Every way out of a run forgets its items: a run starts with nothing open. */
 function startRun(state: RepairState, event: Obj, ctx: StepContext): Step {
-  if (state.phase !== "active") {
-    state.phase = "active";
-    state.runId = typeof event.runId === "string" ? event.runId : undefined;
-    state.forgetRun();
-    return pass(state, event);
-  }
-  const { out, warning } = abandonRun(state, event, ctx, "REPAIRED_NESTED_RUN", "RUN_STARTED arrived");
+  const nested = state.phase === "active";
+  const abandoned = nested ? abandonRun(state, event, ctx, "REPAIRED_NESTED_RUN", "RUN_STARTED arrived") : undefined;
   state.phase = "active";
   state.runId = typeof event.runId === "string" ? event.runId : undefined;
-  out.push(event);
-  return result(state, out, [warning]);
+  if (abandoned === undefined) return pass(state, event);
+  abandoned.out.push(event);
+  return result(state, abandoned.out, [abandoned.warning]);
 }
 
 /** Closes every open item, then a RUN_ERROR: the run ends failed (shared by truncation and a nested RUN_STARTED). */
