@@ -2,31 +2,22 @@
 export type OutputFormat = "human" | "json" | "github" | "junit" | "sarif";
 const FORMATS: readonly OutputFormat[] = ["human", "json", "github", "junit", "sarif"];
 
-/** What `agui-reasoning check` was asked to do. */
+/** What `agui-reasoning check` was asked to do: a field per option of `USAGE`. */
 export interface CheckArgs {
-  /** A recorded stream: a path, or `-` for stdin. Exclusive with `url`. */
+  /** A path, or `-` for stdin; exclusive with `url`. */
   readonly file?: string;
-  /** A live agent endpoint, run once through a real `HttpAgent`. */
   readonly url?: string;
-  /** A `RunAgentInput` JSON file for `--url` (defaults fill what it leaves out). */
+  /** The `RunAgentInput` file for `--url` (`--input`). */
   readonly input?: string;
-  /** The transport `--url` asks for (the request's `Accept`); the report names the one the reply used. */
   readonly accept: "sse" | "proto";
-  /** How the result is printed (`--json` is `--format json`). */
   readonly format: OutputFormat;
-  /** Include the derived history in the human report. */
   readonly history: boolean;
-  /** Print encrypted values instead of their byte lengths. */
   readonly showValues: boolean;
-  /** Print reasoning text (`--json`, `--history`) instead of its length. */
   readonly showReasoning: boolean;
-  /** A stream without any run passes (by default it fails with `NO_RUN`). */
   readonly allowEmpty: boolean;
-  /** No progress line on stderr. */
+  /** `false`: `--no-progress`. */
   readonly progress: boolean;
-  /** Fail (exit 1) a valid stream with more warnings than this (ESLint's `--max-warnings`; 0: any). */
   readonly maxWarnings: number | undefined;
-  /** Fail (exit 1) a valid stream with a lossy warning (R-VER-7). */
   readonly failOnLossy: boolean;
 }
 
@@ -82,6 +73,16 @@ Examples:
 Exit codes: 0 valid, 1 protocol violation (or no run, or --max-warnings / --fail-on-lossy), 2 usage error, unreadable input or a
 reply that is not an event stream.`;
 
+/** The options without a value, and what each sets. */
+const SWITCHES = new Map<string, Partial<CheckArgs>>([
+  ["--history", { history: true }],
+  ["--show-values", { showValues: true }],
+  ["--show-reasoning", { showReasoning: true }],
+  ["--allow-empty", { allowEmpty: true }],
+  ["--no-progress", { progress: false }],
+  ["--fail-on-lossy", { failOnLossy: true }],
+]);
+
 /** Parses `check …` arguments (argv without the node binary and script). */
 export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "version" {
   const rest = [...argv];
@@ -96,6 +97,7 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   let input: string | undefined;
   let accept: "sse" | "proto" | undefined;
   let format: OutputFormat | undefined;
+  let maxWarnings: number | undefined;
   const flags = {
     history: false,
     showValues: false,
@@ -104,7 +106,6 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
     progress: true,
     failOnLossy: false,
   };
-  let maxWarnings: number | undefined;
   const setFormat = (f: OutputFormat): void => {
     if (format !== undefined && format !== f)
       throw new UsageError(`one output format at a time (got ${format} and ${f})`);
@@ -112,12 +113,14 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   };
   while (rest.length > 0) {
     const arg = rest.shift()!;
+    if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--version") return "version";
+    const switched = SWITCHES.get(arg);
+    if (switched !== undefined) {
+      Object.assign(flags, switched);
+      continue;
+    }
     switch (arg) {
-      case "--help":
-      case "-h":
-        return "help";
-      case "--version":
-        return "version";
       case "--json":
         setFormat("json");
         break;
@@ -128,24 +131,6 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
         setFormat(f as OutputFormat);
         break;
       }
-      case "--history":
-        flags.history = true;
-        break;
-      case "--show-values":
-        flags.showValues = true;
-        break;
-      case "--show-reasoning":
-        flags.showReasoning = true;
-        break;
-      case "--allow-empty":
-        flags.allowEmpty = true;
-        break;
-      case "--no-progress":
-        flags.progress = false;
-        break;
-      case "--fail-on-lossy":
-        flags.failOnLossy = true;
-        break;
       case "--max-warnings": {
         const n = value(arg, rest);
         if (!/^\d+$/.test(n)) throw new UsageError(`--max-warnings needs a whole number (got ${JSON.stringify(n)})`);

@@ -1,30 +1,24 @@
 import { createReadStream } from "node:fs";
-import type { Observable, Observer, Subscribable, Subscription } from "rxjs";
+import type { Observable } from "rxjs";
 import type { Message } from "@ag-ui/core";
-import type { AguiEvent, ReasoningWarning } from "../core/types";
-import type { ReasoningHistory } from "../history/types";
+import type { ReasoningWarning } from "../core/types";
 import { ReasoningProtocolError } from "../core/errors";
 import { catalogued } from "../core/warning-codes";
-import { reasoningPipeline } from "../pipeline/reasoning-pipeline";
 import { version } from "../../package.json";
 import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
-import { ReportBuilder } from "./run-report";
-import { SourceTrail } from "./source-trail";
-import { rawType } from "../core/json";
-import { checkFailure, protocolFailure } from "./verdict";
-import { countHistory, grouped, type CheckOutcome } from "./outcome";
-import { renderReport, writeReport } from "./render";
+import { Inspection, runThrough, type PipelineRun } from "./inspect";
+import { grouped } from "./outcome";
+import { writeReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
 import { renderJunit } from "./render-junit";
 import { renderSarif } from "./render-sarif";
-import { StreamSecrets, type RedactOptions } from "./redact";
+import type { RedactOptions } from "./redact";
 import { Progress } from "./progress";
-import { DeepestEvent } from "./nesting";
+import type { DeepestEvent } from "./nesting";
 import { TRANSPORT_LABEL, describeReply, liveSource, type Reply } from "./live-source";
 import { printable as escaped } from "./printable";
-import { Linter } from "./lint-rules";
 import { connectionBroken } from "../integration/transport-end";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
@@ -86,47 +80,25 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
 async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const progress = new Progress(io.stderr, args.progress);
   const source = args.url !== undefined ? await urlSource(args, progress) : fileSource(args.file!, io, progress);
-
   const json = args.format === "json";
-  // Only --json and --history print events and messages: only they need the stream's secrets and depth.
-  const prints = json || args.history;
-  const report = new ReportBuilder(args.showValues && args.format === "human");
-  const trail = new SourceTrail();
-  const secrets = prints ? new StreamSecrets() : undefined;
-  const deepest = prints ? new DeepestEvent() : undefined;
-  // Kept only for --json, which prints them all; the other formats keep counts (constant memory).
-  const warnings: ReasoningWarning[] | undefined = json ? [] : undefined;
-  const events: AguiEvent[] | undefined = json ? [] : undefined;
-  const linted = (w: ReasoningWarning): void => {
-    warnings?.push(w);
-    report.onWarning(w);
-  };
-  const linter = new Linter(source.initialMessages, linted);
-  const run = await runThrough(source, {
-    onSourceEvent: (raw, index) => {
-      const type = rawType(raw);
-      trail.observe(raw, type);
-      report.onSourceEvent(raw, type);
-      linter.onSource(raw, index, type);
-      secrets?.collect(raw);
-      deepest?.observe(raw, index);
-      if (args.url !== undefined) progress.update(index + 1, undefined);
-    },
-    onEvent: (e) => {
-      report.onEvent(e);
-      linter.onEvent(e);
-      secrets?.assemble(e);
-      events?.push(e);
-    },
-    onWarning: (w) => {
-      warnings?.push(w);
-      report.onWarning(w);
-    },
+  const inspection = new Inspection({
+    initialMessages: source.initialMessages,
+    keepAllValues: args.showValues && args.format === "human",
+    keepAll: json,
+    prints: json || args.history,
+    onRead: args.url !== undefined ? (read) => progress.update(read, undefined) : undefined,
   });
-  const { failure, read } = run;
+  const pipelineOptions = {
+    producer: source.label,
+    initialMessages: source.initialMessages,
+    historyPace: HISTORY_PACE_MS,
+  };
+  const run = await new Promise<PipelineRun>((resolve) =>
+    runThrough(source.events$, source.drain, pipelineOptions, inspection, resolve),
+  );
   progress.done();
-  secrets?.flush();
 
+  const { failure, read } = run;
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
     if (failure instanceof InputError) throw new InputError(`${source.label}: ${failure.message}`);
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever a reader threw that is not an Error
@@ -136,35 +108,18 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const reply = source.reply();
   if (reply !== undefined && read === 0)
     throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
+  const lineOf = (index: number): number | undefined => source.lineOf(index);
+  const input = { label: source.label, format: source.format(), lineOf };
+  const final = inspection.outcome(run, input, source.sourceWarnings(read), args);
 
-  const error = failure;
-  // A run cut short is still linted to its end; after a violation the stream is not read further.
-  if (error === undefined || error.code === "RUN_TRUNCATED") linter.end();
-  if (error) report.onFailure(error.code);
-  for (const w of source.sourceWarnings(read)) linted(w);
-  const runs = report.all();
-  const history = run.history;
-  const outcome: CheckOutcome = {
-    label: source.label,
-    format: source.format(),
-    totalEvents: run.total,
-    totalKnown: run.totalKnown,
-    runs,
-    failure: error ? protocolFailure(error, trail, (i) => source.lineOf(i)) : undefined,
-    warnings: runs.reduce((n, run) => n + run.warnings, 0),
-    allWarnings: warnings,
-    history,
-    historyCounts: countHistory(history),
-    lineOf: (index) => source.lineOf(index),
-  };
-  const final: CheckOutcome = { ...outcome, failure: outcome.failure ?? checkFailure(outcome, args) };
-
+  const { secrets, deepest } = inspection;
   const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
   const exit = final.failure ? EXIT.violation : EXIT.valid;
-  if (args.format === "human" && !args.history) {
-    // Nothing nested is printed without --history (it cannot overflow the stack): the report is
-    // written as it is made, in batches, each made printable (an unsafe character is one UTF-16 unit).
-    const human = { showHistory: false, showValues: args.showValues, redaction };
+  if (args.format === "human") {
+    // The report is written as it is made, in batches, each made printable (an unsafe character is one
+    // UTF-16 unit); with --history it is held whole, as printing a message may overflow the stack.
+    const limit = args.history ? Infinity : OUTPUT_BATCH;
+    const human = { showHistory: args.history, showValues: args.showValues, redaction };
     let batch: string[] = [];
     let size = 0;
     const flush = (): void => {
@@ -172,28 +127,24 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
       batch = [];
       size = 0;
     };
-    writeReport(final, human, (piece) => {
-      batch.push(piece);
-      size += piece.length;
-      if (size >= OUTPUT_BATCH) flush();
-    });
+    printable(source, deepest, () =>
+      writeReport(final, human, (piece) => {
+        batch.push(piece);
+        size += piece.length;
+        if (size >= limit) flush();
+      }),
+    );
     if (batch.length > 0) flush();
     return exit;
   }
-  const output = printable(source, deepest, () => {
-    switch (args.format) {
-      case "json":
-        return renderJson(final, events!, redaction);
-      case "github":
-        return renderGithub(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
-      case "junit":
-        return renderJunit(final);
-      case "sarif":
-        return renderSarif(final, args.file !== undefined && args.file !== "-" ? args.file : undefined);
-      default:
-        return renderReport(final, { showHistory: args.history, showValues: args.showValues, redaction });
-    }
-  });
+  const file = args.file !== "-" ? args.file : undefined;
+  const renderers = {
+    json: () => renderJson(final, inspection.events!, redaction),
+    github: () => renderGithub(final, file),
+    junit: () => renderJunit(final),
+    sarif: () => renderSarif(final, file),
+  };
+  const output = printable(source, deepest, renderers[args.format]);
   // JSON documents escape what they must themselves (SARIF's messages are escaped as annotations).
   io.stdout.write(args.format === "json" || args.format === "sarif" ? output : escaped(output));
   return exit;
@@ -205,104 +156,12 @@ const OUTPUT_BATCH = 1 << 18;
 /** The check's history pace: longer than a run takes, so that a run's end is what publishes. */
 const HISTORY_PACE_MS = 60_000;
 
-/** What the pipeline made of a source: how it ended, how many events there were, the final history. */
-interface PipelineRun {
-  /** The error `events$` ended with, or `undefined` when it completed. */
-  readonly failure: unknown;
-  /** Source events the pipeline read. */
-  readonly read: number;
-  /** Source events in the input: for a file read to its end after a failure, else those read. */
-  readonly total: number;
-  /** Whether `total` counts the whole input. */
-  readonly totalKnown: boolean;
-  readonly history: ReasoningHistory;
-}
-
-interface RunObservers {
-  onSourceEvent(raw: unknown, index: number): void;
-  onEvent(event: AguiEvent): void;
-  onWarning(warning: ReasoningWarning): void;
-}
-
-/**
- * Runs the source through the pipeline. The source feeds it through `feed`, so that after a
- * failure a file is still read to its end: the report counts the file's events, not those read
- * before the violation. A live stream is closed at the failure instead.
- */
-async function runThrough(source: Source, observers: RunObservers): Promise<PipelineRun> {
-  let read = 0;
-  let total = 0;
-  // The pipeline's source: what a Subject piped through a tap of `onSourceEvent` would be, without
-  // their cost per event (a closure and an iterator per value, two subscribers deep). The pipeline
-  // subscribes it once; once it let go (it failed), the rest of the file is only counted.
-  let pipelineSide: Partial<Observer<unknown>> | undefined;
-  const feed: Subscribable<unknown> = {
-    subscribe(observer) {
-      pipelineSide = observer;
-      return { unsubscribe: () => (pipelineSide = undefined) };
-    },
-  };
-  const pipeline = reasoningPipeline(feed, {
-    producer: source.label,
-    initialMessages: source.initialMessages,
-    onWarning: () => {},
-    historyPace: HISTORY_PACE_MS,
-  });
-  // The check reads only the final history. Paced (D-PACE) and listened to — an unheard history$
-  // publishes at once, having nobody to wait for — the delta lane holds a message's text until a run
-  // ends instead of making a conversation version per delta (a fifth of what `check` allocated,
-  // issue 22); the final history is the one an unpaced pipeline gives (D-PACE).
-  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- history$ completes with events$, awaited below
-  pipeline.history$.subscribe(() => {});
-  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$, awaited below
-  pipeline.warnings$.subscribe((w) => observers.onWarning(w));
-  const ended = new Promise<unknown>((resolve) => {
-    // eslint-disable-next-line rxjs-x/no-ignored-subscription -- held until the pipeline ends: the check reads it all
-    pipeline.events$.subscribe({
-      next: (e) => observers.onEvent(e),
-      error: (e: unknown) => resolve(e),
-      complete: () => resolve(undefined),
-    });
-  });
-  let reading: Subscription | undefined;
-  const drained = new Promise<boolean>((resolve) => {
-    reading = source.events$.subscribe({
-      next: (e) => {
-        total++;
-        if (pipelineSide === undefined) return;
-        observers.onSourceEvent(e, read++);
-        pipelineSide.next?.(e);
-      },
-      error: (e: unknown) => {
-        const side = pipelineSide;
-        pipelineSide = undefined;
-        side?.error?.(e);
-        resolve(false);
-      },
-      complete: () => {
-        const side = pipelineSide;
-        pipelineSide = undefined;
-        side?.complete?.();
-        resolve(true);
-      },
-    });
-  });
-  const failure = await ended;
-  if (failure === undefined) return { failure, read, total, totalKnown: true, history: pipeline.history };
-  if (source.drain) {
-    const totalKnown = await drained;
-    return { failure, read, total, totalKnown, history: pipeline.history };
-  }
-  reading?.unsubscribe();
-  return { failure, read, total: read, totalKnown: false, history: pipeline.history };
-}
-
 /**
  * The report `render` builds, or — when printing it overflows the call stack (JSON.stringify
  * recurses into every level of an event or message) — an `InputError` naming the most deeply nested
  * event, so the user learns which event cannot be printed rather than seeing an internal error.
  */
-function printable(source: Source, deepest: DeepestEvent | undefined, render: () => string): string {
+function printable<T>(source: Source, deepest: DeepestEvent | undefined, render: () => T): T {
   try {
     return render();
   } catch (error) {

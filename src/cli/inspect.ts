@@ -1,13 +1,20 @@
+/**
+ * The check's fold of a stream, shared by the command and `toBeConformant` (one truth, D-PATHS): the
+ * pipeline run over the source, the report per run, the lint rules and the verdict.
+ */
 import type { Message } from "@ag-ui/core";
-import { from, tap } from "rxjs";
+import { Subscription, from, type Observer, type Subscribable } from "rxjs";
 import { ReasoningProtocolError } from "../core/errors";
-import type { ReasoningWarning } from "../core/types";
-import { reasoningPipeline } from "../pipeline/reasoning-pipeline";
+import { rawType } from "../core/json";
+import type { AguiEvent, ReasoningWarning } from "../core/types";
+import type { ReasoningHistory } from "../history/types";
+import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 import { Linter } from "./lint-rules";
+import { DeepestEvent } from "./nesting";
 import { countHistory, type CheckOutcome } from "./outcome";
+import { StreamSecrets } from "./redact";
 import { ReportBuilder } from "./run-report";
 import { SourceTrail } from "./source-trail";
-import { rawType } from "../core/json";
 import { checkFailure, protocolFailure, type Gates } from "./verdict";
 
 /** What `inspectEvents` is asked: the check's gates, and the run input's messages. */
@@ -18,71 +25,203 @@ export interface InspectOptions extends Gates {
 }
 
 /**
- * `agui-reasoning check` over an array of events, synchronously: the same pipeline, report, lint
- * rules and verdict as the command (D-PATHS), for `toBeConformant` in a producer's own tests. An
- * error that is not a protocol violation (a source error) is thrown as it is.
+ * `agui-reasoning check` over an array of events, synchronously, for `toBeConformant` in a producer's
+ * own tests. An error that is not a protocol violation (a source error) is thrown as it is.
  */
 export function inspectEvents(events: readonly unknown[], options: InspectOptions = {}): CheckOutcome {
-  const report = new ReportBuilder();
-  const trail = new SourceTrail();
-  const linter = new Linter(options.initialMessages ?? [], (w) => report.onWarning(w));
-  let index = 0;
-  // Each source event is seen before the pipeline processes it, as the command's feed does.
-  const source = from(events).pipe(
-    tap((raw) => {
-      const type = rawType(raw);
-      trail.observe(raw, type);
-      report.onSourceEvent(raw, type);
-      linter.onSource(raw, index++, type);
-    }),
-  );
-  const pipeline = reasoningPipeline(source, {
-    producer: options.producer ?? "agui-reasoning/testing",
-    initialMessages: options.initialMessages,
-    onWarning: () => {},
-  });
-  const warnings: ReasoningWarning[] = [];
-  const subscription = pipeline.warnings$.subscribe((w) => {
-    warnings.push(w);
-    report.onWarning(w);
-  });
-  let failure: unknown;
-  let ended = false;
-  subscription.add(
-    pipeline.events$.subscribe({
-      next: (e) => {
-        report.onEvent(e);
-        linter.onEvent(e);
-      },
-      error: (e: unknown) => {
-        failure = e;
-        ended = true;
-      },
-      complete: () => {
-        ended = true;
-      },
-    }),
-  );
-  subscription.unsubscribe();
-  if (!ended) throw new Error("agui-reasoning/testing: toBeConformant needs events that end synchronously");
+  const { initialMessages } = options;
+  const inspection = new Inspection({ initialMessages });
+  const producer = options.producer ?? "agui-reasoning/testing";
+  let run: PipelineRun | undefined;
+  runThrough(from(events), true, { producer, initialMessages }, inspection, (r) => (run = r));
+  if (run === undefined) throw new Error("agui-reasoning/testing: toBeConformant needs events that end synchronously");
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, passed on as it is
-  if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) throw failure;
-  const error = failure;
-  if (error === undefined || error.code === "RUN_TRUNCATED") linter.end();
-  if (error) report.onFailure(error.code);
-  const runs = report.all();
-  const outcome: CheckOutcome = {
-    label: "events",
-    format: undefined,
-    totalEvents: events.length,
-    totalKnown: true,
-    runs,
-    failure: error ? protocolFailure(error, trail, () => undefined) : undefined,
-    warnings: runs.reduce((n, run) => n + run.warnings, 0),
-    allWarnings: warnings,
-    history: pipeline.history,
-    historyCounts: countHistory(pipeline.history),
-    lineOf: () => undefined,
+  if (run.failure !== undefined && !(run.failure instanceof ReasoningProtocolError)) throw run.failure;
+  return inspection.outcome(run, { label: "events", format: undefined, lineOf: () => undefined }, [], options);
+}
+
+/** What the check keeps of a stream besides its report. */
+interface InspectionOptions {
+  readonly initialMessages?: readonly Message[];
+  /** Every encrypted value is listed with its value (`--show-values`); else the first few, without it. */
+  readonly keepAllValues?: boolean;
+  /** Every warning and every validated event (`--json` prints them all; else counts, constant memory). */
+  readonly keepAll?: boolean;
+  /** The stream's secrets and its deepest event (only output that prints events or messages needs them). */
+  readonly prints?: boolean;
+  /** Called with the count of source events read. */
+  readonly onRead?: (read: number) => void;
+}
+
+/** Everything the check observes of one stream, folded as it is read. */
+export class Inspection {
+  readonly report: ReportBuilder;
+  readonly secrets: StreamSecrets | undefined;
+  readonly deepest: DeepestEvent | undefined;
+  readonly events: AguiEvent[] | undefined;
+  private readonly warnings: ReasoningWarning[] | undefined;
+  private readonly trail = new SourceTrail();
+  private readonly linter: Linter;
+  private readonly onRead: ((read: number) => void) | undefined;
+
+  constructor(options: InspectionOptions) {
+    this.report = new ReportBuilder(options.keepAllValues);
+    this.secrets = options.prints ? new StreamSecrets() : undefined;
+    this.deepest = options.prints ? new DeepestEvent() : undefined;
+    this.events = options.keepAll ? [] : undefined;
+    this.warnings = options.keepAll ? [] : undefined;
+    this.linter = new Linter(options.initialMessages ?? [], (w) => this.warning(w));
+    this.onRead = options.onRead;
+  }
+
+  /** A raw source event, before the pipeline processes it; its `rawType` is read once for every observer (issue 22). */
+  source(raw: unknown, index: number): void {
+    const type = rawType(raw);
+    this.trail.observe(raw, type);
+    this.report.onSourceEvent(raw, type);
+    this.linter.onSource(raw, index, type);
+    this.secrets?.collect(raw);
+    this.deepest?.observe(raw, index);
+    this.onRead?.(index + 1);
+  }
+
+  /** A validated event delivered by `events$`. */
+  event(event: AguiEvent): void {
+    this.report.onEvent(event);
+    this.linter.onEvent(event);
+    this.secrets?.assemble(event);
+    this.events?.push(event);
+  }
+
+  warning(warning: ReasoningWarning): void {
+    this.warnings?.push(warning);
+    this.report.onWarning(warning);
+  }
+
+  /**
+   * The outcome once the pipeline ended with `run.failure` (a protocol error, or none): `more` are
+   * what reading found beyond the events (R-TRANS-2), the verdict is the pipeline's or the gates'.
+   */
+  outcome(
+    run: PipelineRun,
+    input: Pick<CheckOutcome, "label" | "format" | "lineOf">,
+    more: readonly ReasoningWarning[],
+    gates: Gates,
+  ): CheckOutcome {
+    const error = run.failure as ReasoningProtocolError | undefined;
+    this.secrets?.flush();
+    // A run cut short is still linted to its end; after a violation the stream is not read further.
+    if (error === undefined || error.code === "RUN_TRUNCATED") this.linter.end();
+    if (error) this.report.onFailure(error.code);
+    for (const w of more) this.warning(w);
+    const runs = this.report.all();
+    const outcome: CheckOutcome = {
+      ...input,
+      totalEvents: run.total,
+      totalKnown: run.totalKnown,
+      runs,
+      failure: error ? protocolFailure(error, this.trail, input.lineOf) : undefined,
+      warnings: runs.reduce((n, r) => n + r.warnings, 0),
+      allWarnings: this.warnings,
+      history: run.history,
+      historyCounts: countHistory(run.history),
+    };
+    return { ...outcome, failure: outcome.failure ?? checkFailure(outcome, gates) };
+  }
+}
+
+/** What the pipeline made of a source: how it ended, how many events there were, the final history. */
+export interface PipelineRun {
+  /** The error `events$` ended with, or `undefined` when it completed. */
+  readonly failure: unknown;
+  /** Source events the pipeline read. */
+  readonly read: number;
+  /** Source events in the input: for a file read to its end after a failure, else those read. */
+  readonly total: number;
+  /** Whether `total` counts the whole input. */
+  readonly totalKnown: boolean;
+  readonly history: ReasoningHistory;
+}
+
+/**
+ * Runs `events$` through the pipeline and calls `done` once it ended. The source feeds the pipeline
+ * itself so that, after a failure, a file is still read to its end (`drain`): the report counts the
+ * file's events, not those read before the violation. A live stream is closed at the failure instead.
+ */
+export function runThrough(
+  events$: Subscribable<unknown>,
+  drain: boolean,
+  options: ReasoningPipelineOptions,
+  inspection: Inspection,
+  done: (run: PipelineRun) => void,
+): void {
+  let read = 0;
+  let total = 0;
+  // The pipeline's source: what a Subject piped through a tap of `inspection.source` would be, without
+  // their cost per event (a closure and an iterator per value, two subscribers deep). The pipeline
+  // subscribes it once; once it let go (it failed), the rest of the file is only counted.
+  let pipelineSide: Partial<Observer<unknown>> | undefined;
+  const feed: Subscribable<unknown> = {
+    subscribe(observer) {
+      pipelineSide = observer;
+      return { unsubscribe: () => (pipelineSide = undefined) };
+    },
   };
-  return { ...outcome, failure: outcome.failure ?? checkFailure(outcome, options) };
+  const pipeline = reasoningPipeline(feed, { ...options, onWarning: () => {} });
+  // Paced (D-PACE) and listened to — an unheard history$ publishes at once, having nobody to wait for —
+  // the delta lane holds a message's text until a run ends instead of making a conversation version per
+  // delta (a fifth of what `check` allocated, issue 22); the final history is the one an unpaced pipeline gives.
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- history$ completes with events$
+  if (options.historyPace !== undefined) pipeline.history$.subscribe(() => {});
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$
+  pipeline.warnings$.subscribe((w) => inspection.warning(w));
+
+  let ended: { failure: unknown } | undefined;
+  let sourceEnded: boolean | undefined;
+  // Added once subscribed: a stop before that (a synchronous source) unsubscribes it on arrival.
+  const reading = new Subscription();
+  const settle = (): void => {
+    if (ended === undefined) return;
+    const { failure } = ended;
+    const history = pipeline.history;
+    if (failure === undefined) done({ failure, read, total, totalKnown: true, history });
+    else if (!drain) {
+      reading.unsubscribe();
+      done({ failure, read, total: read, totalKnown: false, history });
+    } else if (sourceEnded !== undefined) done({ failure, read, total, totalKnown: sourceEnded, history });
+    else return;
+    ended = undefined;
+  };
+  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- held until the pipeline ends: the check reads it all
+  pipeline.events$.subscribe({
+    next: (e) => inspection.event(e),
+    error: (failure: unknown) => {
+      ended = { failure };
+      settle();
+    },
+    complete: () => {
+      ended = { failure: undefined };
+      settle();
+    },
+  });
+  const sourceEnd = (completed: boolean, error?: unknown): void => {
+    const side = pipelineSide;
+    pipelineSide = undefined;
+    if (completed) side?.complete?.();
+    else side?.error?.(error);
+    sourceEnded = completed;
+    settle();
+  };
+  reading.add(
+    events$.subscribe({
+      next: (e) => {
+        total++;
+        if (pipelineSide === undefined) return;
+        inspection.source(e, read++);
+        pipelineSide.next?.(e);
+      },
+      error: (e: unknown) => sourceEnd(false, e),
+      complete: () => sourceEnd(true),
+    }),
+  );
 }

@@ -11,17 +11,18 @@ import { catalogued } from "../core/warning-codes";
 import { quotedId } from "../core/errors";
 import { rawField } from "../core/json";
 
-/** Where a rule reports: the source index being processed, and the sink. */
-export interface LintContext {
-  /** Read during the call only: the one context is reused for every event. */
-  readonly index: number;
-  warn(warning: ReasoningWarning): void;
+/** Where a rule reports: the source index being processed (read during the call only: the one context is reused), and the sink. */
+interface LintContext {
+  index: number;
+  readonly warn: (warning: ReasoningWarning) => void;
 }
 
+/**
+ * `type` is the event's (the raw event's `rawType`), read once for every rule: a property read per
+ * rule and comparison was a fifth of the check's own time.
+ */
 interface LintRule {
-  /** `type`: the raw event's `type` as read once for every rule (`undefined` when unreadable). */
   onSource?(raw: unknown, type: unknown, ctx: LintContext): void;
-  /** `type`: the event's, read once for every rule (a property read per rule and comparison was a fifth of the check's own time). */
   onEvent?(event: AguiEvent, type: string, ctx: LintContext): void;
   onEnd?(ctx: LintContext): void;
 }
@@ -176,21 +177,20 @@ function reasoningWithoutTimestamp(): LintRule {
   };
 }
 
-/** Every lint rule of the check, fresh per input. */
-export function lintRules(initialMessages: readonly Message[]): readonly LintRule[] {
-  return [messageIdReused(initialMessages), snapshotDropsReasoning(), reasoningRole(), reasoningWithoutTimestamp()];
-}
-
-/** Runs the rules over one input. */
+/** Runs every lint rule of the check over one input. */
 export class Linter {
   private readonly rules: readonly LintRule[];
   // The rules that have each hook, called without an optional call per rule and event.
   private readonly onSources: readonly NonNullable<LintRule["onSource"]>[];
   private readonly onEvents: readonly NonNullable<LintRule["onEvent"]>[];
-  // One context for every call (its index is the source event's): not an object per event.
-  private readonly ctx: { index: number; readonly warn: (warning: ReasoningWarning) => void };
+  private readonly ctx: LintContext;
   constructor(initialMessages: readonly Message[], sink: (warning: ReasoningWarning) => void) {
-    this.rules = lintRules(initialMessages);
+    this.rules = [
+      messageIdReused(initialMessages),
+      snapshotDropsReasoning(),
+      reasoningRole(),
+      reasoningWithoutTimestamp(),
+    ];
     this.onSources = this.rules.flatMap((r) => (r.onSource ? [r.onSource.bind(r)] : []));
     this.onEvents = this.rules.flatMap((r) => (r.onEvent ? [r.onEvent.bind(r)] : []));
     this.ctx = { index: 0, warn: sink };

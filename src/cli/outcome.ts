@@ -109,6 +109,23 @@ export function runCount(outcome: CheckOutcome): number {
   return outcome.runs.filter((run) => run.number > 0).length;
 }
 
+/** `1 run, 0 warnings`: what the verdict counts. */
+export function summary(r: CheckOutcome): string {
+  return `${count(runCount(r), "run")}, ${count(r.warnings, "warning")}`;
+}
+
+/** `CODE at event #3 TYPE: explanation. detail`: the failure in one line, for the CI formats. */
+export function failureLine(f: CheckFailure, detail: string): string {
+  const where = f.eventIndex === null ? "" : ` at event #${f.eventIndex}${f.eventType ? ` ${f.eventType}` : ""}`;
+  return `${f.code}${where}: ${f.explanation.text}. ${detail}`.trim();
+}
+
+/** `12 more warnings in run 2 (--json lists them all)`: what the CI formats say of the warnings they leave out. */
+export function moreWarnings(run: RunReport): string | undefined {
+  const more = run.warnings - run.warningsShown.length;
+  return more > 0 ? `${grouped(more)} more warnings in run ${run.number} (--json lists them all)` : undefined;
+}
+
 /**
  * What a report adds to the explanation: the pipeline's own message, or — where the explanation
  * replaces it because its advice would mislead (a synthesized event's view) — the ids involved.

@@ -1,13 +1,13 @@
 import { Observable } from "rxjs";
 import { LineSplitter } from "./line-splitter";
-import { NotUtf8, StrictUtf8 } from "./utf8";
+import { StrictUtf8 } from "./utf8";
 
 /** Input that cannot be read as events: the message names the line, never its content. Exit code 2. */
 export class InputError extends Error {
   override readonly name = "InputError";
 }
 
-/** The three spellings of a recorded stream. */
+/** The spellings of a recorded stream. */
 export type RecordingFormat = "JSON Lines" | "JSON array" | "JSON document" | "SSE";
 
 /** A recorded stream being read: its events, and what was learnt about it on the way. */
@@ -26,11 +26,6 @@ export interface Recording {
   readonly cut: { readonly line: number; readonly unit: "line" | "SSE frame" } | undefined;
 }
 
-export interface ReadOptions {
-  /** Called after every chunk read: events so far and bytes so far. */
-  readonly onProgress?: (events: number, bytes: number) => void;
-}
-
 /**
  * Reads a recording from a byte stream, detecting its format from the first bytes: `[` is a JSON
  * array; `data:`, `event:`, `id:`, `retry:` or `:` is SSE; `{` is JSON Lines when the first line is
@@ -38,7 +33,10 @@ export interface ReadOptions {
  * array, such as a conformance fixture). JSON Lines and SSE are parsed as they arrive, in time linear
  * in the input (`LineSplitter`); bytes must be UTF-8 (`StrictUtf8`).
  */
-export function readRecording(chunks: AsyncIterable<Buffer | string>, options: ReadOptions = {}): Recording {
+export function readRecording(
+  chunks: AsyncIterable<Buffer | string>,
+  options: { readonly onProgress?: (events: number, bytes: number) => void } = {},
+): Recording {
   // Line number of each event's start (JSON Lines, SSE).
   const lines: number[] = [];
   let format: RecordingFormat | undefined;
@@ -296,17 +294,8 @@ function parseJson(text: string, where: string, line?: number): unknown {
 /** File-system and stream failures, in words (the path is the caller's to add). */
 function readFailure(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file";
-    case "EISDIR":
-      return "is a directory, not a file";
-    case "EACCES":
-      return "permission denied";
-    case undefined:
-      if (error instanceof NotUtf8) return `${error.message}: the input must be UTF-8 text`;
-      return error instanceof Error ? error.message : String(error);
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a directory, not a file";
+  if (code === "EACCES") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
 }

@@ -10,15 +10,8 @@ import { byteLength } from "../core/json";
 import { plural } from "../core/plural";
 import { codePoints } from "./run-report";
 
-export function redactedValue(value: string): string {
-  const bytes = byteLength(value);
-  return `[redacted: ${plural(bytes, "byte")}]`;
-}
-
-export function redactedReasoning(text: string): string {
-  const chars = codePoints(text);
-  return `[reasoning: ${plural(chars, "character")}]`;
-}
+export const redactedValue = (value: string): string => `[redacted: ${plural(byteLength(value), "byte")}]`;
+export const redactedReasoning = (text: string): string => `[reasoning: ${plural(codePoints(text), "character")}]`;
 
 /** Event types whose `delta` is reasoning text (source spellings included: they are collected raw). */
 const REASONING_DELTA_TYPES: ReadonlySet<unknown> = new Set([
@@ -72,7 +65,7 @@ export class StreamSecrets {
   private ended(id: string): void {
     const parts = this.streaming.get(id);
     this.streaming.delete(id);
-    if (parts && parts.length > 1) this.addReasoning(parts.join(""));
+    if (parts && parts.length > 1) this.add(parts.join(""), false);
   }
 
   /** Walks one source event (iteratively: hostile nesting is fine). */
@@ -86,31 +79,23 @@ export class StreamSecrets {
         continue;
       }
       const o = node as Record<string, unknown>;
-      if (typeof o.encryptedValue === "string") this.addValue(o.encryptedValue);
-      if (REASONING_DELTA_TYPES.has(o.type) && typeof o.delta === "string") this.addReasoning(o.delta);
-      if (o.role === "reasoning" && typeof o.content === "string") this.addReasoning(o.content);
+      if (typeof o.encryptedValue === "string") this.add(o.encryptedValue, true);
+      if (REASONING_DELTA_TYPES.has(o.type) && typeof o.delta === "string") this.add(o.delta, false);
+      if (o.role === "reasoning" && typeof o.content === "string") this.add(o.content, false);
       for (const key of Object.keys(o)) stack.push(o[key]);
     }
   }
 
-  private addValue(value: string): void {
-    if (value === "" || this.values.has(value)) return;
-    this.values.add(value);
-    this.index({ text: value, value: true });
-  }
-
-  private addReasoning(text: string): void {
-    if (text === "" || this.reasoning.has(text)) return;
-    this.reasoning.add(text);
-    this.index({ text, value: false });
-  }
-
-  private index(secret: LongSecret): void {
-    if (secret.text.length < SUBSTRING_MIN) return;
-    const prefix = secret.text.slice(0, SUBSTRING_MIN);
+  /** `value`: an encrypted value, else reasoning text. */
+  private add(text: string, value: boolean): void {
+    const known = value ? this.values : this.reasoning;
+    if (text === "" || known.has(text)) return;
+    known.add(text);
+    if (text.length < SUBSTRING_MIN) return;
+    const prefix = text.slice(0, SUBSTRING_MIN);
     const list = this.byPrefix.get(prefix);
-    if (list) list.push(secret);
-    else this.byPrefix.set(prefix, [secret]);
+    if (list) list.push({ text, value });
+    else this.byPrefix.set(prefix, [{ text, value }]);
   }
 }
 

@@ -1,5 +1,5 @@
 import { formatWarning } from "../core/warnings";
-import { count, failureDetail, runCount, type CheckOutcome } from "./outcome";
+import { failureDetail, failureLine, moreWarnings, summary, type CheckOutcome } from "./outcome";
 
 /**
  * `--format github`: GitHub Actions workflow commands — `::error` for the failure and `::warning`
@@ -11,39 +11,20 @@ export function renderGithub(r: CheckOutcome, file: string | undefined): string 
   const f = r.failure;
   if (f) {
     const title = `${f.code} (${f.explanation.rule})`;
-    const where = f.eventIndex === null ? "" : ` at event #${f.eventIndex}${f.eventType ? ` ${f.eventType}` : ""}`;
-    out.push(
-      command(
-        "error",
-        { file, line: f.line ?? undefined, title },
-        `${f.code}${where}: ${f.explanation.text}. ${f.eventIndex === null ? "" : failureDetail(f)}`.trim(),
-      ),
-    );
+    const line = f.line ?? undefined;
+    out.push(command("error", { file, line, title }, failureLine(f, f.eventIndex === null ? "" : failureDetail(f))));
   }
   for (const run of r.runs) {
     for (const w of run.warningsShown) {
       const line = w.eventIndex !== undefined ? r.lineOf(w.eventIndex) : undefined;
       out.push(command("warning", { file, line, title: `${w.code}${w.rule ? ` (${w.rule})` : ""}` }, formatWarning(w)));
     }
-    const more = run.warnings - run.warningsShown.length;
-    if (more > 0)
-      out.push(
-        command(
-          "notice",
-          { file },
-          `${more.toLocaleString("en-US")} more warnings in run ${run.number} (--json lists them all)`,
-        ),
-      );
+    const more = moreWarnings(run);
+    if (more) out.push(command("notice", { file }, more));
   }
-  const summary = `${count(runCount(r), "run")}, ${count(r.warnings, "warning")}`;
-  out.push(
-    f
-      ? `agui-reasoning check: ${r.label}: ✗ ${f.code}: ${summary} (exit 1)`
-      : `agui-reasoning check: ${r.label}: ✓ valid: ${summary}`,
-  );
+  out.push(`agui-reasoning check: ${r.label}: ${f ? `✗ ${f.code}: ${summary(r)} (exit 1)` : `✓ valid: ${summary(r)}`}`);
   return `${out.join("\n")}\n`;
 }
-
 /** `::error file=…,line=…,title=…::message`, escaped as the runner expects. */
 function command(
   kind: "error" | "warning" | "notice",

@@ -13,21 +13,16 @@ export function renderJunit(r: CheckOutcome): string {
   const runs = r.runs;
   // The failure belongs to the run it ended (the last one), or to the stream when there is none.
   const failedRun = f && runs.length > 0 ? runs[runs.length - 1] : undefined;
+  const failed = f && failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f));
   for (const run of runs) {
     const name = run.number === 0 ? "before any run" : `run ${run.number}${run.runId ? ` (runId ${run.runId})` : ""}`;
     const body: string[] = [];
-    if (run === failedRun && f)
-      body.push(failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f)));
+    if (run === failedRun && failed) body.push(failed);
     const out = systemOut(run);
     if (out) body.push(out);
     cases.push(testCase(name, body));
   }
-  if (f && !failedRun)
-    cases.push(
-      testCase("stream", [
-        failure(f.code, `${f.code} (${f.explanation.rule}): ${f.explanation.text}`, failureDetail(f)),
-      ]),
-    );
+  if (failed && !failedRun) cases.push(testCase("stream", [failed]));
   const failures = f ? 1 : 0;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,

@@ -1,7 +1,7 @@
 import { formatWarning } from "../core/warnings";
 import { version } from "../../package.json";
 import { EXPLANATIONS } from "./explain";
-import { failureDetail, type CheckOutcome } from "./outcome";
+import { failureDetail, failureLine, moreWarnings, type CheckOutcome } from "./outcome";
 import { printable } from "./printable";
 
 /** The SARIF version written, and the schema a consumer validates it with. */
@@ -59,8 +59,6 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
   const results: SarifResult[] = [];
   const f = r.failure;
   if (f) {
-    const where = f.eventIndex === null ? "" : ` at event #${f.eventIndex}${f.eventType ? ` ${f.eventType}` : ""}`;
-    const detail = f.eventIndex === null ? f.message : failureDetail(f);
     results.push({
       ruleId: f.code,
       ruleIndex: ruleOf(
@@ -69,7 +67,7 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
         sentence(EXPLANATIONS[f.code as keyof typeof EXPLANATIONS] ?? f.code),
       ),
       level: "error",
-      message: { text: printable(`${f.code}${where}: ${f.explanation.text}. ${detail}`.trim()) },
+      message: { text: printable(failureLine(f, failureDetail(f))) },
       ...optional("locations", at(f.line ?? undefined)),
       properties: { rule: f.explanation.rule, eventIndex: f.eventIndex, ids: f.ids },
     });
@@ -90,13 +88,13 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
         },
       });
     }
-    const more = run.warnings - run.warningsShown.length;
-    if (more > 0) {
+    const more = moreWarnings(run);
+    if (more) {
       results.push({
         ruleId: "MORE_WARNINGS",
         ruleIndex: ruleOf("MORE_WARNINGS", undefined, "more warnings than the log lists; --json lists them all"),
         level: "note",
-        message: { text: `${more.toLocaleString("en-US")} more warnings in run ${run.number} (--json lists them all)` },
+        message: { text: more },
         ...optional("locations", at(undefined)),
       });
     }

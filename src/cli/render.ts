@@ -5,7 +5,7 @@ import {
   count,
   failureDetail,
   grouped,
-  runCount,
+  summary,
   type CheckFailure,
   type CheckOutcome,
   type HistoryCounts,
@@ -26,17 +26,11 @@ export interface HumanOptions {
 /** At most this many ids per list. */
 const IDS_SHOWN = 10;
 
-/** The human report. Never contains reasoning text or an encrypted value unless asked (`--show-…`). */
-export function renderReport(r: CheckOutcome, options: HumanOptions): string {
-  const pieces: string[] = [];
-  writeReport(r, options, (piece) => pieces.push(piece));
-  return pieces.join("");
-}
-
 /**
- * The human report in pieces, as `renderReport` joins them: its head, a block per run, its end. A
- * report of 15,874 runs is 6.8 MB: held whole until the end, its lines cost `check` more than making
- * them did (issue 22), so the command writes the pieces as they come (check.ts).
+ * The human report, in pieces: its head, a block per run, its end. Never contains reasoning text or
+ * an encrypted value unless asked (`--show-…`). A report of 15,874 runs is 6.8 MB: held whole until
+ * the end, its lines cost `check` more than making them did (issue 22), so the command writes the
+ * pieces as they come (check.ts).
  */
 export function writeReport(r: CheckOutcome, options: HumanOptions, write: (piece: string) => void): void {
   const events = r.totalKnown ? count(r.totalEvents, "event") : `at least ${count(r.totalEvents, "event")}`;
@@ -51,17 +45,18 @@ export function writeReport(r: CheckOutcome, options: HumanOptions, write: (piec
   write(`${end.join("\n")}\n`);
 }
 
+/** What failed, where it is not a violation: the verdict line's word, and a stream failure's heading. */
+const FAILED: Readonly<Record<string, string>> = {
+  RUN_TRUNCATED: "truncated",
+  NO_RUN: "no run",
+  MAX_WARNINGS: "too many warnings",
+  LOSSY_WARNINGS: "lossy warnings",
+};
+
 /** The report's last line: `✓ valid: 1 run, 0 warnings`, or what failed and `(exit 1)`. */
 export function verdictLine(r: CheckOutcome): string {
-  const summary = `${count(runCount(r), "run")}, ${count(r.warnings, "warning")}`;
-  if (!r.failure) return `✓ valid: ${summary}`;
-  const what: Readonly<Record<string, string>> = {
-    RUN_TRUNCATED: "truncated",
-    NO_RUN: "no run",
-    MAX_WARNINGS: "too many warnings",
-    LOSSY_WARNINGS: "lossy warnings",
-  };
-  return `✗ ${what[r.failure.code] ?? "violation"}: ${summary} (exit 1)`;
+  if (!r.failure) return `✓ valid: ${summary(r)}`;
+  return `✗ ${FAILED[r.failure.code] ?? "violation"}: ${summary(r)} (exit 1)`;
 }
 
 function renderRun(run: RunReport, showValues: boolean): string[] {
@@ -109,16 +104,13 @@ function repeated(group: WarningGroup): string {
   return `+ ${grouped(more)} more ${group.first.code}${where}${more > 1 ? " (--json lists them all)" : ""}`;
 }
 
-/** Headings of the failures no event caused (the check's own codes). */
-const STREAM_FAILURE: Readonly<Record<string, string>> = {
-  NO_RUN: "No run",
-  MAX_WARNINGS: "Too many warnings",
-  LOSSY_WARNINGS: "Lossy warnings",
-};
-
 export function renderFailure(f: CheckFailure): string[] {
   if (f.eventIndex === null) {
-    const lines = [`✗ ${STREAM_FAILURE[f.code] ?? "Failed"}: ${f.code} (${f.rule})`, `  ${f.explanation.text}.`];
+    const heading = FAILED[f.code] ?? "failed";
+    const lines = [
+      `✗ ${heading[0]!.toUpperCase()}${heading.slice(1)}: ${f.code} (${f.rule})`,
+      `  ${f.explanation.text}.`,
+    ];
     if (f.code !== "NO_RUN") lines.push(`  ${f.message}`);
     return lines;
   }

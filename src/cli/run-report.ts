@@ -15,7 +15,7 @@ export type RunEnd =
   /** Still open when the check stopped. */
   | "open";
 
-/** An encrypted value that was stored on its target (the value itself only with --show-values). */
+/** An encrypted value stored on its target (`value` only with --show-values). */
 export interface ValueSeen {
   readonly subtype: string;
   readonly entityId: string;
@@ -36,40 +36,34 @@ export interface RunReport {
   readonly spans: string[];
   /** Reasoning message id → characters (Unicode code points) of content. */
   readonly reasoning: Map<string, number>;
-  /** Encrypted values stored in this run. */
   values: number;
-  /** The first of them (all with `--show-values`), for the report. */
+  /** The first VALUES_KEPT values (all with `--show-values`). */
   readonly valuesShown: ValueSeen[];
   readonly textMessages: Set<string>;
   readonly toolCalls: Set<string>;
-  /** Warnings in this run: a count, so that a stream of a million warnings takes no memory (#7, issue 12). */
+  /** A count, so that a stream of a million warnings takes no memory (#7, issue 12). */
   warnings: number;
-  /** The first WARNINGS_KEPT of them, for the report. */
+  /** The first WARNINGS_KEPT warnings (`--json` lists them all). */
   readonly warningsShown: ReasoningWarning[];
-  /** The lossy ones among them (R-VER-7: content was lost), for `--fail-on-lossy`. */
+  /** The lossy ones (R-VER-7: content was lost), for `--fail-on-lossy`. */
   lossyWarnings: number;
   /**
-   * The warnings grouped by code, in order of first appearance: the human report prints the first of
-   * each and counts the rest (a legacy THINKING_* turn is one upcast warning per event). Bounded by
-   * the codes the package has, whatever the stream.
+   * The warnings by code, in order of first appearance: the human report prints the first of each
+   * and counts the rest (a legacy THINKING_* turn is one upcast warning per event). Bounded by the
+   * codes the package has, whatever the stream.
    */
   readonly warningGroups: Map<string, WarningGroup>;
 }
 
-/** Every warning of one code in a run: the first in full, how many, and where the first few were. */
+/** Every warning of one code in a run: the first in full, how many, and the event indices of the next GROUP_INDICES_KEPT. */
 export interface WarningGroup {
   readonly first: ReasoningWarning;
   count: number;
-  /** Event indices of the others (the first GROUP_INDICES_KEPT). */
   readonly others: number[];
 }
 
-/** Event indices a group names beyond its first warning. */
-export const GROUP_INDICES_KEPT = 10;
-
-/** Warnings listed per run in the reports; `--json` lists them all. */
+const GROUP_INDICES_KEPT = 10;
 export const WARNINGS_KEPT = 50;
-/** Values listed per run, without `--show-values`. */
 export const VALUES_KEPT = 10;
 
 /**
@@ -215,14 +209,10 @@ const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 /** Characters as a reader counts them: Unicode code points, not UTF-16 units. */
 export function codePoints(text: string): number {
   let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n--;
-        i++;
-      }
+  for (let i = 0; i < text.length - 1; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) {
+      n--;
+      i++;
     }
   }
   return n;

@@ -11,28 +11,25 @@ export class StrictUtf8 {
   /** Bytes decoded before the current chunk (the carry included). */
   private offset = 0;
 
-  /** The text of `chunk`; throws `NotUtf8` naming the offset of the first invalid byte. */
+  /** The text of `chunk`; throws naming the offset of the first invalid byte. */
   write(chunk: Buffer): string {
     const bytes = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
     const cut = incompleteTail(bytes);
     const whole = cut === bytes.length ? bytes : bytes.subarray(0, cut);
     this.carry = cut === bytes.length ? undefined : Buffer.from(bytes.subarray(cut));
-    if (!isUtf8(whole)) throw new NotUtf8(this.offset + firstInvalid(whole));
+    if (!isUtf8(whole)) throw notUtf8(this.offset + firstInvalid(whole));
     this.offset += whole.length;
     return whole.toString("utf8");
   }
 
   /** The input ended: a sequence still incomplete is invalid. */
   end(): void {
-    if (this.carry) throw new NotUtf8(this.offset);
+    if (this.carry) throw notUtf8(this.offset);
   }
 }
 
-export class NotUtf8 extends Error {
-  override readonly name = "NotUtf8";
-  constructor(readonly byteOffset: number) {
-    super(`not valid UTF-8 at byte ${byteOffset.toLocaleString("en-US")}`);
-  }
+function notUtf8(offset: number): Error {
+  return new Error(`not valid UTF-8 at byte ${offset.toLocaleString("en-US")}: the input must be UTF-8 text`);
 }
 
 /** Bytes a sequence led by `lead` takes (0: not a valid lead byte). */
