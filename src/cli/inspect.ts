@@ -30,14 +30,43 @@ export interface InspectOptions extends Gates {
  */
 export function inspectEvents(events: readonly unknown[], options: InspectOptions = {}): CheckOutcome {
   const { initialMessages } = options;
+  const source: Source = {
+    label: "events",
+    events$: from(events),
+    initialMessages,
+    drain: true,
+    format: () => undefined,
+    lineOf: () => undefined,
+    ended: () => [],
+  };
   const inspection = new Inspection({ initialMessages });
   const producer = options.producer ?? "agui-reasoning/testing";
   let run: PipelineRun | undefined;
-  runThrough(from(events), true, { producer, initialMessages }, inspection, (r) => (run = r));
+  runThrough(source, { producer }, inspection, (r) => (run = r));
   if (run === undefined) throw new Error("agui-reasoning/testing: toBeConformant needs events that end synchronously");
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, passed on as it is
   if (run.failure !== undefined && !(run.failure instanceof ReasoningProtocolError)) throw run.failure;
-  return inspection.outcome(run, { label: "events", format: undefined, lineOf: () => undefined }, [], options);
+  return inspection.outcome(run, source, options);
+}
+
+/** Where the events come from. */
+export interface Source {
+  /** What is read: a path, `stdin` or a URL. */
+  readonly label: string;
+  readonly events$: Subscribable<unknown>;
+  readonly initialMessages?: readonly Message[];
+  /** A file is read to its end after a failure, to count its events; a live stream is not. */
+  readonly drain: boolean;
+  /** The input format (`JSON Lines`, `SSE`, …), once known. */
+  format(): string | undefined;
+  /** Line where source event `index` starts (JSON Lines, SSE), when known. */
+  lineOf(index: number): number | undefined;
+  /**
+   * Called once the pipeline read `events` source events and the stream did not fail otherwise: what
+   * reading found beyond the events (R-TRANS-2: a recording cut inside an event, a broken connection),
+   * or an `InputError` when the source proved unusable.
+   */
+  ended(events: number): ReasoningWarning[];
 }
 
 /** What the check keeps of a stream besides its report. */
@@ -98,29 +127,25 @@ export class Inspection {
     this.report.onWarning(warning);
   }
 
-  /**
-   * The outcome once the pipeline ended with `run.failure` (a protocol error, or none): `more` are
-   * what reading found beyond the events (R-TRANS-2), the verdict is the pipeline's or the gates'.
-   */
-  outcome(
-    run: PipelineRun,
-    input: Pick<CheckOutcome, "label" | "format" | "lineOf">,
-    more: readonly ReasoningWarning[],
-    gates: Gates,
-  ): CheckOutcome {
+  /** The outcome once the pipeline ended with `run.failure`, a protocol error or none: its verdict, or the gates'. */
+  outcome(run: PipelineRun, source: Source, gates: Gates): CheckOutcome {
     const error = run.failure as ReasoningProtocolError | undefined;
+    const more = source.ended(run.read);
     this.secrets?.flush();
     // A run cut short is still linted to its end; after a violation the stream is not read further.
     if (error === undefined || error.code === "RUN_TRUNCATED") this.linter.end();
     if (error) this.report.onFailure(error.code);
     for (const w of more) this.warning(w);
     const runs = this.report.all();
+    const lineOf = (index: number): number | undefined => source.lineOf(index);
     const outcome: CheckOutcome = {
-      ...input,
+      label: source.label,
+      format: source.format(),
+      lineOf,
       totalEvents: run.total,
       totalKnown: run.totalKnown,
       runs,
-      failure: error ? protocolFailure(error, this.trail, input.lineOf) : undefined,
+      failure: error ? protocolFailure(error, this.trail, lineOf) : undefined,
       warnings: runs.reduce((n, r) => n + r.warnings, 0),
       allWarnings: this.warnings,
       history: run.history,
@@ -144,17 +169,17 @@ export interface PipelineRun {
 }
 
 /**
- * Runs `events$` through the pipeline and calls `done` once it ended. The source feeds the pipeline
+ * Runs the source through the pipeline and calls `done` once it ended. The source feeds the pipeline
  * itself so that, after a failure, a file is still read to its end (`drain`): the report counts the
  * file's events, not those read before the violation. A live stream is closed at the failure instead.
  */
 export function runThrough(
-  events$: Subscribable<unknown>,
-  drain: boolean,
+  source: Source,
   options: ReasoningPipelineOptions,
   inspection: Inspection,
   done: (run: PipelineRun) => void,
 ): void {
+  const { events$, drain, initialMessages } = source;
   let read = 0;
   let total = 0;
   // The pipeline's source: what a Subject piped through a tap of `inspection.source` would be, without
@@ -167,7 +192,7 @@ export function runThrough(
       return { unsubscribe: () => (pipelineSide = undefined) };
     },
   };
-  const pipeline = reasoningPipeline(feed, { ...options, onWarning: () => {} });
+  const pipeline = reasoningPipeline(feed, { ...options, initialMessages, onWarning: () => {} });
   // Paced (D-PACE) and listened to — an unheard history$ publishes at once, having nobody to wait for —
   // the delta lane holds a message's text until a run ends instead of making a conversation version per
   // delta (a fifth of what `check` allocated, issue 22); the final history is the one an unpaced pipeline gives.
