@@ -4,7 +4,7 @@ import { catalogued } from "../core/warning-codes";
 import { version } from "../../package.json";
 import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
-import { Inspection, runThrough, type PipelineRun, type Source } from "./inspect";
+import { Inspection, type PipelineRun, type Source } from "./inspect";
 import { writeReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
@@ -63,15 +63,14 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     args.url !== undefined ? await liveSource(args.url, args.input, args.accept) : fileSource(args.file!, io, progress);
   if (args.url !== undefined) progress.update(0, undefined);
   const json = args.format === "json";
-  const inspection = new Inspection({
-    initialMessages: source.initialMessages,
+  const inspection = new Inspection(source, {
     keepAllValues: args.showValues && args.format === "human",
     keepAll: json,
     prints: json || args.history,
     onRead: args.url !== undefined ? (read) => progress.update(read, undefined) : undefined,
   });
   const pipelineOptions = { producer: source.label, historyPace: HISTORY_PACE_MS };
-  const run = await new Promise<PipelineRun>((resolve) => runThrough(source, pipelineOptions, inspection, resolve));
+  const run = await new Promise<PipelineRun>((resolve) => inspection.run(pipelineOptions, resolve));
   progress.done();
 
   const { failure } = run;
@@ -81,7 +80,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     const message = failure instanceof Error ? failure.message : String(failure);
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }
-  const final = inspection.outcome(run, source, args);
+  const final = inspection.outcome(run, args);
 
   const { secrets, deepest } = inspection;
   const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
