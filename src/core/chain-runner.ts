@@ -260,6 +260,8 @@ export class ChainRunner {
 
   /** Before the steps run or the chain ends: the lanes' text into the states, and no lane kept. */
   #dropLanes(): void {
+    // Setting `length` is a runtime call: not on every event taking the steps, which mostly finds none.
+    if (this.#lanes.length === 0) return;
     this.settle();
     this.#lanes.length = 0;
   }

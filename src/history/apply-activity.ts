@@ -85,12 +85,12 @@ export function patchActivity(
     const failure = outcome.ok
       ? "has a patch whose result is not an object"
       : `has a patch that does not apply: ${outcome.reason}`;
-    // R-META-4: the metadata still lands; only the content stays as it was.
-    const kept =
-      metadata === undefined
-        ? conversation
-        : conversation.replaceAt(position, { ...held, metadata: mergeMetadata(held.metadata, metadata) });
-    return skipped(kept, event, ctx, id, failure, "R-ACT-5", metadata !== undefined);
+    // R-META-4: the metadata still lands; only the content stays as it was. The warning comes before
+    // the edit (see history-stage.ts).
+    const warned = skipped(conversation, event, ctx, id, failure, "R-ACT-5", metadata !== undefined);
+    if (metadata === undefined) return warned;
+    const merged = { ...held, metadata: mergeMetadata(held.metadata, metadata) };
+    return conversation.replaceAt(position, merged).passing(event, warned.warnings);
   }
   const message: ActivityMessage = { ...held, activityType, content };
   if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);

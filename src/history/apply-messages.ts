@@ -5,8 +5,9 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import type { Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { flatten } from "./content-builder";
+import { EDIT } from "./epoch";
 import { closed, opened } from "./incomplete";
-import { endReasoning, startReasoning, type Clock } from "./durations";
+import { ended, instantOf, startOf, startReasoning, type Clock } from "./durations";
 import {
   byteLength,
   malformed,
@@ -92,33 +93,35 @@ export function startMessage(
     );
   }
   const position = conversation.positionOf(id);
-  let next: Conversation;
-  let warnings: readonly ReasoningWarning[] = NONE;
-  if (position !== undefined && family === TEXT_FAMILY && conversation.at(position)!.role === "tool") {
-    // D-TOOL-RESULT-ID, the other way round: a tool result came first under this id. The text message
-    // is a message of its own, and lookups by the id resolve to it from now on (R-TEXT-5: no failure).
-    next = conversation.yieldIdOfToolMessage(id, position).append(family.create(event, ctx, id, metadata));
-    const text =
-      "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
-    warnings = [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text)];
-  } else if (position === undefined) {
-    next = conversation.append(family.create(event, ctx, id, metadata), true);
-  } else {
-    // Reopen (R-TEXT-5): the established values stand, content will append, position is kept.
-    const held = conversation.at(position)!;
-    if (!family.fits(held.role)) {
-      throw protocolError(
-        "ID_ROLE_CONFLICT",
-        "D-ROLE-CONFLICT",
-        event,
-        ctx,
-        [id],
-        `a ${family.name} message START names a held ${roleName(held.role)} message`,
-      );
-    }
-    next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
+  // D-TOOL-RESULT-ID, the other way round: a tool result came first under this id. The text message
+  // is a message of its own, and lookups by the id resolve to it from now on (R-TEXT-5: no failure).
+  const yields = position !== undefined && family === TEXT_FAMILY && conversation.at(position)!.role === "tool";
+  // Else a reopen (R-TEXT-5): the established values stand, content will append, position is kept.
+  const held = position === undefined || yields ? undefined : conversation.at(position)!;
+  if (held !== undefined && !family.fits(held.role)) {
+    throw protocolError(
+      "ID_ROLE_CONFLICT",
+      "D-ROLE-CONFLICT",
+      event,
+      ctx,
+      [id],
+      `a ${family.name} message START names a held ${roleName(held.role)} message`,
+    );
   }
-  if (now !== undefined) next = startReasoning(next, id, event, ctx, now);
+  // Whatever may throw comes before the first edit (see history-stage.ts): the message, the warning, the clock.
+  const created = held === undefined ? family.create(event, ctx, id, metadata) : undefined;
+  const text =
+    "TEXT_MESSAGE_START reuses the id of a held tool message; the text message was added as a message of its own";
+  const warnings = yields ? [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text)] : NONE;
+  const start = now === undefined ? undefined : startOf(conversation, id, event, ctx, now);
+  let next: Conversation;
+  if (created === undefined)
+    next = metadata === undefined ? conversation : conversation.replaceAt(position!, withMetadata(held!, metadata));
+  else
+    next = yields
+      ? conversation.yieldIdOfToolMessage(id, position).append(created)
+      : conversation.append(created, true);
+  if (now !== undefined) next = startReasoning(next, id, start);
   return opened(next, "message", id).passing(event, warnings);
 }
 
@@ -185,7 +188,12 @@ export function withContentAt(
   content: string,
   simple: boolean,
 ): Conversation {
-  return conversation.replaceAt(position, withContent(conversation.at(position)!, content, simple) as Message);
+  const was = conversation.editing();
+  try {
+    return conversation.replaceAt(position, withContent(conversation.at(position)!, content, simple) as Message);
+  } finally {
+    EDIT.epoch = was;
+  }
 }
 
 /**
@@ -242,15 +250,18 @@ export function endMessage(
   const metadata = readMetadata(event, ctx);
   const position = openPosition(conversation, event, ctx, family, id, "ORPHAN_END");
   if (position < 0) {
-    // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is left as it is.
+    // D-SNAPSHOT-OPEN, D-SNAPSHOT-ROLE: the item closes (the stream's discipline stands); the history is
+    // left as it is. The warning comes before the edit (see history-stage.ts).
+    const why = position === REPLACED ? RESTATED : REMOVED;
+    const warned = metadata === undefined ? undefined : notApplied(conversation, event, ctx, id, 0, true, why);
     const unremoved = conversation.with({ removedMessages: conversation.parts.removedMessages.remove(id) });
-    if (metadata === undefined) return unremoved.passing(event);
-    return notApplied(unremoved, event, ctx, id, 0, true, position === REPLACED ? RESTATED : REMOVED);
+    return unremoved.passing(event, warned?.warnings);
   }
+  const end = now === undefined ? undefined : instantOf(event, ctx, now);
   const held = conversation.at(position)!;
   flattenContent(held);
   let next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
-  if (now !== undefined) next = endReasoning(next, id, event, ctx, now);
+  if (end !== undefined) next = ended(next, "message", id, end);
   return closed(next, "message", id).passing(event);
 }
 

@@ -4,6 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../co
 import { toolCallsOf, type Conversation } from "./conversation";
 import { contentLimitExceeded, fitsContentLength } from "./content-limit";
 import { flatten } from "./content-builder";
+import { EDIT } from "./epoch";
 import { closed, opened } from "./incomplete";
 import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
@@ -81,21 +82,22 @@ function placeCall(
     holderId = call.id;
     holderAt = conversation.positionOf(holderId);
   }
-  if (holderAt !== undefined && conversation.at(holderAt)!.role === "tool") {
-    // D-TOOL-RESULT-ID, the other way round: a tool result came first under the holder's id. The
-    // holder is an assistant message of its own, and lookups by the id resolve to it from now on.
-    conversation = conversation.yieldIdOfToolMessage(holderId, holderAt);
+  // D-TOOL-RESULT-ID, the other way round: a tool result came first under the holder's id. The
+  // holder is an assistant message of its own, and lookups by the id resolve to it from now on.
+  const yields = holderAt !== undefined && conversation.at(holderAt)!.role === "tool";
+  if (yields) {
     const text =
       "the assistant message holding the call reuses the id of a held tool message; it was added as a message of its own";
     warnings.push(warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [holderId], text));
-    holderAt = undefined;
   }
-  if (holderAt === undefined) {
+  if (holderAt === undefined || yields) {
     const holder: AssistantMessage = { id: holderId, role: "assistant", toolCalls: [call] };
+    // Read before the first edit (see history-stage.ts).
     const subagentRunId = readOptionalString(event, "subagentRunId", ctx);
     if (subagentRunId !== undefined) holder.subagentRunId = subagentRunId;
+    const yielded = yields ? conversation.yieldIdOfToolMessage(holderId, holderAt!) : conversation;
     // No held message has the holder's id now (none did, or the tool message's yielded it).
-    return conversation.append(holder, true);
+    return yielded.append(holder, true);
   }
   const held = conversation.at(holderAt)!;
   if (held.role !== "assistant") {
@@ -154,7 +156,12 @@ export function withArgumentsAt(
   args: string,
 ): Conversation {
   const holder = conversation.at(position) as AssistantMessage;
-  return conversation.replaceAt(position, withCall(holder, slot, withArguments(holder.toolCalls![slot]!, args)));
+  const was = conversation.editing();
+  try {
+    return conversation.replaceAt(position, withCall(holder, slot, withArguments(holder.toolCalls![slot]!, args)));
+  } finally {
+    EDIT.epoch = was;
+  }
 }
 
 /** A copy of `call` with `args`. Clone, then assign: a spread with an overriding key takes V8's slow path (see withContent). */
@@ -195,9 +202,10 @@ export function endToolCall(
   const metadata = readMetadata(event, ctx);
   const position = openCallPosition(conversation, event, ctx, id, "ORPHAN_END");
   if (position < 0) {
+    // The warning before the edit (see history-stage.ts).
+    const warned = metadata === undefined ? undefined : notApplied(conversation, event, ctx, id, 0, true, REMOVED);
     const unremoved = conversation.with({ removedToolCalls: conversation.parts.removedToolCalls.remove(id) });
-    if (metadata === undefined) return unremoved.passing(event);
-    return notApplied(unremoved, event, ctx, id, 0, true, REMOVED);
+    return unremoved.passing(event, warned?.warnings);
   }
   flattenArguments(conversation.at(position)!, id);
   const next =

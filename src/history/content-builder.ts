@@ -12,8 +12,10 @@
  * Each `append` returns the whole content so far, the same characters as `content + delta`.
  */
 export class ContentBuilder {
-  // The deltas since the last seal (`filled` of them); a fixed array, reused.
-  private readonly block: string[] = new Array<string>(BLOCK);
+  // The deltas since the last seal (`filled` of them), reused: it grows to `BLOCK` as deltas come
+  // (a lane armed after every non-delta event often takes only a few; a 64-slot array each cost
+  // more than the lane itself).
+  private readonly block: string[] = [];
   private filled = 0;
   // The content up to the last seal.
   private sealed: string;

@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { NONE, passThrough, result, type AguiEvent, type ReasoningWarning, type StepResult } from "../core/types";
+import { EDIT, freshEpoch } from "./epoch";
 import { spaceOf, Table } from "./table";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 
@@ -48,8 +49,14 @@ export interface Parts {
   readonly removedToolCalls: IdSet;
 }
 
-/** What one stage instance's versions share: nothing that changes. */
+/** What one stage instance's versions share. */
 interface Constants {
+  /**
+   * The edit epoch (epoch.ts) its steps edit in: 0, every edit makes a new version (the stage's
+   * contract); else the versions are threaded linearly (`editInPlace`) and those made since the last
+   * `seal` are edited in place.
+   */
+  epoch: number;
   /**
    * The identity of the producer this history records values for (D-ISSUER, `undefined`: none
    * configured); comparing identities is `producer-identity.ts`'s business (D-IDENTITY).
@@ -64,14 +71,24 @@ interface Constants {
  * that did not change (its parts are `Table`s: an edit costs O(log32 n), never a copy), and an older
  * version stays exactly as it was — its history, its lookups, what `exportState` reads of it.
  *
+ * Except between publications of a paced history (D-PACE, `editInPlace`): its steps thread the
+ * versions linearly, so the version made since the last publication, and the tables and lists made
+ * with it, are edited in place (epoch.ts); reading its history or handing it out seals it first.
+ *
  * Publication is lazy: `history` builds the plain `ReasoningHistory` on first read and keeps it (the
  * tables build each array once, a flat copy of the last one when one slot changed); a stage nobody
  * reads the history of never pays for it. Published objects are immutable by contract, not frozen:
  * V8 copies and reads frozen arrays an order of magnitude slower.
  */
 export class Conversation implements HistoryState {
+  // The edit epoch this version was made in: while it is `EDIT.epoch`, edits change it in place.
+  private readonly epoch = EDIT.epoch;
+
   private constructor(
-    /** The messages, keyed by id (a tool message sharing its id with another role's is not keyed: `sharedToolMessage`). */
+    /**
+     * The messages, keyed by id (a tool message sharing its id with another role's is not keyed:
+     * `sharedToolMessage`). Written (as `parts`' fields) only in place: see `epoch`.
+     */
     readonly messages: Table<Message>,
     readonly parts: Parts,
     private readonly constants: Constants,
@@ -90,7 +107,33 @@ export class Conversation implements HistoryState {
       ...NOTHING_OPEN,
       ...lookups,
     };
-    return new Conversation(messages, parts, { producer, pass: passThrough() }, published);
+    return new Conversation(messages, parts, { epoch: 0, producer, pass: passThrough() }, published);
+  }
+
+  /**
+   * The versions stepped from this one are threaded linearly from now on (their caller never steps
+   * one twice, and seals what it keeps or hands out): edits between seals are made in place.
+   */
+  editInPlace(): void {
+    this.constants.epoch = freshEpoch();
+  }
+
+  /**
+   * This version is handed out (published, exported, kept): neither it nor anything made with it
+   * changes again; the next edit makes a new version.
+   */
+  seal(): void {
+    if (this.constants.epoch === 0 || this.epoch !== this.constants.epoch) return;
+    this.constants.epoch = freshEpoch();
+    // An edit running now (none does: nothing reads the history inside one) copies from here on.
+    if (EDIT.epoch === this.epoch) EDIT.epoch = 0;
+  }
+
+  /** Puts this conversation's edit epoch in force (epoch.ts) for an edit of it; returns the one to put back. */
+  editing(): number {
+    const was = EDIT.epoch;
+    EDIT.epoch = this.constants.epoch;
+    return was;
   }
 
   get producer(): string | undefined {
@@ -98,6 +141,9 @@ export class Conversation implements HistoryState {
   }
 
   get history(): ReasoningHistory {
+    // What is shown never changes: an in-place edit would show in a history built from this version,
+    // and a reader comparing versions by identity would miss it.
+    this.seal();
     let history = this.published;
     if (history === undefined) {
       const { incomplete, issuers, durations } = this.parts;
@@ -127,26 +173,39 @@ export class Conversation implements HistoryState {
   /** This conversation with `changes` to its parts (and `messages`, if given). */
   with(changes: Partial<Parts>, messages = this.messages): Conversation {
     const was = this.parts;
-    // A literal, not `{ ...was, ...changes }`: a spread with overriding keys takes V8's slow path.
-    const parts: Parts = {
-      incomplete: changes.incomplete ?? was.incomplete,
-      issuers: changes.issuers ?? was.issuers,
-      durations: changes.durations ?? was.durations,
-      openSpans: changes.openSpans ?? was.openSpans,
-      sharedToolMessage: changes.sharedToolMessage ?? was.sharedToolMessage,
-      toolCallHolder: changes.toolCallHolder ?? was.toolCallHolder,
-      openMessages: changes.openMessages ?? was.openMessages,
-      openToolCalls: changes.openToolCalls ?? was.openToolCalls,
-      removedMessages: changes.removedMessages ?? was.removedMessages,
-      removedToolCalls: changes.removedToolCalls ?? was.removedToolCalls,
-    };
     // Only lookups changed: the history published is this one's (identity says "unchanged", history$).
     const same =
       messages === this.messages &&
-      parts.incomplete === was.incomplete &&
-      parts.issuers === was.issuers &&
-      parts.durations === was.durations;
-    return new Conversation(messages, parts, this.constants, same ? this.published : undefined);
+      (changes.incomplete ?? was.incomplete) === was.incomplete &&
+      (changes.issuers ?? was.issuers) === was.issuers &&
+      (changes.durations ?? was.durations) === was.durations;
+    const published = same ? this.published : undefined;
+    if (this.editable) {
+      // This version's own parts (`become`): changed in place too.
+      Object.assign(was, changes);
+      return this.become(messages, was, published);
+    }
+    return this.become(messages, partsWith(was, changes), published);
+  }
+
+  /** Whether this version was made in the edit epoch in force (epoch.ts): it is edited in place. */
+  private get editable(): boolean {
+    return this.epoch !== 0 && this.epoch === EDIT.epoch;
+  }
+
+  /**
+   * A version of these parts: this one, in place, when editable; else a new one, which in an edit
+   * epoch gets parts of its own (`with` changes them in place).
+   */
+  private become(messages: Table<Message>, parts: Parts, published: ReasoningHistory | undefined): Conversation {
+    if (!this.editable) {
+      const own = EDIT.epoch !== 0 && parts === this.parts ? partsWith(parts, NO_CHANGES) : parts;
+      return new Conversation(messages, own, this.constants, published);
+    }
+    (this as { messages: Table<Message> }).messages = messages;
+    (this as { parts: Parts }).parts = parts;
+    this.published = published;
+    return this;
   }
 
   /** The message at `position`. */
@@ -161,7 +220,7 @@ export class Conversation implements HistoryState {
 
   /** This conversation with `message` (same id as before) at `position`. */
   replaceAt(position: number, message: Message): Conversation {
-    return new Conversation(this.messages.setAt(position, message), this.parts, this.constants, undefined);
+    return this.become(this.messages.setAt(position, message), this.parts, undefined);
   }
 
   /**
@@ -210,10 +269,9 @@ export class Conversation implements HistoryState {
    * lookups by the id resolve to the message about to be appended.
    */
   yieldIdOfToolMessage(id: string, position: number): Conversation {
-    return new Conversation(
+    return this.become(
       this.messages.unkey(id),
       { ...this.parts, sharedToolMessage: this.parts.sharedToolMessage.put(id, position) },
-      this.constants,
       this.published,
     );
   }
@@ -228,9 +286,27 @@ export class Conversation implements HistoryState {
   /** This conversation with every message replaced by `messages` (a fresh array it takes over): reindexes. */
   withMessages(messages: Message[]): Conversation {
     const { messages: table, ...lookups } = indexMessages(messages);
-    return new Conversation(table, { ...this.parts, ...lookups }, this.constants, undefined);
+    return this.become(table, { ...this.parts, ...lookups }, undefined);
   }
 }
+
+/** `parts` with `changes`, a new object. A literal, not `{ ...parts, ...changes }`: a spread with overriding keys takes V8's slow path. */
+function partsWith(was: Parts, changes: Partial<Parts>): Parts {
+  return {
+    incomplete: changes.incomplete ?? was.incomplete,
+    issuers: changes.issuers ?? was.issuers,
+    durations: changes.durations ?? was.durations,
+    openSpans: changes.openSpans ?? was.openSpans,
+    sharedToolMessage: changes.sharedToolMessage ?? was.sharedToolMessage,
+    toolCallHolder: changes.toolCallHolder ?? was.toolCallHolder,
+    openMessages: changes.openMessages ?? was.openMessages,
+    openToolCalls: changes.openToolCalls ?? was.openToolCalls,
+    removedMessages: changes.removedMessages ?? was.removedMessages,
+    removedToolCalls: changes.removedToolCalls ?? was.removedToolCalls,
+  };
+}
+
+const NO_CHANGES: Partial<Parts> = {};
 
 /** A table of the `incomplete` items, each keyed by its id in its kind's space. */
 export function incompleteTable(items: readonly IncompleteItem[]): Table<IncompleteItem> {

@@ -19,7 +19,7 @@ const SPAN = spaceOf("span");
 /** The clock an instant falls back to when its event carries no timestamp. */
 export type Clock = () => number;
 
-interface Instant {
+export interface Instant {
   readonly at: number;
   readonly observed: boolean;
 }
@@ -29,7 +29,7 @@ interface Instant {
  * expansion synthesized the timestamp of the chunk or trigger that caused it (R-PROC-15: the event itself
  * does not inherit it), else `now()`, observed.
  */
-function instantOf(event: AguiEvent, ctx: StepContext, now: Clock): Instant {
+export function instantOf(event: AguiEvent, ctx: StepContext, now: Clock): Instant {
   const stamp = readField(event, "timestamp", ctx);
   if (typeof stamp === "number" && Number.isSafeInteger(stamp)) return { at: stamp, observed: false };
   const synthesized = synthesizedTimestampOf(event);
@@ -54,27 +54,37 @@ export function openSpan(conversation: Conversation, event: AguiEvent, ctx: Step
 export function closeSpan(conversation: Conversation, event: AguiEvent, ctx: StepContext, now: Clock): Conversation {
   const id = readField(event, "messageId", ctx);
   if (typeof id !== "string") return conversation;
+  // Read before the first edit (see history-stage.ts).
+  const end = instantOf(event, ctx, now);
   const { openSpans } = conversation.parts;
   const closed = openSpans.has(id) ? conversation.with({ openSpans: openSpans.remove(id) }) : conversation;
-  return ended(closed, "span", id, instantOf(event, ctx, now));
+  return ended(closed, "span", id, end);
 }
 
-/** REASONING_MESSAGE_START: the message's record (its span's too, on the span's first message). */
-export function startReasoning(
+/**
+ * When the reasoning message `id` a REASONING_MESSAGE_START opens started, read before the step's
+ * first edit (see history-stage.ts); undefined when it is reopened (R-TEXT-5: its record stands).
+ */
+export function startOf(
   conversation: Conversation,
   id: string,
   event: AguiEvent,
   ctx: StepContext,
   now: Clock,
-): Conversation {
+): Instant | undefined {
+  return conversation.parts.durations.has(id, MESSAGE) ? undefined : instantOf(event, ctx, now);
+}
+
+/** REASONING_MESSAGE_START: the message's record (its span's too, on the span's first message); `start` from `startOf`. */
+export function startReasoning(conversation: Conversation, id: string, start: Instant | undefined): Conversation {
   let records = conversation.parts.durations;
-  const slot = records.slotOf(id, MESSAGE);
   // A reopened message (R-TEXT-5) keeps its first start and is open again.
-  if (slot !== undefined) {
+  if (start === undefined) {
+    const slot = records.slotOf(id, MESSAGE)!;
     const { endedAt: _end, endObserved: _observed, ...open } = records.at(slot)!;
     return conversation.with({ durations: records.setAt(slot, open) });
   }
-  const { at: startedAt, observed } = instantOf(event, ctx, now);
+  const { at: startedAt, observed } = start;
   const span = conversation.parts.openSpans.last();
   if (span !== undefined && !records.has(span.id, SPAN)) {
     const { id: spanId, startedAt: spanStart, startObserved: spanObserved, title } = span;
@@ -93,18 +103,13 @@ export function startReasoning(
   return conversation.with({ durations: records.pushNew(record, id, MESSAGE) });
 }
 
-/** REASONING_MESSAGE_END: the message's record gets its end. */
-export function endReasoning(
+/** An END: the record of `kind` `id` gets its `end` (read before the step's first edit), unless it has one. */
+export function ended(
   conversation: Conversation,
+  kind: ReasoningDuration["kind"],
   id: string,
-  event: AguiEvent,
-  ctx: StepContext,
-  now: Clock,
+  end: Instant,
 ): Conversation {
-  return ended(conversation, "message", id, instantOf(event, ctx, now));
-}
-
-function ended(conversation: Conversation, kind: ReasoningDuration["kind"], id: string, end: Instant): Conversation {
   const { durations } = conversation.parts;
   const slot = durations.slotOf(id, spaceOf(kind));
   const record = slot === undefined ? undefined : durations.at(slot)!;

@@ -7,6 +7,7 @@ import { addToolResult, appendArguments, endToolCall, startToolCall } from "./ap
 import { patchActivity, snapshotActivity } from "./apply-activity";
 import { reconcileSnapshot, startRun } from "./apply-snapshot";
 import { Conversation, type HistoryState } from "./conversation";
+import { EDIT } from "./epoch";
 import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
 import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
@@ -73,9 +74,26 @@ export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryS
     // Tables of its own per subscription: two subscriptions editing tables of one seed in turn would
     // re-root the seed's key maps at every edit (table.ts), O(changes since the seed) each.
     init: () => Conversation.start(seed, producer),
-    step: (conversation, event, ctx) => reduce(conversation, event, ctx, maxContentLength, now),
+    // Each in its conversation's edit epoch (epoch.ts). A step that throws has edited nothing yet:
+    // every step reads and checks all it needs before its first edit, since an edit in place cannot
+    // be taken back and the caller goes on from the state it passed (test/history/transient.test.ts).
+    step: (conversation, event, ctx) => {
+      const was = conversation.editing();
+      try {
+        return reduce(conversation, event, ctx, maxContentLength, now);
+      } finally {
+        EDIT.epoch = was;
+      }
+    },
     // D-TRUNC: the source ended; whatever is still open is truncated (the verify stage reports the error).
-    finish: (conversation) => result(endOpenItems(forgetOpenSpans(conversation), "truncated"), NONE),
+    finish: (conversation) => {
+      const was = conversation.editing();
+      try {
+        return result(endOpenItems(forgetOpenSpans(conversation), "truncated"), NONE);
+      } finally {
+        EDIT.epoch = was;
+      }
+    },
   };
   return stage;
 }

@@ -13,7 +13,12 @@
  * once per delta, always in the same slot, and each replacement copied the tail (up to 32 slots)
  * only to be copied again at the next delta (issue 13); now a run of sets at one slot copies nothing.
  * The item the overlay hides stays reachable until the overlay is written: one item at most.
+ *
+ * In an edit epoch (epoch.ts) a list is edited in place: the first edit copies it once into the
+ * epoch, with its overlay written and a tail of its own, and every later one writes that tail (or
+ * path-copies the trie) and pushes onto it in place.
  */
+import { EDIT } from "./epoch";
 
 const BITS = 5;
 const WIDTH = 1 << BITS;
@@ -25,18 +30,22 @@ type Node = readonly unknown[];
 const EMPTY_NODE: Node = [];
 
 export class PersistentList<T> {
+  // The edit epoch this list was made in (epoch.ts): while it is `EDIT.epoch`, the list owns its tail
+  // and has no overlay, and edits change it in place. Fields are written only then.
+  private readonly epoch = EDIT.epoch;
+
   private constructor(
     /** Number of items. */
     readonly size: number,
     /** Bit shift of the root's level (≥ BITS: the root is a branch whose children at level BITS are leaves). */
-    private readonly shift: number,
+    private shift: number,
     /** The trie: items 0 … tailOffset − 1. */
-    private readonly root: Node,
+    private root: Node,
     /**
      * Items tailOffset … size − 1 (1 to 32 of them, none when the list is empty). The array may be
      * longer: a later version pushed onto it in place (`push`); this version reads only its own.
      */
-    private readonly tail: Node,
+    private tail: Node,
     /** The slot whose item is `overlayItem`, not what the trie or tail holds there; -1: none. */
     private readonly overlayAt: number = -1,
     private readonly overlayItem?: unknown,
@@ -71,6 +80,12 @@ export class PersistentList<T> {
   /** A list with `item` at `index` (0 ≤ index < size). */
   set(index: number, item: T): PersistentList<T> {
     if (index < 0 || index >= this.size) throw new RangeError(`index ${index} outside 0..${this.size - 1}`);
+    if (EDIT.epoch !== 0) {
+      const list = this.owned();
+      if (index >= tailOffset(list.size)) (list.tail as unknown[])[index & MASK] = item;
+      else list.root = setIn(list.root, list.shift, index, item);
+      return list;
+    }
     // The overlay moves to `index`; the item it held there is written in first, unless `item` replaces it.
     if (this.overlayAt === index || this.overlayAt < 0) {
       return new PersistentList<T>(this.size, this.shift, this.root, this.tail, index, item);
@@ -80,39 +95,46 @@ export class PersistentList<T> {
 
   /** A list with `item` appended. */
   push(item: T): PersistentList<T> {
+    if (EDIT.epoch !== 0) return this.owned().pushed(item);
+    const count = this.size - tailOffset(this.size);
+    let tail = this.writtenTail();
+    // A fresh copy (that took the overlay) takes the item. So does our tail when no version pushed
+    // onto it since ours: every version sharing the array reads only its own `size` items, so none
+    // sees it; one that pushes later finds the array longer than its items and copies them. The
+    // shared empty node is never grown. A full tail moves into the trie as it is.
+    if (count < WIDTH && tail === this.tail && (tail.length !== count || tail === EMPTY_NODE))
+      tail = tail.slice(0, count);
+    return new PersistentList<T>(this.size, this.shift, this.writtenRoot(), tail).pushed(item);
+  }
+
+  /** This list in the current edit epoch: itself, or once per epoch a copy with the overlay written and a tail of its own. */
+  private owned(): PersistentList<T> {
+    if (this.epoch === EDIT.epoch) return this;
+    // Room for a few pushes: growing the array would copy it again.
+    const count = this.size - tailOffset(this.size);
+    const tail = new Array<unknown>(Math.min(WIDTH, count + ROOM));
+    for (let i = 0; i < count; i++) tail[i] = this.tail[i];
+    if (this.overlayAt >= tailOffset(this.size)) tail[this.overlayAt & MASK] = this.overlayItem;
+    return new PersistentList<T>(this.size, this.shift, this.writtenRoot(), tail);
+  }
+
+  /** `push` on a list that is ours to change (of the current edit epoch, or just made): in place. */
+  private pushed(item: T): this {
     const size = this.size;
     const count = size - tailOffset(size);
-    if (count < WIDTH) {
-      const root = this.writtenRoot();
-      const tail = this.writtenTail();
-      if (tail !== this.tail) {
-        // A fresh copy that took the overlay: it takes the new item too.
-        (tail as unknown[]).push(item);
-        return new PersistentList<T>(size + 1, this.shift, root, tail);
-      }
-      // No version pushed onto this tail since ours: the item goes in place. Every version sharing
-      // the array reads only its own `size` items, so none sees it; one that pushes later finds the
-      // array longer than its items and copies them. The shared empty node is never grown.
-      if (tail.length === count && tail !== EMPTY_NODE) {
-        (tail as unknown[]).push(item);
-        return new PersistentList<T>(size + 1, this.shift, root, tail);
-      }
-      const copy = tail.slice(0, count);
-      copy.push(item);
-      return new PersistentList<T>(size + 1, this.shift, root, copy);
+    if (count < WIDTH) (this.tail as unknown[])[count] = item;
+    else {
+      // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
+      if (size >>> BITS > 1 << this.shift) {
+        this.root = [this.root, pathTo(this.shift, this.tail)];
+        this.shift += BITS;
+      } else this.root = pushLeaf(this.root, this.shift, size - 1, this.tail);
+      const tail = new Array<unknown>(ROOM);
+      tail[0] = item;
+      this.tail = tail;
     }
-    // The tail is full: it moves into the trie (growing a level when the trie is full) and `item` starts a new one.
-    const written = this.writtenRoot();
-    const tail = this.writtenTail();
-    let root: Node;
-    let shift = this.shift;
-    if (size >>> BITS > 1 << shift) {
-      root = [written, pathTo(shift, tail)];
-      shift += BITS;
-    } else {
-      root = pushLeaf(written, shift, size - 1, tail);
-    }
-    return new PersistentList<T>(size + 1, shift, root, [item]);
+    (this as { size: number }).size = size + 1;
+    return this;
   }
 
   /**
@@ -152,6 +174,9 @@ export class PersistentList<T> {
     return node;
   }
 }
+
+/** Free slots an edit epoch's tail is made with (slots past the list's items are never read). */
+const ROOM = 4;
 
 /** Index of the first item in the tail: the trie holds whole leaves only. */
 function tailOffset(size: number): number {

@@ -1,3 +1,4 @@
+import { EDIT } from "./epoch";
 import { PersistentList } from "./persistent-list";
 
 /**
@@ -26,17 +27,23 @@ import { PersistentList } from "./persistent-list";
  * The plain array a published history shows is built once per table, on first read (`toArray`), and
  * a table one slot away from a table whose array was built copies that array and patches the slot:
  * a streaming message is replaced once per delta, always in the same slot.
+ *
+ * In an edit epoch (epoch.ts) a table made in it is edited in place: its fields take the edit's
+ * list and key maps instead of a new table taking them. The key maps stay versioned either way (an
+ * older version reads its keys through the newer maps' undo records).
  */
 export class Table<T> {
   // The plain array of the live items, once built (or given).
   private array: readonly T[] | undefined;
+  // The edit epoch this table was made in (epoch.ts): while it is `EDIT.epoch`, edits change it in place.
+  private readonly epoch = EDIT.epoch;
 
   private constructor(
-    /** Items by slot; `undefined`: a hole (an item removed). */
-    private readonly items: PersistentList<T | undefined>,
+    /** Items by slot; `undefined`: a hole (an item removed). Written only in place (see `epoch`), as are the next three. */
+    private items: PersistentList<T | undefined>,
     /** Key → slot in space 0, and in space 1 (none: no key there). */
-    private readonly keys: KeyMap | undefined,
-    private readonly keys1: KeyMap | undefined,
+    private keys: KeyMap | undefined,
+    private keys1: KeyMap | undefined,
     /** Live items (slots minus holes). */
     readonly size: number,
     // An array of an earlier table, equal to ours except maybe at `patchAt` (-1: nowhere); no holes then.
@@ -124,7 +131,7 @@ export class Table<T> {
       const [named, spaces] = KeyMap.bySlot(keys, keys1, items.size);
       return Table.build(items.toArray(), named, spaces, undefined);
     }
-    return new Table(items, keys, keys1, this.size - 1, undefined, -1, undefined);
+    return this.become(items, keys, keys1, this.size - 1, undefined, -1);
   }
 
   /** This table with `key` naming nothing in `space` (its item stays, unnamed). */
@@ -133,7 +140,10 @@ export class Table<T> {
     if (slot === undefined) return this;
     const keys = space === 0 ? KeyMap.with(this.keys, key, undefined, slot) : this.keys;
     const keys1 = space === 1 ? KeyMap.with(this.keys1, key, undefined, slot) : this.keys1;
-    return new Table(this.items, keys, keys1, this.size, this.basis, this.patchAt, this.array);
+    if (!this.editable) return new Table(this.items, keys, keys1, this.size, this.basis, this.patchAt, this.array);
+    this.keys = keys;
+    this.keys1 = keys1;
+    return this;
   }
 
   /** This table with `item` inserted before `slot`, named by `key` (in space 0) if given (O(n)). */
@@ -242,7 +252,32 @@ export class Table<T> {
     if (size === items.size) {
       basis = this.array ?? (this.patchAt < 0 || this.patchAt === slot ? this.basis : undefined);
     }
-    return new Table(items, keys, keys1, size, basis, basis === undefined ? -1 : slot, undefined);
+    return this.become(items, keys, keys1, size, basis, basis === undefined ? -1 : slot);
+  }
+
+  /** Whether this table was made in the edit epoch in force (epoch.ts): it is edited in place. */
+  private get editable(): boolean {
+    return this.epoch !== 0 && this.epoch === EDIT.epoch;
+  }
+
+  /** A table of these parts and no built array: this one, in place, when editable; else a new one. */
+  private become(
+    items: PersistentList<T | undefined>,
+    keys: KeyMap | undefined,
+    keys1: KeyMap | undefined,
+    size: number,
+    basis: readonly T[] | undefined,
+    patchAt: number,
+  ): Table<T> {
+    if (!this.editable) return new Table(items, keys, keys1, size, basis, patchAt, undefined);
+    this.items = items;
+    this.keys = keys;
+    this.keys1 = keys1;
+    (this as { size: number }).size = size;
+    this.basis = basis;
+    this.patchAt = patchAt;
+    this.array = undefined;
+    return this;
   }
 }
 

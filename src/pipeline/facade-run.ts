@@ -10,6 +10,7 @@ import { createVerifyStage } from "../discipline/verify-discipline";
 import type { VerifyState } from "../discipline/verify-state";
 import { createHistoryStage, type HistoryState } from "../history/history-stage";
 import { maxContentLengthOf } from "../history/content-limit";
+import type { Conversation } from "../history/conversation";
 import type { ReasoningHistory } from "../history/types";
 import {
   exportPipelineState,
@@ -134,7 +135,8 @@ export class FacadeRun {
   complete(upstream?: { readonly error: unknown }): void {
     // The states whole (a paced chain's lanes hold text, D-PACE), as the snapshot will read them.
     this.#runner.settle();
-    // The states before the stages' `finish` (a history version never changes: keeping it is enough).
+    // The states before the stages' `finish` (a sealed history version never changes: keeping it is enough).
+    (this.#runner.states[HISTORY] as Conversation).seal();
     this.#beforeFinish = this.#states();
     try {
       this.#runner.complete(upstream);

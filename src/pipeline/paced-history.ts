@@ -1,6 +1,6 @@
 import type { SchedulerLike } from "rxjs";
 import type { ChainRunner } from "../core/chain-runner";
-import type { HistoryState } from "../history/conversation";
+import type { Conversation, HistoryState } from "../history/conversation";
 import { PacedPublisher } from "./paced-publisher";
 
 /**
@@ -8,7 +8,10 @@ import { PacedPublisher } from "./paced-publisher";
  * facade's `history$` and for `deriveHistory` (D-PATHS). After each source event `changed()` tells
  * the cadence when the history state moved (a new state, or text a deferred delta lane holds); a
  * publication settles the lanes' text into the conversation and builds the history then, so no
- * history, and no conversation version per lane-taken delta, is made between publications.
+ * history, and no conversation version per lane-taken delta, is made between publications. Nor per
+ * event: the chain threads the history link's state linearly, so between publications its steps
+ * edit the conversation in place (src/history/epoch.ts); a publication seals the version it hands
+ * out, and the next edit starts a new one — which is also how `changed()` tells a change by identity.
  */
 export class PacedHistory {
   readonly #runner: () => ChainRunner;
@@ -36,6 +39,7 @@ export class PacedHistory {
     this.#emit = emit;
     this.#offered = initial;
     this.#published = initial;
+    (initial as Conversation).editInPlace();
     this.#cadence = new PacedPublisher(pacing.pace, pacing.scheduler, () => this.#publish());
   }
 
@@ -70,7 +74,8 @@ export class PacedHistory {
     // Also inside a source event (a scheduler that runs its work synchronously): the history as the
     // last step left it.
     runner.settle();
-    const state = runner.states[this.#at] as HistoryState;
+    const state = runner.states[this.#at] as Conversation;
+    state.seal();
     this.#offered = state;
     // A new state is a new history (a step returns the same state when nothing changed).
     if (state === this.#published) return false;

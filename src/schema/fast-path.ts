@@ -1,11 +1,13 @@
 import { EventType } from "@ag-ui/core";
-import { TextMessageRoleSchema } from "@ag-ui/core/schemas";
+import { JsonPatchSchema, TextMessageRoleSchema } from "@ag-ui/core/schemas";
+import { isPlainObject } from "../core/json";
 
 /**
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
  * (`REASONING_MESSAGE_CONTENT`, `TEXT_MESSAGE_CONTENT`, `TOOL_CALL_ARGS`) and the three `*_CHUNK`s,
  * plus the simple openers and closers every run has (the `*_START`/`*_END` of messages, spans and
- * tool calls, `STEP_STARTED`/`STEP_FINISHED`), the encrypted values and a tool call's result.
+ * tool calls, `STEP_STARTED`/`STEP_FINISHED`), the encrypted values, a tool call's result, and the
+ * activity and state snapshots and deltas.
  *
  * Why it exists: running the strip pre-check and zod's `safeParse` on every delta was about an
  * eighth of the whole pipeline's time. zod stays the authority: `isCleanHotEvent` answers `true`
@@ -34,6 +36,14 @@ const VALUE_SUBTYPE = 4;
 const OPTIONAL_TOOL_ROLE = 5;
 /** Absent (`undefined`): a field whose check is left to the full path (a run's input, result, outcome…). */
 const ABSENT = 6;
+/** An object, not `null`, not an array (an activity's `content`: a `z.custom`, nothing inside it is walked). */
+const OBJECT = 7;
+/** Absent or a boolean. */
+const OPTIONAL_BOOLEAN = 8;
+/** Anything but `undefined` (a state snapshot: `z.any()`, nothing inside it is walked). */
+const PRESENT = 9;
+/** A JSON Patch (RFC 6902): `JsonPatchSchema` accepts it. */
+const JSON_PATCH = 10;
 type Kind =
   | typeof REQUIRED_STRING
   | typeof OPTIONAL_STRING
@@ -41,7 +51,11 @@ type Kind =
   | typeof REASONING_ROLE
   | typeof VALUE_SUBTYPE
   | typeof OPTIONAL_TOOL_ROLE
-  | typeof ABSENT;
+  | typeof ABSENT
+  | typeof OBJECT
+  | typeof OPTIONAL_BOOLEAN
+  | typeof PRESENT
+  | typeof JSON_PATCH;
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);
@@ -151,6 +165,23 @@ const HOT_SHAPES: ReadonlyMap<string, Shape> = new Map<string, Shape>([
       ["role", OPTIONAL_TOOL_ROLE],
     ),
   ],
+  // A conversation's activity and state: a few per run, each took the strip walk and zod (the
+  // largest share of enforcement's time in the parallel conversation, issue 23).
+  [
+    EventType.ACTIVITY_SNAPSHOT,
+    shape(
+      ["messageId", REQUIRED_STRING],
+      ["activityType", REQUIRED_STRING],
+      ["content", OBJECT],
+      ["replace", OPTIONAL_BOOLEAN],
+    ),
+  ],
+  [
+    EventType.ACTIVITY_DELTA,
+    shape(["messageId", REQUIRED_STRING], ["activityType", REQUIRED_STRING], ["patch", JSON_PATCH]),
+  ],
+  [EventType.STATE_SNAPSHOT, shape(["snapshot", PRESENT])],
+  [EventType.STATE_DELTA, shape(["delta", JSON_PATCH])],
 ]);
 
 /**
@@ -189,6 +220,19 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
         break;
       case ABSENT:
         if (value !== undefined) return false;
+        break;
+      case OBJECT:
+        if (!isPlainObject(value)) return false;
+        break;
+      case OPTIONAL_BOOLEAN:
+        if (value !== undefined && typeof value !== "boolean") return false;
+        break;
+      case PRESENT:
+        if (value === undefined) return false;
+        break;
+      case JSON_PATCH:
+        // The patch alone through zod (its operations are open objects: nothing in them is stripped).
+        if (!JsonPatchSchema.safeParse(value).success) return false;
         break;
     }
   }

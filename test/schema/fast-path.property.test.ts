@@ -34,6 +34,10 @@ const HOT_TYPES = [
   EventType.TOOL_CALL_RESULT,
   EventType.RUN_STARTED,
   EventType.RUN_FINISHED,
+  EventType.ACTIVITY_SNAPSHOT,
+  EventType.ACTIVITY_DELTA,
+  EventType.STATE_SNAPSHOT,
+  EventType.STATE_DELTA,
 ] as const;
 
 /** The one-sided cases (fast-path.ts): events the fast path leaves to the full path, whatever it says. */
@@ -107,7 +111,37 @@ const FIELDS = [
   "usage",
   "extra",
   "content",
+  "activityType",
+  "replace",
+  "snapshot",
+  "patch",
 ] as const;
+
+/** A JSON Patch, mostly well-formed: every op, with and without its pointers and value, and pointers right and wrong. */
+function patch(): fc.Arbitrary<unknown> {
+  const pointer = fc.oneof(
+    fc.constantFrom("", "/", "/a", "/a/0", "/~0~1", "/a~", "/~2", "a/b", "~1", "/-"),
+    fc.stringMatching(/^(\/([a-z~]|~[01])*)*$/),
+    fc.integer(),
+  );
+  const operation = fc.record(
+    {
+      op: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom("add", "remove", "replace", "move", "copy", "test") },
+        { weight: 1, arbitrary: fc.constantFrom("merge", "", 1, null) },
+      ),
+      path: pointer,
+      from: pointer,
+      value: fc.oneof(fc.integer(), fc.constant(null), fc.constant(undefined), fc.constant({ b: 1 })),
+      extra: fc.string({ maxLength: 2 }),
+    },
+    { requiredKeys: ["op"] },
+  );
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.array(operation, { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, {}, [null], [[]], "[]") },
+  );
+}
 
 /** Mostly well-typed values, so that many generated events are clean and the `true` side is exercised too. */
 const plausible: Record<(typeof FIELDS)[number], fc.Arbitrary<unknown>> = {
@@ -117,7 +151,8 @@ const plausible: Record<(typeof FIELDS)[number], fc.Arbitrary<unknown>> = {
   subagentRunId: fc.string({ maxLength: 3 }),
   messageId: fc.string({ maxLength: 3 }),
   toolCallId: fc.string({ maxLength: 3 }),
-  delta: fc.string({ maxLength: 5 }),
+  // A STATE_DELTA's `delta` is a patch.
+  delta: fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 5 }) }, { weight: 1, arbitrary: patch() }),
   role: fc.constantFrom("assistant", "user", "system", "developer", "tool", "reasoning", "critic"),
   name: fc.string({ maxLength: 3 }),
   toolCallName: fc.string({ maxLength: 3 }),
@@ -148,40 +183,64 @@ const plausible: Record<(typeof FIELDS)[number], fc.Arbitrary<unknown>> = {
     fc.constant([{ type: "text", text: "sunny" }]),
     fc.constant([]),
     fc.constant([{ type: "text" }]),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+    fc.constant({ steps: ["a"] }),
   ),
+  activityType: fc.string({ maxLength: 3 }),
+  replace: fc.oneof(fc.boolean(), fc.constant(null), fc.constant("true")),
+  snapshot: fc.oneof(fc.constant(null), fc.integer(), fc.constant({ a: [1] }), fc.constant([])),
+  patch: patch(),
 };
 
 /** A field left out of the event. */
 const absent = Symbol("absent");
 
-const hotEvent = fc
-  .record({
-    type: fc.constantFrom(...HOT_TYPES),
-    // Per field: absent, a plausible value, or anything at all.
-    fields: fc.tuple(
-      ...FIELDS.map((f) =>
-        fc.oneof(
-          { weight: 3, arbitrary: fc.constant(absent) },
-          { weight: 3, arbitrary: plausible[f] },
-          { weight: 1, arbitrary: anyValue },
+/**
+ * Events of `types`. Per field, the weights of leaving it out, of a plausible value and of any
+ * value; `extraKeys`: undescribed keys too, in about half the events.
+ */
+const hotEventOf = (
+  types: readonly string[],
+  [absentWeight, plausibleWeight, anyWeight]: readonly [number, number, number],
+  extraKeys = true,
+): fc.Arbitrary<Record<string, unknown>> =>
+  fc
+    .record({
+      type: fc.constantFrom(...types),
+      // Per field: absent, a plausible value, or anything at all.
+      fields: fc.tuple(
+        ...FIELDS.map((f) =>
+          fc.oneof(
+            { weight: absentWeight, arbitrary: fc.constant(absent) },
+            { weight: plausibleWeight, arbitrary: plausible[f] },
+            { weight: anyWeight, arbitrary: anyValue },
+          ),
         ),
       ),
-    ),
-    // Only the fields this type describes, most of the time (extra keys are rarer).
-    describedOnly: fc.boolean(),
-  })
-  .map(({ type, fields, describedOnly }) => {
-    const entry = eventEntry(type)!;
-    const described = new Set(entry.plan().fields.keys());
-    const event: Record<string, unknown> = { type };
-    FIELDS.forEach((field, i) => {
-      const value = fields[i];
-      if (value === absent) return;
-      if (describedOnly && !described.has(field)) return;
-      event[field] = value;
+      // Only the fields this type describes, most of the time (extra keys are rarer).
+      describedOnly: extraKeys ? fc.boolean() : fc.constant(true),
+    })
+    .map(({ type, fields, describedOnly }) => {
+      const entry = eventEntry(type)!;
+      const described = new Set(entry.plan().fields.keys());
+      const event: Record<string, unknown> = { type };
+      FIELDS.forEach((field, i) => {
+        const value = fields[i];
+        if (value === absent) return;
+        if (describedOnly && !described.has(field)) return;
+        event[field] = value;
+      });
+      return event;
     });
-    return event;
-  });
+
+const hotEvent = hotEventOf(HOT_TYPES, [3, 3, 1]);
+
+/** A boolean property (fast-check reports the counterexample): no jest expect per case. */
+function agreesWithFullPath(event: Record<string, unknown>, verdict: boolean): boolean {
+  // The one-sided cases (fast-path.ts) always take the full path.
+  if (leftToFullPath(event)) return !verdict;
+  return verdict === fullPathClean(event);
+}
 
 describe("enforcement fast path", () => {
   it("R-PROC-6 R-PROC-4: isCleanHotEvent agrees with stripUnknown + zod safeParse on generated hot events", () => {
@@ -190,16 +249,32 @@ describe("enforcement fast path", () => {
       fc.property(hotEvent, (event) => {
         const verdict = isCleanHotEvent(event, event.type as string);
         if (verdict) clean++;
-        // A boolean property (fast-check reports the counterexample): no jest expect per case.
-        // The one-sided cases (fast-path.ts) always take the full path.
-        if (leftToFullPath(event)) return !verdict;
-        return verdict === fullPathClean(event);
+        return agreesWithFullPath(event, verdict);
       }),
       { numRuns: 20_000 },
     );
     // Both sides of the equivalence were exercised.
     expect(clean).toBeGreaterThan(1_000);
     expect(clean).toBeLessThan(19_000);
+  });
+
+  it("R-PROC-6 R-PROC-4: it agrees on activity and state events too, each type clean and not clean many times", () => {
+    const types = [
+      EventType.ACTIVITY_SNAPSHOT,
+      EventType.ACTIVITY_DELTA,
+      EventType.STATE_SNAPSHOT,
+      EventType.STATE_DELTA,
+    ];
+    const seen = new Map(types.map((t) => [t as unknown, { clean: 0, not: 0 }]));
+    fc.assert(
+      fc.property(hotEventOf(types, [1, 12, 1], false), (event) => {
+        const verdict = isCleanHotEvent(event, event.type as string);
+        seen.get(event.type)![verdict ? "clean" : "not"]++;
+        return agreesWithFullPath(event, verdict);
+      }),
+      { numRuns: 8_000 },
+    );
+    for (const [type, { clean, not }] of seen) expect([type, clean > 50 && not > 50]).toEqual([type, true]);
   });
 
   it("R-PROC-6: every event type that is not hot is never answered by the fast path", () => {
