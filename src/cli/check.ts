@@ -1,14 +1,10 @@
 import { createReadStream } from "node:fs";
-import type { Observable } from "rxjs";
-import type { Message } from "@ag-ui/core";
-import type { ReasoningWarning } from "../core/types";
 import { ReasoningProtocolError } from "../core/errors";
 import { catalogued } from "../core/warning-codes";
 import { version } from "../../package.json";
 import { USAGE, UsageError, parseArgs, type CheckArgs } from "./args";
 import { InputError, readRecording } from "./read-recording";
-import { Inspection, runThrough, type PipelineRun } from "./inspect";
-import { grouped } from "./outcome";
+import { Inspection, type PipelineRun, type Source } from "./inspect";
 import { writeReport } from "./render";
 import { renderJson } from "./render-json";
 import { renderGithub } from "./render-github";
@@ -17,9 +13,8 @@ import { renderSarif } from "./render-sarif";
 import type { RedactOptions } from "./redact";
 import { Progress } from "./progress";
 import type { DeepestEvent } from "./nesting";
-import { TRANSPORT_LABEL, describeReply, liveSource, type Reply } from "./live-source";
+import { liveSource } from "./live-source";
 import { printable as escaped } from "./printable";
-import { connectionBroken } from "../integration/transport-end";
 
 /** The process streams `agui-reasoning` talks to (injectable for tests). */
 export interface CliIo {
@@ -30,21 +25,6 @@ export interface CliIo {
 
 /** Exit codes: 0 valid, 1 protocol violation (or no run), 2 usage error or unusable input. */
 export const EXIT = { valid: 0, violation: 1, unusable: 2 } as const;
-
-/** Where the events come from. */
-interface Source {
-  readonly label: string;
-  readonly events$: Observable<unknown>;
-  format(): string | undefined;
-  lineOf(index: number): number | undefined;
-  readonly initialMessages: readonly Message[];
-  /** A file is read to its end after a failure, to count its events; a live stream is not. */
-  readonly drain: boolean;
-  /** The live endpoint's reply. */
-  reply(): Reply | undefined;
-  /** What reading found beyond the events (R-TRANS-2): a recording cut inside an event, a broken connection. */
-  sourceWarnings(events: number): ReasoningWarning[];
-}
 
 /** `agui-reasoning <argv…>`; resolves with the exit code. Never throws, never prints a stack trace. */
 export async function runCheck(argv: readonly string[], io: CliIo): Promise<number> {
@@ -79,38 +59,28 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
 
 async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const progress = new Progress(io.stderr, args.progress);
-  const source = args.url !== undefined ? await urlSource(args, progress) : fileSource(args.file!, io, progress);
+  const source =
+    args.url !== undefined ? await liveSource(args.url, args.input, args.accept) : fileSource(args.file!, io, progress);
+  if (args.url !== undefined) progress.update(0, undefined);
   const json = args.format === "json";
-  const inspection = new Inspection({
-    initialMessages: source.initialMessages,
+  const inspection = new Inspection(source, {
     keepAllValues: args.showValues && args.format === "human",
     keepAll: json,
     prints: json || args.history,
     onRead: args.url !== undefined ? (read) => progress.update(read, undefined) : undefined,
   });
-  const pipelineOptions = {
-    producer: source.label,
-    initialMessages: source.initialMessages,
-    historyPace: HISTORY_PACE_MS,
-  };
-  const run = await new Promise<PipelineRun>((resolve) =>
-    runThrough(source.events$, source.drain, pipelineOptions, inspection, resolve),
-  );
+  const pipelineOptions = { producer: source.label, historyPace: HISTORY_PACE_MS };
+  const run = await new Promise<PipelineRun>((resolve) => inspection.run(pipelineOptions, resolve));
   progress.done();
 
-  const { failure, read } = run;
+  const { failure } = run;
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
     if (failure instanceof InputError) throw new InputError(`${source.label}: ${failure.message}`);
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever a reader threw that is not an Error
     const message = failure instanceof Error ? failure.message : String(failure);
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }
-  const reply = source.reply();
-  if (reply !== undefined && read === 0)
-    throw new InputError(`${source.label}: the reply holds no events: ${describeReply(reply)}`);
-  const lineOf = (index: number): number | undefined => source.lineOf(index);
-  const input = { label: source.label, format: source.format(), lineOf };
-  const final = inspection.outcome(run, input, source.sourceWarnings(read), args);
+  const final = inspection.outcome(run, args);
 
   const { secrets, deepest } = inspection;
   const redaction: RedactOptions = { showValues: args.showValues, showReasoning: args.showReasoning, secrets };
@@ -119,7 +89,7 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
     // The report is written as it is made, in batches, each made printable (an unsafe character is one
     // UTF-16 unit); with --history it is held whole, as printing a message may overflow the stack.
     const limit = args.history ? Infinity : OUTPUT_BATCH;
-    const human = { showHistory: args.history, showValues: args.showValues, redaction };
+    const human = { showHistory: args.history, redaction };
     let batch: string[] = [];
     let size = 0;
     const flush = (): void => {
@@ -186,8 +156,7 @@ function fileSource(file: string, io: CliIo, progress: Progress): Source {
     lineOf: (i) => recording.lineOf(i),
     initialMessages: [],
     drain: true,
-    reply: () => undefined,
-    sourceWarnings: (events) => {
+    ended: (events) => {
       const cut = recording.cut;
       if (cut === undefined) return [];
       return [
@@ -199,24 +168,6 @@ function fileSource(file: string, io: CliIo, progress: Progress): Source {
           eventIndex: events,
         }),
       ];
-    },
-  };
-}
-
-async function urlSource(args: CheckArgs, progress: Progress): Promise<Source> {
-  const live = await liveSource(args.url!, args.input, args.accept);
-  progress.update(0, undefined);
-  return {
-    label: args.url!,
-    events$: live.events$,
-    format: () => TRANSPORT_LABEL[live.transport() ?? args.accept],
-    lineOf: () => undefined,
-    initialMessages: live.initialMessages,
-    drain: false,
-    reply: () => live.reply(),
-    sourceWarnings: (events) => {
-      const reason = live.broken();
-      return reason === undefined ? [] : [connectionBroken(events, reason, grouped(events))];
     },
   };
 }

@@ -61,7 +61,7 @@ const SITUATIONS: readonly {
   /** The rule it names (default: the pipeline's). */
   readonly rule?: string;
   readonly text: string;
-  readonly replacesMessage: boolean;
+  readonly replacesMessage?: true;
 }[] = [
   {
     // Edge case #49: explicit START open, then a chunk for the same id (the chunk's synthesized START is the duplicate).
@@ -89,17 +89,14 @@ const SITUATIONS: readonly {
     text:
       "a TOOL_CALL_START without parentMessageId is held on an assistant message whose id is its toolCallId, " +
       "but that id already names a message of another role",
-    replacesMessage: false,
   },
   {
     when: (s) => s.code === "ID_ROLE_CONFLICT" && (s.eventType?.startsWith("REASONING_") ?? false),
     text: "a reasoning message start names an existing non-reasoning message; a message id has one role",
-    replacesMessage: false,
   },
   {
     when: (s) => s.code === "ID_ROLE_CONFLICT" && (s.eventType?.startsWith("TEXT_MESSAGE_") ?? false),
     text: "a text message start names an existing reasoning message; a message id has one role",
-    replacesMessage: false,
   },
 ];
 
@@ -107,7 +104,7 @@ const SITUATIONS: readonly {
 export function explain(s: Situation): Explanation {
   const match = SITUATIONS.find((entry) => entry.when(s));
   if (match) {
-    return { rule: match.rule ?? s.rule, text: match.text, replacesMessage: match.replacesMessage };
+    return { rule: match.rule ?? s.rule, text: match.text, replacesMessage: match.replacesMessage ?? false };
   }
   const text = (EXPLANATIONS as Record<string, string | undefined>)[s.code] ?? s.code;
   return { rule: s.rule, text, replacesMessage: false };

@@ -30,19 +30,46 @@ export interface InspectOptions extends Gates {
  */
 export function inspectEvents(events: readonly unknown[], options: InspectOptions = {}): CheckOutcome {
   const { initialMessages } = options;
-  const inspection = new Inspection({ initialMessages });
-  const producer = options.producer ?? "agui-reasoning/testing";
+  const source: Source = {
+    label: "events",
+    events$: from(events),
+    initialMessages,
+    drain: true,
+    format: () => undefined,
+    lineOf: () => undefined,
+    ended: () => [],
+  };
+  const inspection = new Inspection(source, {});
   let run: PipelineRun | undefined;
-  runThrough(from(events), true, { producer, initialMessages }, inspection, (r) => (run = r));
+  inspection.run({ producer: options.producer ?? "agui-reasoning/testing" }, (r) => (run = r));
   if (run === undefined) throw new Error("agui-reasoning/testing: toBeConformant needs events that end synchronously");
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, passed on as it is
   if (run.failure !== undefined && !(run.failure instanceof ReasoningProtocolError)) throw run.failure;
-  return inspection.outcome(run, { label: "events", format: undefined, lineOf: () => undefined }, [], options);
+  return inspection.outcome(run, options);
+}
+
+/** Where the events come from. */
+export interface Source {
+  /** What is read: a path, `stdin` or a URL. */
+  readonly label: string;
+  readonly events$: Subscribable<unknown>;
+  readonly initialMessages?: readonly Message[];
+  /** A file is read to its end after a failure, to count its events; a live stream is not. */
+  readonly drain: boolean;
+  /** The input format (`JSON Lines`, `SSE`, …), once known. */
+  format(): string | undefined;
+  /** Line where source event `index` starts (JSON Lines, SSE), when known. */
+  lineOf(index: number): number | undefined;
+  /**
+   * Called once the pipeline read `events` source events and the stream did not fail otherwise: what
+   * reading found beyond the events (R-TRANS-2: a recording cut inside an event, a broken connection),
+   * or an `InputError` when the source proved unusable.
+   */
+  ended(events: number): ReasoningWarning[];
 }
 
 /** What the check keeps of a stream besides its report. */
 interface InspectionOptions {
-  readonly initialMessages?: readonly Message[];
   /** Every encrypted value is listed with its value (`--show-values`); else the first few, without it. */
   readonly keepAllValues?: boolean;
   /** Every warning and every validated event (`--json` prints them all; else counts, constant memory). */
@@ -53,74 +80,150 @@ interface InspectionOptions {
   readonly onRead?: (read: number) => void;
 }
 
-/** Everything the check observes of one stream, folded as it is read. */
+/** Everything the check observes of one source, folded as it is read. */
 export class Inspection {
-  readonly report: ReportBuilder;
+  private readonly report: ReportBuilder;
   readonly secrets: StreamSecrets | undefined;
   readonly deepest: DeepestEvent | undefined;
   readonly events: AguiEvent[] | undefined;
   private readonly warnings: ReasoningWarning[] | undefined;
   private readonly trail = new SourceTrail();
   private readonly linter: Linter;
-  private readonly onRead: ((read: number) => void) | undefined;
 
-  constructor(options: InspectionOptions) {
+  constructor(
+    private readonly source: Source,
+    private readonly options: InspectionOptions,
+  ) {
     this.report = new ReportBuilder(options.keepAllValues);
     this.secrets = options.prints ? new StreamSecrets() : undefined;
     this.deepest = options.prints ? new DeepestEvent() : undefined;
     this.events = options.keepAll ? [] : undefined;
     this.warnings = options.keepAll ? [] : undefined;
-    this.linter = new Linter(options.initialMessages ?? [], (w) => this.warning(w));
-    this.onRead = options.onRead;
+    this.linter = new Linter(source.initialMessages ?? [], (w) => this.warning(w));
   }
 
   /** A raw source event, before the pipeline processes it; its `rawType` is read once for every observer (issue 22). */
-  source(raw: unknown, index: number): void {
+  private onSource(raw: unknown, index: number): void {
     const type = rawType(raw);
     this.trail.observe(raw, type);
     this.report.onSourceEvent(raw, type);
     this.linter.onSource(raw, index, type);
     this.secrets?.collect(raw);
     this.deepest?.observe(raw, index);
-    this.onRead?.(index + 1);
+    this.options.onRead?.(index + 1);
   }
 
   /** A validated event delivered by `events$`. */
-  event(event: AguiEvent): void {
+  private onEvent(event: AguiEvent): void {
     this.report.onEvent(event);
     this.linter.onEvent(event);
     this.secrets?.assemble(event);
     this.events?.push(event);
   }
 
-  warning(warning: ReasoningWarning): void {
+  private warning(warning: ReasoningWarning): void {
     this.warnings?.push(warning);
     this.report.onWarning(warning);
   }
 
   /**
-   * The outcome once the pipeline ended with `run.failure` (a protocol error, or none): `more` are
-   * what reading found beyond the events (R-TRANS-2), the verdict is the pipeline's or the gates'.
+   * Runs the source through the pipeline and calls `done` once it ended. The source feeds the pipeline
+   * itself so that, after a failure, a file is still read to its end (`drain`): the report counts the
+   * file's events, not those read before the violation. A live stream is closed at the failure instead.
    */
-  outcome(
-    run: PipelineRun,
-    input: Pick<CheckOutcome, "label" | "format" | "lineOf">,
-    more: readonly ReasoningWarning[],
-    gates: Gates,
-  ): CheckOutcome {
+  run(pipelineOptions: ReasoningPipelineOptions, done: (run: PipelineRun) => void): void {
+    const { events$, drain, initialMessages } = this.source;
+    let read = 0;
+    let total = 0;
+    // The pipeline's source: what a Subject piped through a tap of `onSource` would be, without
+    // their cost per event (a closure and an iterator per value, two subscribers deep). The pipeline
+    // subscribes it once; once it let go (it failed), the rest of the file is only counted.
+    let pipelineSide: Partial<Observer<unknown>> | undefined;
+    const feed: Subscribable<unknown> = {
+      subscribe(observer) {
+        pipelineSide = observer;
+        return { unsubscribe: () => (pipelineSide = undefined) };
+      },
+    };
+    const pipeline = reasoningPipeline(feed, { ...pipelineOptions, initialMessages, onWarning: () => {} });
+    // Paced (D-PACE) and listened to — an unheard history$ publishes at once, having nobody to wait for —
+    // the delta lane holds a message's text until a run ends instead of making a conversation version per
+    // delta (a fifth of what `check` allocated, issue 22); the final history is the one an unpaced pipeline gives.
+    // eslint-disable-next-line rxjs-x/no-ignored-subscription -- history$ completes with events$
+    if (pipelineOptions.historyPace !== undefined) pipeline.history$.subscribe(() => {});
+    // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$
+    pipeline.warnings$.subscribe((w) => this.warning(w));
+
+    let ended: { failure: unknown } | undefined;
+    let sourceEnded: boolean | undefined;
+    // Added once subscribed: a stop before that (a synchronous source) unsubscribes it on arrival.
+    const reading = new Subscription();
+    const settle = (): void => {
+      if (ended === undefined) return;
+      const { failure } = ended;
+      const history = pipeline.history;
+      if (failure === undefined) done({ failure, read, total, totalKnown: true, history });
+      else if (!drain) {
+        reading.unsubscribe();
+        done({ failure, read, total: read, totalKnown: false, history });
+      } else if (sourceEnded !== undefined) done({ failure, read, total, totalKnown: sourceEnded, history });
+      else return;
+      ended = undefined;
+    };
+    // eslint-disable-next-line rxjs-x/no-ignored-subscription -- held until the pipeline ends: the check reads it all
+    pipeline.events$.subscribe({
+      next: (e) => this.onEvent(e),
+      error: (failure: unknown) => {
+        ended = { failure };
+        settle();
+      },
+      complete: () => {
+        ended = { failure: undefined };
+        settle();
+      },
+    });
+    const sourceEnd = (completed: boolean, error?: unknown): void => {
+      const side = pipelineSide;
+      pipelineSide = undefined;
+      if (completed) side?.complete?.();
+      else side?.error?.(error);
+      sourceEnded = completed;
+      settle();
+    };
+    reading.add(
+      events$.subscribe({
+        next: (e) => {
+          total++;
+          if (pipelineSide === undefined) return;
+          this.onSource(e, read++);
+          pipelineSide.next?.(e);
+        },
+        error: (e: unknown) => sourceEnd(false, e),
+        complete: () => sourceEnd(true),
+      }),
+    );
+  }
+
+  /** The outcome once the pipeline ended with `run.failure`, a protocol error or none: its verdict, or the gates'. */
+  outcome(run: PipelineRun, gates: Gates): CheckOutcome {
+    const source = this.source;
     const error = run.failure as ReasoningProtocolError | undefined;
+    const more = source.ended(run.read);
     this.secrets?.flush();
     // A run cut short is still linted to its end; after a violation the stream is not read further.
     if (error === undefined || error.code === "RUN_TRUNCATED") this.linter.end();
     if (error) this.report.onFailure(error.code);
     for (const w of more) this.warning(w);
     const runs = this.report.all();
+    const lineOf = (index: number): number | undefined => source.lineOf(index);
     const outcome: CheckOutcome = {
-      ...input,
+      label: source.label,
+      format: source.format(),
+      lineOf,
       totalEvents: run.total,
       totalKnown: run.totalKnown,
       runs,
-      failure: error ? protocolFailure(error, this.trail, input.lineOf) : undefined,
+      failure: error ? protocolFailure(error, this.trail, lineOf) : undefined,
       warnings: runs.reduce((n, r) => n + r.warnings, 0),
       allWarnings: this.warnings,
       history: run.history,
@@ -141,87 +244,4 @@ export interface PipelineRun {
   /** Whether `total` counts the whole input. */
   readonly totalKnown: boolean;
   readonly history: ReasoningHistory;
-}
-
-/**
- * Runs `events$` through the pipeline and calls `done` once it ended. The source feeds the pipeline
- * itself so that, after a failure, a file is still read to its end (`drain`): the report counts the
- * file's events, not those read before the violation. A live stream is closed at the failure instead.
- */
-export function runThrough(
-  events$: Subscribable<unknown>,
-  drain: boolean,
-  options: ReasoningPipelineOptions,
-  inspection: Inspection,
-  done: (run: PipelineRun) => void,
-): void {
-  let read = 0;
-  let total = 0;
-  // The pipeline's source: what a Subject piped through a tap of `inspection.source` would be, without
-  // their cost per event (a closure and an iterator per value, two subscribers deep). The pipeline
-  // subscribes it once; once it let go (it failed), the rest of the file is only counted.
-  let pipelineSide: Partial<Observer<unknown>> | undefined;
-  const feed: Subscribable<unknown> = {
-    subscribe(observer) {
-      pipelineSide = observer;
-      return { unsubscribe: () => (pipelineSide = undefined) };
-    },
-  };
-  const pipeline = reasoningPipeline(feed, { ...options, onWarning: () => {} });
-  // Paced (D-PACE) and listened to — an unheard history$ publishes at once, having nobody to wait for —
-  // the delta lane holds a message's text until a run ends instead of making a conversation version per
-  // delta (a fifth of what `check` allocated, issue 22); the final history is the one an unpaced pipeline gives.
-  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- history$ completes with events$
-  if (options.historyPace !== undefined) pipeline.history$.subscribe(() => {});
-  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- warnings$ completes with events$
-  pipeline.warnings$.subscribe((w) => inspection.warning(w));
-
-  let ended: { failure: unknown } | undefined;
-  let sourceEnded: boolean | undefined;
-  // Added once subscribed: a stop before that (a synchronous source) unsubscribes it on arrival.
-  const reading = new Subscription();
-  const settle = (): void => {
-    if (ended === undefined) return;
-    const { failure } = ended;
-    const history = pipeline.history;
-    if (failure === undefined) done({ failure, read, total, totalKnown: true, history });
-    else if (!drain) {
-      reading.unsubscribe();
-      done({ failure, read, total: read, totalKnown: false, history });
-    } else if (sourceEnded !== undefined) done({ failure, read, total, totalKnown: sourceEnded, history });
-    else return;
-    ended = undefined;
-  };
-  // eslint-disable-next-line rxjs-x/no-ignored-subscription -- held until the pipeline ends: the check reads it all
-  pipeline.events$.subscribe({
-    next: (e) => inspection.event(e),
-    error: (failure: unknown) => {
-      ended = { failure };
-      settle();
-    },
-    complete: () => {
-      ended = { failure: undefined };
-      settle();
-    },
-  });
-  const sourceEnd = (completed: boolean, error?: unknown): void => {
-    const side = pipelineSide;
-    pipelineSide = undefined;
-    if (completed) side?.complete?.();
-    else side?.error?.(error);
-    sourceEnded = completed;
-    settle();
-  };
-  reading.add(
-    events$.subscribe({
-      next: (e) => {
-        total++;
-        if (pipelineSide === undefined) return;
-        inspection.source(e, read++);
-        pipelineSide.next?.(e);
-      },
-      error: (e: unknown) => sourceEnd(false, e),
-      complete: () => sourceEnd(true),
-    }),
-  );
 }

@@ -1,11 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
-import type { Observable } from "rxjs";
-import type { Message, RunAgentInput } from "@ag-ui/core";
+import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { plural } from "../core/plural";
 import { agentEvents } from "../integration/agent-events";
+import { connectionBroken } from "../integration/transport-end";
+import type { Source } from "./inspect";
+import { grouped } from "./outcome";
 import { InputError } from "./read-recording";
 
 /** The two transports an `HttpAgent` reads (`--accept`): SSE, and AG-UI's protobuf framing. */
@@ -17,30 +19,12 @@ const MEDIA_TYPE: Readonly<Record<Transport, string>> = {
 /** Media types an `HttpAgent` reads as an event stream. */
 const EVENT_STREAM = /^(text\/event-stream|application\/vnd\.ag-ui\.event\+proto)\b/i;
 /** How the report names what it read, by the reply's media type. */
-export const TRANSPORT_LABEL: Readonly<Record<Transport, string>> = {
+const TRANSPORT_LABEL: Readonly<Record<Transport, string>> = {
   sse: "SSE over HTTP",
   proto: "protobuf over HTTP",
 };
 /** Bytes of a wrong reply looked at to describe its shape. */
 const PEEK_BYTES = 512;
-
-/** What the endpoint answered (for the report when the stream holds nothing). */
-export interface Reply {
-  status: number;
-  reason: string;
-  contentType: string;
-}
-
-export interface LiveSource {
-  readonly events$: Observable<unknown>;
-  readonly initialMessages: readonly Message[];
-  /** The reply, once it came. */
-  reply(): Reply | undefined;
-  /** The transport the reply used (by its media type), once it came. */
-  transport(): Transport | undefined;
-  /** Why the connection broke after the reply started, if it did (the stream then just ends). */
-  broken(): string | undefined;
-}
 
 /**
  * `--url`: one run of a live agent through a real `HttpAgent` (an optional dependency, loaded on
@@ -48,11 +32,7 @@ export interface LiveSource {
  * error, an HTML page, JSON — fails as unusable input (exit 2) with its status, reason, content type
  * and the shape of its first bytes, never their content.
  */
-export async function liveSource(
-  url: string,
-  inputFile: string | undefined,
-  accept: Transport = "sse",
-): Promise<LiveSource> {
+export async function liveSource(url: string, inputFile: string | undefined, accept: Transport): Promise<Source> {
   const input = await runInput(inputFile);
   let client: typeof import("@ag-ui/client");
   try {
@@ -62,7 +42,8 @@ export async function liveSource(
   } catch {
     throw new InputError("--url needs @ag-ui/client: npm install @ag-ui/client");
   }
-  let reply: Reply | undefined;
+  // What the endpoint answered: `HTTP 404 Not Found, content type "text/html"`.
+  let reply: string | undefined;
   let transport: Transport | undefined;
   let broken: string | undefined;
   const checkedFetch = async (target: string, init: RequestInit): Promise<Response> => {
@@ -70,28 +51,30 @@ export async function liveSource(
     headers.set("accept", MEDIA_TYPE[accept]);
     const response = await fetch(target, { ...init, headers });
     const contentType = response.headers.get("content-type") ?? "";
-    reply = {
-      status: response.status,
-      reason: response.statusText || STATUS_CODES[response.status] || "",
-      contentType,
-    };
+    const reason = response.statusText || STATUS_CODES[response.status] || "";
+    reply = `HTTP ${response.status}${reason ? ` ${reason}` : ""}, content type ${contentType ? JSON.stringify(contentType) : "none"}`;
     if (response.ok && EVENT_STREAM.test(contentType)) {
       transport = contentType.toLowerCase().startsWith(MEDIA_TYPE.proto) ? "proto" : "sse";
       return guarded(response, (reason) => (broken ??= reason));
     }
     const shape = await bodyShape(response);
-    const what = `${describeReply(reply)}, ${shape}`;
+    const what = `${reply}, ${shape}`;
     throw new InputError(
       response.ok ? `the reply is not an event stream (${MEDIA_TYPE.sse} or ${MEDIA_TYPE.proto}): ${what}` : what,
     );
   };
   const agent = new client.HttpAgent({ url, fetch: checkedFetch });
   return {
+    label: url,
     events$: agentEvents(agent, input),
     initialMessages: input.messages,
-    reply: () => reply,
-    transport: () => transport,
-    broken: () => broken,
+    drain: false,
+    format: () => TRANSPORT_LABEL[transport ?? accept],
+    lineOf: () => undefined,
+    ended: (events) => {
+      if (reply !== undefined && events === 0) throw new InputError(`${url}: the reply holds no events: ${reply}`);
+      return broken === undefined ? [] : [connectionBroken(events, broken, grouped(events))];
+    },
   };
 }
 
@@ -131,12 +114,6 @@ function breakReason(error: unknown): string {
   const cause = error instanceof Error ? words(error.cause) : undefined;
   const own = words(error) ?? "the connection failed";
   return cause ? `${own} (${cause})` : own;
-}
-
-/** `HTTP 404 Not Found, content type "text/html"`. */
-export function describeReply(reply: Reply): string {
-  const reason = reply.reason ? ` ${reply.reason}` : "";
-  return `HTTP ${reply.status}${reason}, content type ${reply.contentType ? JSON.stringify(reply.contentType) : "none"}`;
 }
 
 /** The shape of a body's first bytes, in words: what kind of document it looks like, never what it says. */

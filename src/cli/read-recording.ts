@@ -49,12 +49,13 @@ export function readRecording(
     let lineNo = 0;
     let bytes = 0;
     let count = 0;
-    // What is read now: the start (format unknown), the first line of a `{` input (JSON Lines or a
-    // document), lines, or one document buffered to the end.
-    let mode: "detect" | "first line" | "lines" | "document" = "detect";
-    // Text held by "detect", "first line" and "document" (joined once, when needed).
+    // What is read now: the start (format unknown, held), lines, or one document held to the end.
+    let mode: "start" | "lines" | "document" = "start";
+    // Text held by "start" and "document" (joined once, when needed).
     let held: string[] = [];
-    // "first line": the first line, parsed while deciding, emitted when it is read as a line.
+    // A `{` start is decided by its first line: held until a chunk brings the line's end.
+    let awaitingLine = false;
+    // The first line of JSON Lines, parsed while deciding, emitted when it is read as a line.
     let firstValue: { value: unknown } | undefined;
     // SSE: data lines of the frame being read, and the line it started on.
     let frame: string[] = [];
@@ -130,14 +131,27 @@ export function readRecording(
 
     const startLines = (text: string, final: boolean): void => {
       mode = "lines";
+      held = [];
       splitter = new LineSplitter(format === "SSE");
       splitter.push(text, onLine);
       if (final && !subscriber.closed) endLines();
     };
 
-    /** "detect": decides the format from the start; keeps holding while more bytes are needed. */
-    const detect = (final: boolean): void => {
-      const text = held.length === 1 ? held[0]! : held.join("");
+    const feed = (text: string, final: boolean): void => {
+      if (mode === "lines") {
+        splitter!.push(text, onLine);
+        if (final && !subscriber.closed) endLines();
+        return;
+      }
+      held.push(text);
+      if (mode === "document") {
+        if (final) emitDocument();
+      } else if (!awaitingLine || final || text.includes("\n")) decide(final);
+    };
+
+    /** "start": decides the format from the start of the input; keeps holding while more is needed. */
+    const decide = (final: boolean): void => {
+      const text = held.join("");
       held = [text];
       const body = text.replace(/^\uFEFF/, "");
       const start = body.trimStart();
@@ -149,19 +163,27 @@ export function readRecording(
       if (first === "[") {
         mode = "document";
         format = "JSON array";
-        held = [body];
         if (final) emitDocument();
         return;
       }
       if (first === ":" || /^(data|event|id|retry)(:|\r|\n)/.test(start)) {
         format = "SSE";
-        held = [];
         return startLines(body, final);
       }
       if (first === "{") {
-        mode = "first line";
-        held = [body];
-        return firstLine(body.indexOf("\n") >= 0, final);
+        // JSON Lines when the first line is a JSON value, else one document.
+        const nl = body.indexOf("\n");
+        awaitingLine = nl < 0 && !final;
+        if (awaitingLine) return;
+        try {
+          firstValue = { value: JSON.parse(nl < 0 ? body : body.slice(0, nl)) };
+        } catch {
+          mode = "document";
+          if (final) emitDocument();
+          return;
+        }
+        format = "JSON Lines";
+        return startLines(body, final);
       }
       if (!final && start.length < 6 && "data:event:retry:id:".includes(start)) return;
       throw new InputError(
@@ -169,45 +191,8 @@ export function readRecording(
       );
     };
 
-    /** "first line": once the first line is complete, JSON Lines if it is a JSON value, else a document. */
-    const firstLine = (complete: boolean, final: boolean): void => {
-      if (!complete && !final) return;
-      const text = held.length === 1 ? held[0]! : held.join("");
-      held = [];
-      const nl = text.indexOf("\n");
-      try {
-        firstValue = { value: JSON.parse(nl < 0 ? text : text.slice(0, nl)) };
-      } catch {
-        mode = "document";
-        held = [text];
-        if (final) emitDocument();
-        return;
-      }
-      format = "JSON Lines";
-      startLines(text, final);
-    };
-
-    const feed = (text: string, final: boolean): void => {
-      switch (mode) {
-        case "lines":
-          splitter!.push(text, onLine);
-          if (final && !subscriber.closed) endLines();
-          return;
-        case "document":
-          held.push(text);
-          if (final) emitDocument();
-          return;
-        case "first line":
-          held.push(text);
-          return firstLine(text.includes("\n"), final);
-        case "detect":
-          held.push(text);
-          return detect(final);
-      }
-    };
-
     const emitDocument = (): void => {
-      const document = parseJson(held.join(""), "the document");
+      const document = parseJson(held.join("").replace(/^\uFEFF/, ""), "the document");
       held = [];
       format = Array.isArray(document) ? "JSON array" : "JSON document";
       const list = Array.isArray(document) ? document : eventsOf(document);

@@ -38,11 +38,12 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
     rules.push({
       id: code,
       shortDescription: { text },
-      properties: { ...(rule ? { rule } : {}), tags: ["ag-ui", rule?.startsWith("D-") ? "decision" : "protocol"] },
+      properties: { rule: rule || undefined, tags: ["ag-ui", rule?.startsWith("D-") ? "decision" : "protocol"] },
     });
     ruleIndex.set(code, rules.length - 1);
     return rules.length - 1;
   };
+  // Keys left `undefined` are left out of the log by JSON.stringify.
   const uri = file?.replace(/\\/g, "/");
   const at = (line: number | undefined): readonly unknown[] | undefined =>
     uri === undefined
@@ -51,7 +52,7 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
           {
             physicalLocation: {
               artifactLocation: { uri },
-              ...(line !== undefined ? { region: { startLine: line } } : {}),
+              region: line !== undefined ? { startLine: line } : undefined,
             },
           },
         ];
@@ -68,7 +69,7 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
       ),
       level: "error",
       message: { text: printable(failureLine(f, failureDetail(f))) },
-      ...optional("locations", at(f.line ?? undefined)),
+      locations: at(f.line ?? undefined),
       properties: { rule: f.explanation.rule, eventIndex: f.eventIndex, ids: f.ids },
     });
   }
@@ -79,7 +80,7 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
         ruleIndex: ruleOf(w.code, w.rule, `agui-reasoning warning ${w.code}${w.lossy ? " (lossy)" : ""}`),
         level: "warning",
         message: { text: printable(formatWarning(w)) },
-        ...optional("locations", at(w.eventIndex !== undefined ? r.lineOf(w.eventIndex) : undefined)),
+        locations: at(w.eventIndex !== undefined ? r.lineOf(w.eventIndex) : undefined),
         properties: {
           rule: w.rule ?? null,
           eventIndex: w.eventIndex ?? null,
@@ -95,7 +96,7 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
         ruleIndex: ruleOf("MORE_WARNINGS", undefined, "more warnings than the log lists; --json lists them all"),
         level: "note",
         message: { text: more },
-        ...optional("locations", at(undefined)),
+        locations: at(undefined),
       });
     }
   }
@@ -112,7 +113,7 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
             rules,
           },
         },
-        ...(uri !== undefined ? { artifacts: [{ location: { uri } }] } : {}),
+        artifacts: uri !== undefined ? [{ location: { uri } }] : undefined,
         invocations: [{ executionSuccessful: true, exitCode: f ? 1 : 0 }],
         results,
         properties: { input: r.label, format: r.format ?? null, events: r.totalEvents },
@@ -123,7 +124,3 @@ export function renderSarif(r: CheckOutcome, file: string | undefined): string {
 }
 
 const sentence = (text: string): string => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}

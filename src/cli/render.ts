@@ -17,9 +17,7 @@ import { VALUES_KEPT, type RunReport, type WarningGroup } from "./run-report";
 export interface HumanOptions {
   /** Include the derived history's messages (`--history`). */
   readonly showHistory: boolean;
-  /** List every encrypted value with its value (`--show-values`). */
-  readonly showValues: boolean;
-  /** What `--history` may print of the stream's secrets. */
+  /** What may be printed of the stream's secrets (`--show-values` lists every encrypted value). */
   readonly redaction: RedactOptions;
 }
 
@@ -36,7 +34,7 @@ export function writeReport(r: CheckOutcome, options: HumanOptions, write: (piec
   const events = r.totalKnown ? count(r.totalEvents, "event") : `at least ${count(r.totalEvents, "event")}`;
   write(`agui-reasoning check: ${r.label} (${[r.format, events].filter(Boolean).join(", ")})\n\n`);
   if (r.runs.length === 0 && r.failure?.code !== "NO_RUN") write("No run in the stream.\n\n");
-  for (const run of r.runs) write(`${renderRun(run, options.showValues).join("\n")}\n\n`);
+  for (const run of r.runs) write(`${renderRun(run, options.redaction.showValues).join("\n")}\n\n`);
 
   const end: string[] = [];
   if (r.failure) end.push(...renderFailure(r.failure), "");

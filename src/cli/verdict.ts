@@ -4,7 +4,7 @@
  * pipeline found valid (NO_RUN, MAX_WARNINGS, LOSSY_WARNINGS).
  */
 import type { ReasoningProtocolError } from "../core/errors";
-import { explain, type CheckOnlyCode } from "./explain";
+import { EXPLANATIONS, explain, type CheckOnlyCode } from "./explain";
 import { count, runCount, type CheckFailure, type CheckOutcome } from "./outcome";
 import type { SourceTrail } from "./source-trail";
 
@@ -47,24 +47,20 @@ export function protocolFailure(
 }
 
 /**
- * The check's own failures of a stream the pipeline found valid: no run at all (unless
- * `--allow-empty`), more warnings than `--max-warnings`, a lossy warning with `--fail-on-lossy`.
+ * The check's own failures of a stream the pipeline found valid: no run at all (R-RUN-1: a stream
+ * begins with RUN_STARTED or RUN_ERROR; unless `--allow-empty`), more warnings than `--max-warnings`,
+ * a lossy warning with `--fail-on-lossy`.
  */
 export function checkFailure(outcome: CheckOutcome, args: Gates): CheckFailure | undefined {
-  if (runCount(outcome) === 0 && !args.allowEmpty) return noRun(outcome);
+  if (runCount(outcome) === 0 && !args.allowEmpty)
+    return streamFailure("NO_RUN", "R-RUN-1", `the stream holds ${count(outcome.totalEvents, "event")} and no run`);
   if (args.maxWarnings !== undefined && outcome.warnings > args.maxWarnings) {
-    const code = "MAX_WARNINGS";
-    return streamFailure(
-      code,
-      "D-WARN",
-      `${count(outcome.warnings, "warning")}, more than --max-warnings ${args.maxWarnings} allows`,
-    );
+    const detail = `${count(outcome.warnings, "warning")}, more than --max-warnings ${args.maxWarnings} allows`;
+    return streamFailure("MAX_WARNINGS", "D-WARN", detail);
   }
   const lost = outcome.runs.reduce((n, run) => n + run.lossyWarnings, 0);
-  if (args.failOnLossy && lost > 0) {
-    const code = "LOSSY_WARNINGS";
-    return streamFailure(code, "R-VER-7", `${count(lost, "lossy warning")} (--fail-on-lossy)`);
-  }
+  if (args.failOnLossy && lost > 0)
+    return streamFailure("LOSSY_WARNINGS", "R-VER-7", `${count(lost, "lossy warning")} (--fail-on-lossy)`);
   return undefined;
 }
 
@@ -78,11 +74,6 @@ function streamFailure(code: CheckOnlyCode, rule: string, detail: string): Check
     synthesizedType: null,
     ids: [],
     message: `${code} (${rule}): ${detail}`,
-    explanation: explain({ code, rule, eventType: undefined, sourceType: undefined, ids: [], chunked: () => false }),
+    explanation: { rule, text: EXPLANATIONS[code], replacesMessage: false },
   };
-}
-
-/** A stream without any run: nothing was checked (R-RUN-1: a stream begins with RUN_STARTED or RUN_ERROR). */
-function noRun(outcome: CheckOutcome): CheckFailure {
-  return streamFailure("NO_RUN", "R-RUN-1", `the stream holds ${count(outcome.totalEvents, "event")} and no run`);
 }

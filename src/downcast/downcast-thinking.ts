@@ -16,7 +16,7 @@ import {
 import { catalogued } from "../core/warning-codes";
 import { THINKING_BY_REASONING, type LegacyShape } from "../upcast/legacy-thinking";
 import { DowncastError } from "./downcast-error";
-import { droppedMetadata, recoverTitle } from "./thinking-title";
+import { recoverTitle } from "./thinking-title";
 
 export { DowncastError } from "./downcast-error";
 
@@ -123,8 +123,7 @@ function translate(
 /** Puts the recovered title on a THINKING_START; returns the pointers of the metadata that is lost. */
 function metadataOf(shape: LegacyShape, event: AguiEvent, out: Obj): readonly string[] {
   if (event.metadata === undefined) return NONE;
-  if (shape.legacyType !== "THINKING_START") return droppedMetadata(event.metadata);
-  const recovered = recoverTitle(event.metadata);
+  const recovered = recoverTitle(event.metadata, shape.legacyType === "THINKING_START");
   if (recovered.title !== undefined) out.title = recovered.title;
   return recovered.dropped;
 }

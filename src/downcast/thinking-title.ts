@@ -11,17 +11,18 @@ export interface TitleRecovery {
 }
 
 /**
- * Reverses D-THINK-TITLE: `metadata["agui-reasoning"].thinkingTitle` (a string) goes back to
- * `title`; every other key is dropped and named. A `thinkingTitle` that is not a string is not a
- * title (nothing is coerced, R-VER-4): it is dropped like any other key.
+ * What an event's metadata becomes in its 0.x shape. On a THINKING_START (`titled`) D-THINK-TITLE is
+ * reversed: `metadata["agui-reasoning"].thinkingTitle` (a string) goes back to `title`. Every other key
+ * is dropped and named. A `thinkingTitle` that is not a string is not a title (nothing is coerced,
+ * R-VER-4): it is dropped like any other key.
  */
-export function recoverTitle(metadata: unknown): TitleRecovery {
-  if (!isPlainObject(metadata)) return { title: undefined, dropped: droppedMetadata(metadata) };
+export function recoverTitle(metadata: unknown, titled: boolean): TitleRecovery {
+  if (!isPlainObject(metadata)) return { title: undefined, dropped: ["/metadata"] };
   const dropped: string[] = [];
   let title: string | undefined;
   for (const key of Object.keys(metadata)) {
     const own = metadata[key];
-    if (key !== METADATA_KEY || !isPlainObject(own) || typeof own.thinkingTitle !== "string") {
+    if (!titled || key !== METADATA_KEY || !isPlainObject(own) || typeof own.thinkingTitle !== "string") {
       dropped.push(toPointer(["metadata", key]));
       continue;
     }
@@ -30,11 +31,4 @@ export function recoverTitle(metadata: unknown): TitleRecovery {
       if (inner !== "thinkingTitle") dropped.push(toPointer(["metadata", key, inner]));
   }
   return { title, dropped };
-}
-
-/** Pointers of metadata dropped whole (events without a title). */
-export function droppedMetadata(metadata: unknown): string[] {
-  if (metadata === undefined) return [];
-  if (!isPlainObject(metadata)) return ["/metadata"];
-  return Object.keys(metadata).map((key) => toPointer(["metadata", key]));
 }

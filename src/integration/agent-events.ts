@@ -1,4 +1,4 @@
-import { Observable, type ObservableInput } from "rxjs";
+import { defer, tap, type Observable, type ObservableInput } from "rxjs";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { WarningOptions } from "../core/types";
 import { warningSink } from "../core/warnings";
@@ -31,26 +31,13 @@ export function agentEvents(
   options: WarningOptions = {},
 ): Observable<unknown> {
   const warn = warningSink(options);
-  return new Observable<unknown>((subscriber) => {
+  return defer(() => {
     const controller = new AbortController();
     if ("abortController" in agent) agent.abortController = controller;
-    // Set once the source has ended on its own: aborting then would be noise.
-    let ended = false;
     const endpoint = typeof agent.url === "string" ? shownIdentity(agent.url) : "the agent";
-    const inner = endedTransport(agent.run(input) as ObservableInput<unknown>, endpoint, warn).subscribe({
-      next: (event) => subscriber.next(event),
-      error: (error: unknown) => {
-        ended = true;
-        subscriber.error(error);
-      },
-      complete: () => {
-        ended = true;
-        subscriber.complete();
-      },
-    });
-    return () => {
-      inner.unsubscribe();
-      if (!ended) controller.abort();
-    };
+    // Only a consumer leaving before the source ended runs `unsubscribe`: aborting an ended run would be noise.
+    return endedTransport(agent.run(input) as ObservableInput<unknown>, endpoint, warn).pipe(
+      tap({ unsubscribe: () => controller.abort() }),
+    );
   });
 }

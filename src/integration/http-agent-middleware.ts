@@ -1,4 +1,4 @@
-import { Observable, ReplaySubject, Subject, type ObservableInput } from "rxjs";
+import { ReplaySubject, Subject, defer, finalize, type Observable, type ObservableInput } from "rxjs";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
@@ -83,7 +83,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
   };
 
   const run = (input: RunAgentInput, next: NextAgent): Observable<unknown> =>
-    new Observable<unknown>((subscriber) => {
+    defer(() => {
       // D-KEEPER: the conversation continues from the middleware's own history, not from the
       // application's (possibly lossy) copy of it.
       const { history: start, messages } = continueConversation(latest, input.messages, options.producer, report);
@@ -101,11 +101,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         histories.next(h);
         onHistory?.(h);
       });
-      const events = pipeline.events$.subscribe(subscriber);
-      return () => {
-        events.unsubscribe();
-        history.unsubscribe();
-      };
+      return pipeline.events$.pipe(finalize(() => history.unsubscribe()));
     });
 
   return Object.defineProperties(run, {

@@ -39,8 +39,6 @@ export function continueConversation(
 ): NextRun {
   const app = appMessages(sent);
   const heldMessages = held?.messages ?? [];
-  const records = new Map<string, ValueIssuer>();
-  for (const record of held?.issuers ?? []) records.set(entityKey(record.subtype, record.entityId), record);
 
   const sentKeys = new Set(app.map(messageKey));
   const heldByKey = new Map<string, Message>();
@@ -58,7 +56,7 @@ export function continueConversation(
     }
   }
 
-  const merge = new ValueMerge(records, producer);
+  const merge = new ValueMerge(producer);
   const messages: Message[] = [...(following.get("") ?? [])];
   const outgoing: Message[] = [];
   // Key → the history's message for it. A key the application repeats is held once (R-EVT-8); each
@@ -114,10 +112,7 @@ class ValueMerge {
   // Entity key → the record replacing (or joining) the held one.
   private readonly changed = new Map<string, ValueIssuer>();
 
-  constructor(
-    private readonly records: ReadonlyMap<string, ValueIssuer>,
-    private readonly producer: string,
-  ) {}
+  constructor(private readonly producer: string) {}
 
   /** Records the values of a message the application added. */
   added(message: Message): void {

@@ -1,4 +1,4 @@
-import { Observable, from, type ObservableInput } from "rxjs";
+import { EMPTY, catchError, defer, from, tap, throwError, type Observable, type ObservableInput } from "rxjs";
 import { isReasoningProtocolError } from "../core/errors";
 import { rawField, rawType } from "../core/json";
 import { plural } from "../core/plural";
@@ -28,40 +28,31 @@ export function endedTransport(
   endpoint: string,
   warn: (warning: ReasoningWarning) => void,
 ): Observable<unknown> {
-  return new Observable<unknown>((subscriber) => {
+  return defer(() => {
     // Whether a run is open, and whether one ended: what decides between an end and a transport error.
     let runOpen = false;
     let runEnded = false;
     let events = 0;
-    const inner = from(source).subscribe({
-      next(event) {
+    return from(source).pipe(
+      tap((event) => {
         events++;
         if (rawType(event) === "RUN_STARTED") runOpen = true;
         else if (endsRun(event)) {
           runOpen = false;
           runEnded = true;
         }
-        subscriber.next(event);
-      },
-      error(error: unknown) {
-        if (!isTransportFailure(error)) {
-          subscriber.error(error);
-          return;
-        }
+      }),
+      catchError((error: unknown) => {
+        if (!isTransportFailure(error)) throw error;
         // Named before `letTeardownGo` renames the failure.
         const failure = runOpen || runEnded ? undefined : new TransportError(endpoint, error);
         const broken = failure === undefined ? connectionBroken(events, kindOf(error)) : undefined;
         letTeardownGo(error);
-        if (failure !== undefined) {
-          subscriber.error(failure);
-          return;
-        }
+        if (failure !== undefined) return throwError(() => failure);
         warn(broken!);
-        subscriber.complete();
-      },
-      complete: () => subscriber.complete(),
-    });
-    return () => inner.unsubscribe();
+        return EMPTY;
+      }),
+    );
   });
 }
 

@@ -36,7 +36,5 @@ export function repairedRunError(why: string): AguiEvent {
 
 /** The ids of `items` for a warning (legacy items have none: 0.x shapes carry no id, R-DEP-5). */
 export function idsOf(items: readonly OpenItem[]): string[] {
-  const ids: string[] = [];
-  for (const item of items) if (item.kind === "family") ids.push(item.id);
-  return ids;
+  return items.flatMap((item) => (item.kind === "family" ? [item.id] : []));
 }

@@ -96,18 +96,15 @@ function repairFinish(state: RepairState, ctx: StepContext): Step {
 // ---------------------------------------------------------------------------------------------
 // Run lifecycle
 
+/** Every way out of a run forgets its items: a run starts with nothing open. */
 function startRun(state: RepairState, event: Obj, ctx: StepContext): Step {
-  if (state.phase !== "active") {
-    state.phase = "active";
-    state.runId = typeof event.runId === "string" ? event.runId : undefined;
-    state.forgetRun();
-    return pass(state, event);
-  }
-  const { out, warning } = abandonRun(state, event, ctx, "REPAIRED_NESTED_RUN", "RUN_STARTED arrived");
+  const nested = state.phase === "active";
+  const abandoned = nested ? abandonRun(state, event, ctx, "REPAIRED_NESTED_RUN", "RUN_STARTED arrived") : undefined;
   state.phase = "active";
   state.runId = typeof event.runId === "string" ? event.runId : undefined;
-  out.push(event);
-  return result(state, out, [warning]);
+  if (abandoned === undefined) return pass(state, event);
+  abandoned.out.push(event);
+  return result(state, abandoned.out, [abandoned.warning]);
 }
 
 /** Closes every open item, then a RUN_ERROR: the run ends failed (shared by truncation and a nested RUN_STARTED). */
@@ -267,8 +264,8 @@ function dropped(
   ids: readonly string[],
   what: string,
 ): Step {
-  const message = `${what} was dropped${lostText(event)}`;
-  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, message, carriesContent(event))]);
+  const lost = lostText(event);
+  return result(state, NONE, [repairWarning(code, rule, event, ctx, ids, `${what} was dropped${lost}`, lost !== "")]);
 }
 
 /** Whether `id` of `family` was announced in this run: open now, or ended (verification's nesting check, R-SUB-5). */
@@ -276,14 +273,10 @@ function announced(state: RepairState, family: Family, id: string): boolean {
   return state.find(family, id, undefined) !== undefined || state.endedSubagents.has(id);
 }
 
-/** Content a dropped event takes with it: a non-empty delta, a title, metadata (lossy, R-VER-6). */
-function carriesContent(event: Obj): boolean {
-  return (
-    (typeof event.delta === "string" && event.delta !== "") || event.title !== undefined || event.metadata !== undefined
-  );
-}
-
-/** ", losing N bytes of content" for a message; sizes only, never the content (D-REDACT). */
+/**
+ * " with N bytes of content" for a message: the content a dropped event takes with it (a non-empty delta, a
+ * title, metadata; lossy when there is any, R-VER-6). Sizes only, never the content (D-REDACT).
+ */
 function lostText(event: Obj): string {
   const parts: string[] = [];
   if (typeof event.delta === "string" && event.delta !== "") parts.push(`${byteLength(event.delta)} bytes of content`);

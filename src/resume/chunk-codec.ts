@@ -20,15 +20,12 @@ export interface ExpandStateJSON {
 }
 
 export function expandStateToJSON(state: ExpandState): ExpandStateJSON {
-  const streams: OpenStreamJSON[] = [];
-  for (const s of state.lanes.values()) {
-    streams.push({
-      chunkType: s.family.chunkType,
-      id: s.id,
-      owner: s.owner ?? null,
-      opener: s.opener.map((v) => v ?? null),
-    });
-  }
+  const streams = [...state.lanes.values()].map((s) => ({
+    chunkType: s.family.chunkType,
+    id: s.id,
+    owner: s.owner ?? null,
+    opener: s.opener.map((v) => v ?? null),
+  }));
   return { streams };
 }
 

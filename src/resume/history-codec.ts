@@ -1,4 +1,3 @@
-import type { Message } from "@ag-ui/core";
 import { quotedId } from "../core/errors";
 import { Conversation, toolCallsOf, type HistoryState, type OpenSpan } from "../history/conversation";
 import { Table } from "../history/table";
@@ -45,43 +44,37 @@ export function historyStateFromJSON(
   const conversation = Conversation.start(history, producer);
   const open = shape.object(doc.open, "/open");
   const removed = shape.object(doc.removed, "/removed");
-  const calls = heldToolCalls(history.messages);
-  const openMessages: string[] = [];
-  const openToolCalls: string[] = [];
-  const spans: OpenSpan[] = [];
+  const calls = new Set(history.messages.flatMap((message) => (toolCallsOf(message) ?? []).map((call) => call.id)));
   // An item open in this stage is held, and listed as incomplete "open" (incomplete.ts keeps both in step).
   const listed = new Set(
     history.incomplete.filter((item) => item.reason === "open").map((item) => `${item.kind}\u0000${item.id}`),
   );
-  for (const id of ids(shape, open.messages, "/open/messages")) {
+  const openMessages = ids(shape, open.messages, "/open/messages").map((id) => {
     if (conversation.positionOf(id) === undefined)
       shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not hold`);
     if (!listed.has(`message\u0000${id}`))
       shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
-    openMessages.push(id);
-  }
-  for (const id of ids(shape, open.toolCalls, "/open/toolCalls")) {
+    return id;
+  });
+  const openToolCalls = ids(shape, open.toolCalls, "/open/toolCalls").map((id) => {
     if (!calls.has(id)) shape.fail("/open/toolCalls", `names ${quotedId(id)}, which no held assistant message holds`);
     if (!listed.has(`tool-call\u0000${id}`))
       shape.fail("/open/toolCalls", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
-    openToolCalls.push(id);
-  }
+    return id;
+  });
   const removedMessages = ids(shape, removed.messages, "/removed/messages");
   const removedToolCalls = ids(shape, removed.toolCalls, "/removed/toolCalls");
-  if (doc.spans !== undefined) {
-    shape.array(doc.spans, "/spans").forEach((entry, i) => {
-      const path = `/spans/${i}`;
-      const span = shape.object(entry, path);
-      const id = shape.string(span.id, `${path}/id`);
-      const open: { -readonly [K in keyof OpenSpan]: OpenSpan[K] } = {
-        id,
-        startedAt: shape.integer(span.startedAt, `${path}/startedAt`),
-        startObserved: shape.boolean(span.startObserved, `${path}/startObserved`),
-      };
-      if (span.title !== undefined) open.title = shape.string(span.title, `${path}/title`);
-      spans.push(open);
-    });
-  }
+  const spans = (doc.spans === undefined ? [] : shape.array(doc.spans, "/spans")).map((entry, i) => {
+    const path = `/spans/${i}`;
+    const span = shape.object(entry, path);
+    const read: { -readonly [K in keyof OpenSpan]: OpenSpan[K] } = {
+      id: shape.string(span.id, `${path}/id`),
+      startedAt: shape.integer(span.startedAt, `${path}/startedAt`),
+      startObserved: shape.boolean(span.startObserved, `${path}/startObserved`),
+    };
+    if (span.title !== undefined) read.title = shape.string(span.title, `${path}/title`);
+    return read;
+  });
   const set = (list: readonly string[]): Table<string> => Table.from(list, list);
   return conversation.with({
     openMessages: set(openMessages),
@@ -99,10 +92,4 @@ function conversationOf(state: HistoryState): Conversation {
 
 function ids(shape: JsonShape, value: unknown, path: string): string[] {
   return shape.array(value, path).map((id, i) => shape.string(id, `${path}/${i}`));
-}
-
-function heldToolCalls(messages: readonly Message[]): Set<string> {
-  const held = new Set<string>();
-  for (const message of messages) for (const call of toolCallsOf(message) ?? []) held.add(call.id);
-  return held;
 }

@@ -91,10 +91,7 @@ export function readPipelineSnapshot(json: unknown, producer: string | undefined
   const doc = shape.object(shape.parsed(json), "");
   shape.header(doc, SNAPSHOT_FORMAT, SNAPSHOT_VERSION);
   const exportedFor = shape.stringOrNull(doc.producer, "/producer");
-  const same =
-    exportedFor === producer ||
-    (exportedFor !== undefined && producer !== undefined && sameProducer(exportedFor, producer));
-  if (!same) {
+  if (exportedFor !== producer && (producer === undefined || !sameProducer(exportedFor, producer))) {
     // Values stored after the resume would be recorded for another issuer than those before it (D-ISSUER).
     shape.fail(
       "/producer",

@@ -56,7 +56,5 @@ function called(name: string, code: string, given: Record<string, unknown>): str
 
 /** `fields` without the keys whose value is `undefined` (an option left out pins nothing). */
 export function defined(fields: object): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
-  return out;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

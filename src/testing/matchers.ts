@@ -80,10 +80,7 @@ export const reasoningMatchers = {
 
   toWarnWith(this: MatcherContext, received: unknown, code: string, expected: ExpectedWarning = {}): MatcherResult {
     const warnings = warningsOf(received);
-    if ("problem" in warnings) {
-      const problem = warnings.problem;
-      return { pass: false, message: () => `expected warnings, but ${problem}` };
-    }
+    if ("problem" in warnings) return { pass: false, message: () => `expected warnings, but ${warnings.problem}` };
     const wanted = { code, ...defined(expected) };
     const pass = warnings.some((w) => this.equals(pick(w, Object.keys(wanted)), wanted));
     const seen = warnings.length === 0 ? "no warnings" : `warnings ${warnings.map((w) => w.code).join(", ")}`;
@@ -214,15 +211,11 @@ function isWarning(w: unknown): w is ReasoningWarning {
 }
 
 function pick(source: object, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = (source as Record<string, unknown>)[key];
-  return out;
+  return Object.fromEntries(keys.map((key) => [key, (source as Record<string, unknown>)[key]]));
 }
 
 // Errors and warnings are already redacted (D-REDACT); the matcher prints only their fields.
-function show(fields: Record<string, unknown>): string {
-  return JSON.stringify(fields);
-}
+const show = JSON.stringify;
 
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;

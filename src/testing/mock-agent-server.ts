@@ -123,10 +123,9 @@ export async function mockAgentServer(
   const arrivals = new ReplaySubject<RecordedRequest>(Infinity);
 
   const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
-    });
+    void handle(req, res).catch((error: unknown) =>
+      jsonError(res, 500, error instanceof Error ? error.message : String(error)),
+    );
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -143,15 +142,12 @@ export async function mockAgentServer(
       res.writeHead(404).end();
       return;
     }
-    const body = await readBody(req);
-    const recorded = record(req, res, body);
-    const turn = await pickTurn(script, recorded);
-    if (turn === undefined) {
-      res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: `no scripted turn for request #${recorded.index}` }));
-      return;
-    }
-    await respond(Array.isArray(turn) ? { events: turn } : (turn as ServerTurnOptions), res, recorded.stats);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const recorded = record(req, res, Buffer.concat(chunks));
+    const turn = typeof script === "function" ? await script(recorded) : script[recorded.index];
+    if (turn === undefined) jsonError(res, 500, `no scripted turn for request #${recorded.index}`);
+    else await respond(Array.isArray(turn) ? { events: turn } : (turn as ServerTurnOptions), res, recorded.stats);
   }
 
   function record(req: IncomingMessage, res: ServerResponse, body: Buffer): RecordedRequest {
@@ -177,8 +173,7 @@ export async function mockAgentServer(
   async function respond(turn: ServerTurnOptions, res: ServerResponse, stats: RecordedRequest["stats"]): Promise<void> {
     const status = turn.status ?? 200;
     if (status < 200 || status > 299) {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: `scripted status ${status}` }));
+      jsonError(res, status, `scripted status ${status}`);
       return;
     }
     res.writeHead(200, { "content-type": framing.contentType, "cache-control": "no-cache", connection: "keep-alive" });
@@ -277,17 +272,10 @@ function issuedValueOf(event: unknown): IssuedValue | undefined {
   return { subtype, entityId, encryptedValue };
 }
 
-async function pickTurn(script: ServerScript, request: RecordedRequest): Promise<ServerTurn | undefined> {
-  return typeof script === "function" ? await script(request) : script[request.index];
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
+/** Ends the response with `status` and a JSON body `{ error }`. */
+function jsonError(res: ServerResponse, status: number, error: string): void {
+  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error }));
 }
 
 function parseJson(body: Buffer): unknown {

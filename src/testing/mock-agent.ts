@@ -1,4 +1,4 @@
-import { from, isObservable, Observable, throwError, type Subscription } from "rxjs";
+import { from, tap, throwError, type Observable, type Subscription } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
@@ -120,25 +120,16 @@ export class MockAgent {
   run(input: RunAgentInput): Observable<AguiEvent> {
     const record: { input: RunAgentInput; status: MockRun["status"] } = { input, status: "pending" };
     this.runs.push(record);
-    const turn = this.turnFor(input, this.runs.length);
-    return new Observable<AguiEvent>((subscriber) => {
-      record.status = "running";
-      const inner = turn.subscribe({
-        next: (event) => subscriber.next(event as AguiEvent),
-        error: (error: unknown) => {
-          record.status = "errored";
-          subscriber.error(error);
+    return this.turnFor(input, this.runs.length).pipe(
+      tap<unknown>({
+        subscribe: () => (record.status = "running"),
+        error: () => (record.status = "errored"),
+        complete: () => (record.status = "completed"),
+        unsubscribe: () => {
+          if (record.status === "running") record.status = "unsubscribed";
         },
-        complete: () => {
-          record.status = "completed";
-          subscriber.complete();
-        },
-      });
-      return () => {
-        if (record.status === "running") record.status = "unsubscribed";
-        inner.unsubscribe();
-      };
-    });
+      }),
+    ) as Observable<AguiEvent>;
   }
 
   use(...middlewares: AgentMiddleware[]): this {
@@ -250,7 +241,7 @@ export class MockAgent {
 
   private turnFor(input: RunAgentInput, run: number): Observable<unknown> {
     const script = this.script;
-    if (typeof script === "function") return toObservable(script(input, run));
+    if (typeof script === "function") return from(script(input, run));
     const turn = script[run - 1];
     if (turn === undefined) {
       return throwError(
@@ -258,15 +249,11 @@ export class MockAgent {
           new Error(`agui-reasoning/testing: mockAgent has no turn for run #${run} (the script has ${script.length})`),
       );
     }
-    return toObservable(typeof turn === "function" ? turn(input) : turn);
+    return from(typeof turn === "function" ? turn(input) : turn);
   }
 }
 
 /** A scripted agent; see {@link MockAgent}. `mockAgent([[ev.runStarted(), …, ev.runFinished()]])`. */
 export function mockAgent(script: AgentScript, options?: MockAgentOptions): MockAgent {
   return new MockAgent(script, options);
-}
-
-function toObservable(events: readonly unknown[] | Observable<unknown>): Observable<unknown> {
-  return isObservable(events) ? events : from(events);
 }

@@ -1,4 +1,4 @@
-import { from, isObservable, Subscription, type Observable } from "rxjs";
+import { from, Subscription, type Observable } from "rxjs";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
@@ -31,8 +31,7 @@ export function runPipeline(
   events: readonly unknown[] | Observable<unknown>,
   options: ReasoningPipelineOptions = {},
 ): PipelineRun {
-  const source = isObservable(events) ? events : from(events);
-  const pipeline = reasoningPipeline(source, {
+  const pipeline = reasoningPipeline(from(events), {
     producer: TEST_PRODUCER,
     idFactory: sequentialIds(),
     onWarning: () => {},

@@ -186,7 +186,5 @@ const EMPTY_MAP: ReadonlyMap<string, ReasoningDuration> = new Map();
 
 /** Ids of reasoning messages open in a running run (not abandoned or truncated: those stream no more). */
 function openMessages(history: ReasoningHistory): ReadonlySet<string> {
-  const open = new Set<string>();
-  for (const item of history.incomplete) if (item.kind === "message" && item.reason === "open") open.add(item.id);
-  return open;
+  return new Set(history.incomplete.filter((i) => i.kind === "message" && i.reason === "open").map((i) => i.id));
 }
