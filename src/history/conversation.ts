@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { NONE, passThrough, result, type AguiEvent, type ReasoningWarning, type StepResult } from "../core/types";
-import { EDIT, freshEpoch } from "./epoch";
+import { EDIT, freshEpoch, inForce } from "./epoch";
 import { spaceOf, Table } from "./table";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 
@@ -190,7 +190,7 @@ export class Conversation implements HistoryState {
       (changes.issuers ?? was.issuers) === was.issuers &&
       (changes.durations ?? was.durations) === was.durations;
     const published = same ? this.published : undefined;
-    if (this.editable) {
+    if (inForce(this.epoch)) {
       // This version's own parts (`become`): changed in place too.
       Object.assign(was, changes);
       return this.become(messages, was, published);
@@ -198,17 +198,12 @@ export class Conversation implements HistoryState {
     return this.become(messages, partsWith(was, changes), published);
   }
 
-  /** Whether this version was made in the edit epoch in force (epoch.ts): it is edited in place. */
-  private get editable(): boolean {
-    return this.epoch !== 0 && this.epoch === EDIT.epoch;
-  }
-
   /**
-   * A version of these parts: this one, in place, when editable; else a new one, which in an edit
+   * A version of these parts: this one, in place, when made in the epoch in force; else a new one, which in an edit
    * epoch gets parts of its own (`with` changes them in place).
    */
   private become(messages: Table<Message>, parts: Parts, published: ReasoningHistory | undefined): Conversation {
-    if (!this.editable) {
+    if (!inForce(this.epoch)) {
       const own = EDIT.epoch !== 0 && parts === this.parts ? partsWith(parts, NO_CHANGES) : parts;
       return new Conversation(messages, own, this.constants, published);
     }

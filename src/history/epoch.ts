@@ -14,6 +14,11 @@
  */
 export const EDIT = { epoch: 0 };
 
+/** Whether an object made in `epoch` is edited in place now: it was made in the edit epoch in force. */
+export function inForce(epoch: number): boolean {
+  return epoch !== 0 && epoch === EDIT.epoch;
+}
+
 let last = 0;
 
 /** A number no object has been made in yet. */

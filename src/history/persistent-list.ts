@@ -18,7 +18,7 @@
  * epoch, with its overlay written and a tail of its own, and every later one writes that tail (or
  * path-copies the trie) and pushes onto it in place.
  */
-import { EDIT } from "./epoch";
+import { EDIT, inForce } from "./epoch";
 
 const BITS = 5;
 const WIDTH = 1 << BITS;
@@ -109,7 +109,7 @@ export class PersistentList<T> {
 
   /** This list in the current edit epoch: itself, or once per epoch a copy with the overlay written and a tail of its own. */
   private owned(): PersistentList<T> {
-    if (this.epoch === EDIT.epoch) return this;
+    if (inForce(this.epoch)) return this;
     // Room for a few pushes: growing the array would copy it again.
     const count = this.size - tailOffset(this.size);
     const tail = new Array<unknown>(Math.min(WIDTH, count + ROOM));

@@ -1,4 +1,4 @@
-import { EDIT } from "./epoch";
+import { EDIT, inForce } from "./epoch";
 import { PersistentList } from "./persistent-list";
 
 /**
@@ -140,7 +140,8 @@ export class Table<T> {
     if (slot === undefined) return this;
     const keys = space === 0 ? KeyMap.with(this.keys, key, undefined, slot) : this.keys;
     const keys1 = space === 1 ? KeyMap.with(this.keys1, key, undefined, slot) : this.keys1;
-    if (!this.editable) return new Table(this.items, keys, keys1, this.size, this.basis, this.patchAt, this.array);
+    if (!inForce(this.epoch))
+      return new Table(this.items, keys, keys1, this.size, this.basis, this.patchAt, this.array);
     this.keys = keys;
     this.keys1 = keys1;
     return this;
@@ -255,12 +256,7 @@ export class Table<T> {
     return this.become(items, keys, keys1, size, basis, basis === undefined ? -1 : slot);
   }
 
-  /** Whether this table was made in the edit epoch in force (epoch.ts): it is edited in place. */
-  private get editable(): boolean {
-    return this.epoch !== 0 && this.epoch === EDIT.epoch;
-  }
-
-  /** A table of these parts and no built array: this one, in place, when editable; else a new one. */
+  /** A table of these parts and no built array: this one, in place, when made in the epoch in force; else a new one. */
   private become(
     items: PersistentList<T | undefined>,
     keys: KeyMap | undefined,
@@ -269,7 +265,7 @@ export class Table<T> {
     basis: readonly T[] | undefined,
     patchAt: number,
   ): Table<T> {
-    if (!this.editable) return new Table(items, keys, keys1, size, basis, patchAt, undefined);
+    if (!inForce(this.epoch)) return new Table(items, keys, keys1, size, basis, patchAt, undefined);
     this.items = items;
     this.keys = keys;
     this.keys1 = keys1;
