@@ -13,6 +13,8 @@ import { VARIANT_RUNNERS, VARIANTS, type VariantName } from "./variants";
  *   node --cpu-prof --cpu-prof-dir=bench/profiles/run bench/profiles/profile.js pipeline chunked 8
  *   npx tsx bench/profile-summary.ts bench/profiles/run/*.cpuprofile 30
  *
+ * The paced facade (D-PACE): BENCH_PACE=16 before `node` (the pipeline variant with `historyPace: 16`).
+ *
  * Arguments: variant pipeline (default) | validated | chained | floor | reference; stream chunked (default) |
  * explicit | long (1,000 prior messages) | long:<prior> | mixed:<runs> | parallel:<runs> (default 4,000 runs); repeats (default 20). N = 100,000 deltas (10,000 for
  * long, 2,000 for the reference, which is quadratic).

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createRequire } from "node:module";
-import { from, map, type Observable } from "rxjs";
+import { asyncScheduler, from, map, type Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import { countEncryptedValues, RUN_ID, THREAD_ID, type BenchStream } from "./streams";
 
@@ -108,6 +108,8 @@ async function loadBundle(): Promise<Ours> {
   return (await import(DIST_BUNDLE)) as Ours;
 }
 
+const PACE = process.env.BENCH_PACE === undefined ? undefined : Number(process.env.BENCH_PACE);
+
 /** The producer identity every run of ours is created for (D-ISSUER). */
 const PRODUCER = "bench://agent";
 
@@ -121,6 +123,8 @@ export const pipeline: Variant = async (stream, probe) => {
     onWarning: () => {
       warnings++;
     },
+    // BENCH_PACE=16: the paced facade (D-PACE), e.g. to profile it with bench/profile.ts.
+    ...(PACE === undefined ? {} : { historyPace: PACE, scheduler: asyncScheduler }),
   });
   // The latest history (what a UI would render).
   let history: { readonly messages: readonly Message[]; readonly issuers: readonly unknown[] } | undefined;
