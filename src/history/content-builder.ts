@@ -75,4 +75,4 @@ export function flatten(text: unknown): void {
  * text saves by being flat is small beside that: a lane-built one is already one cell per 64 deltas
  * (ContentBuilder).
  */
-export const FLATTEN_MAX = 64 * 1024;
+const FLATTEN_MAX = 64 * 1024;
