@@ -26,7 +26,7 @@ const HISTORY = 4;
  * when the runner settles the lane (at the next publication, before the steps run): no conversation
  * version per delta.
  */
-export function historyLane(maxContentLength: number, emitsEvents: boolean, defers = false): LaneArming {
+export function historyLane(maxContentLength: number, emitsEvents: boolean, defers: boolean): LaneArming {
   return (states, event) => DeltaLane.arm(states, event, maxContentLength, emitsEvents, defers);
 }
 
@@ -97,8 +97,8 @@ export class DeltaLane implements ChainLane {
     states: readonly unknown[],
     event: unknown,
     maxContentLength: number,
-    emitsEvents = true,
-    defers = false,
+    emitsEvents: boolean,
+    defers: boolean,
   ): DeltaLane | undefined {
     const read = readDelta(event);
     if (read === undefined) return undefined;

@@ -111,7 +111,7 @@ function statesAfter(events: readonly unknown[]): unknown[] {
 
 /** `DeltaLane.arm` on a chain's states (upcast, enforce, expand, verify, history), as the facade's `states()` gives them. */
 function armOn(states: readonly unknown[], event: unknown): DeltaLane | undefined {
-  return DeltaLane.arm(states, event, DEFAULT_MAX_CONTENT_LENGTH);
+  return DeltaLane.arm(states, event, DEFAULT_MAX_CONTENT_LENGTH, true, false);
 }
 
 /** The same stages, stepped by the runner without a lane: what the facade does without its lane. */
