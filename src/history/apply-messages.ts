@@ -177,9 +177,9 @@ export function appendContent(
 
 /**
  * `conversation` with the message at `position` given `content`: what a CONTENT without metadata
- * does, for the facade's delta lane (src/pipeline/delta-lane.ts). `simple`: the message has exactly
- * the `{ id, role, content }` layout a START creates (`isSimpleMessage`, judged once by the caller),
- * so the copy is a literal.
+ * does, for the facade's delta lane (src/pipeline/delta-lane.ts, which puts the conversation's edit
+ * epoch in force around it). `simple`: the message has exactly the `{ id, role, content }` layout a
+ * START creates (`isSimpleMessage`, judged once by the caller), so the copy is a literal.
  */
 export function withContentAt(
   conversation: Conversation,
@@ -187,12 +187,7 @@ export function withContentAt(
   content: string,
   simple: boolean,
 ): Conversation {
-  const was = conversation.editing();
-  try {
-    return conversation.replaceAt(position, withContent(conversation.at(position)!, content, simple) as Message);
-  } finally {
-    conversation.edited(was);
-  }
+  return conversation.replaceAt(position, withContent(conversation.at(position)!, content, simple) as Message);
 }
 
 /**

@@ -145,8 +145,8 @@ export function appendArguments(
 
 /**
  * `conversation` with the arguments of the tool call in `slot` of the message at `position` set to
- * `args`: what a TOOL_CALL_ARGS without metadata does (also the facade's delta lane,
- * src/pipeline/delta-lane.ts).
+ * `args`: what a TOOL_CALL_ARGS without metadata does, for the facade's delta lane
+ * (src/pipeline/delta-lane.ts, which puts the conversation's edit epoch in force around it).
  */
 export function withArgumentsAt(
   conversation: Conversation,
@@ -155,12 +155,7 @@ export function withArgumentsAt(
   args: string,
 ): Conversation {
   const holder = conversation.at(position) as AssistantMessage;
-  const was = conversation.editing();
-  try {
-    return conversation.replaceAt(position, withCall(holder, slot, withArguments(holder.toolCalls![slot]!, args)));
-  } finally {
-    conversation.edited(was);
-  }
+  return conversation.replaceAt(position, withCall(holder, slot, withArguments(holder.toolCalls![slot]!, args)));
 }
 
 /** A copy of `call` with `args`. Clone, then assign: a spread with an overriding key takes V8's slow path (see withContent). */

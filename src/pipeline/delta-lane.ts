@@ -240,11 +240,20 @@ export class DeltaLane implements ChainLane {
     return this.withText(conversation, this.text.append(delta));
   }
 
-  /** The conversation with the lane's item holding `text` (what `append` would have made of the same deltas). */
+  /**
+   * The conversation with the lane's item holding `text` (what `append` would have made of the same
+   * deltas). In the conversation's edit epoch, as a step's edits are (history-stage.ts): a lane edits
+   * outside the steps, and a paced one's `settle` edits in place (src/history/epoch.ts).
+   */
   withText(conversation: Conversation, text: string): Conversation {
-    return this.slot < 0
-      ? withContentAt(conversation, this.position, text, this.simple)
-      : withArgumentsAt(conversation, this.position, this.slot, text);
+    const was = conversation.editing();
+    try {
+      return this.slot < 0
+        ? withContentAt(conversation, this.position, text, this.simple)
+        : withArgumentsAt(conversation, this.position, this.slot, text);
+    } finally {
+      conversation.edited(was);
+    }
   }
 }
 
