@@ -2,7 +2,7 @@
  * No superlinear path (issue 12, finding 2 and "make the suite find this class of defect"): every
  * per-event step costs O(1) amortized (or O(log n)) in the size of the conversation, of the
  * incomplete list and of the issuer list. Each shape is run at a size n and at 10n in this one
- * process; the time per event at 10n may be at most 2× the time per event at n. A quadratic path
+ * process; the time per event at 10n may be at most 3× the time per event at n (`MAX_RATIO`). A quadratic path
  * makes it ~10×. Timings are the best of several repetitions (the minimum is what the code costs;
  * everything above it is the machine's load), after a warm-up, so the ratio holds on a loaded
  * 2-core machine.
@@ -23,8 +23,13 @@ export const SCALING_SWITCHES = {
   issuerListFixed: true,
 };
 
-/** Time per event at 10n over time per event at n, at most. */
-const MAX_RATIO = 2;
+/**
+ * Time per event at 10n over time per event at n, at most. A quadratic path reads ≈ 10× and an
+ * n^1.5 one 3.2×; a linear one 1.0–1.8× here (the caches and the collector: "long snapshots", whose
+ * 20,000 messages outgrow the caches, reads 1.55–1.74 alone and went over 2 once in five CI runs
+ * under two jest workers). 3 tells them apart with room on both sides.
+ */
+const MAX_RATIO = 3;
 /** Measurements of each size per attempt (the best counts), alternating the sizes so load hits both alike. */
 const REPETITIONS = 2;
 const ATTEMPTS = 6;
@@ -162,7 +167,7 @@ function measureRatio(small: readonly unknown[], large: readonly unknown[]): num
   return perLarge / perSmall;
 }
 
-describe("scaling: time per event at 10× the size grows at most 2×", () => {
+describe("scaling: time per event at 10× the size grows at most 3×", () => {
   for (const { name, stream, n, enabled } of SHAPES) {
     // A shape switched off for the lead (SCALING_SWITCHES) is reported as skipped, not silently dropped.
     (enabled === false ? it.skip : it)(`no superlinear path: ${name}`, () => {
