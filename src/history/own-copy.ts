@@ -22,11 +22,18 @@ type Container = Record<string, unknown> | unknown[];
 /** A copy of `value` that shares no object with it. Throws (`NotJsonData`, or the input's own error) when it cannot be read. */
 export function ownCopy<T>(value: T): T {
   if (typeof value !== "object" || value === null) return leaf(value) as T;
-  if (!Array.isArray(value)) {
-    // Most metadata is one flat object: copied without the walk's bookkeeping.
-    const flat = flatCopy(value);
-    if (flat !== undefined) return flat as T;
+  // Most values an event nests are small (metadata, a patch, an activity's content): copied by plain
+  // recursion first, which needs none of the walk's bookkeeping (a Map and a Set per value).
+  // (A getter may feed the pipeline, which copies a value of its own meanwhile: its budget is its own.)
+  const outer = budget;
+  budget = SMALL;
+  let small: Container | undefined;
+  try {
+    small = smallCopy(value);
+  } finally {
+    budget = outer;
   }
+  if (small !== undefined) return small as T;
   // The copy of every object reached so far, and the objects whose copy is still being filled (a cycle).
   const copies = new Map<object, Container>();
   const filling = new Set<object>();
@@ -50,18 +57,42 @@ export function ownCopy<T>(value: T): T {
   return root as T;
 }
 
-/** A copy of an object whose values are all primitives, or `undefined` when one is an object. */
-function flatCopy(source: object): Record<string, unknown> | undefined {
+/**
+ * Entries (of any depth) `smallCopy` copies before it gives up. Bounds its recursion, and its work on
+ * what it leaves to the walk: a cycle (which never ends), an object reached many times (copied again
+ * each time: a "billion laughs" grows exponentially) or merely a large value.
+ */
+const SMALL = 256;
+// Entries `smallCopy` may still copy in the value it is copying now.
+let budget = 0;
+
+/** The copy of `source` as `ownCopy` makes it, or `undefined` past `SMALL` entries. */
+function smallCopy(source: object): Container | undefined {
+  if (Array.isArray(source)) {
+    const length = source.length;
+    if ((budget -= length) < 0) return undefined;
+    const copy = new Array<unknown>(length);
+    for (let i = 0; i < length; i++) {
+      const value: unknown = source[i];
+      if (typeof value !== "object" || value === null) copy[i] = value === undefined ? null : leaf(value);
+      else if ((copy[i] = smallCopy(value)) === undefined) return undefined;
+    }
+    return copy;
+  }
   const keys = Object.keys(source);
+  if ((budget -= keys.length) < 0) return undefined;
   const copy: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const value = (source as Record<string, unknown>)[key];
-    if (typeof value === "object" && value !== null) return undefined;
+    let value: unknown = (source as Record<string, unknown>)[key];
+    // An undefined entry is left out, as JSON leaves it out.
     if (value === undefined) continue;
+    if (typeof value !== "object" || value === null) value = leaf(value);
+    else if ((value = smallCopy(value)) === undefined) return undefined;
+    // An own "__proto__" key (JSON.parse makes one) must stay a key, not set the copy's prototype.
     if (key === "__proto__")
-      Object.defineProperty(copy, key, { value: leaf(value), writable: true, enumerable: true, configurable: true });
-    else copy[key] = leaf(value);
+      Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+    else copy[key] = value;
   }
   return copy;
 }

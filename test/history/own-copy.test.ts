@@ -1,0 +1,84 @@
+/**
+ * `ownCopy` (D-NO-ALIAS) has two ways to copy: plain recursion for a small value, and the walk (a
+ * memo of copies, cycle detection, no recursion) for what recursion gives up on. Both must make
+ * exactly the copy JSON would, sharing nothing with the source; the hostile cases through events are
+ * in test/hostile/nested-objects.test.ts.
+ */
+import fc from "fast-check";
+import { NotJsonData, ownCopy } from "../../src/history/own-copy";
+
+/** Every object and array reachable from `value`. */
+function objectsOf(value: unknown, into = new Set<object>()): Set<object> {
+  if (typeof value === "object" && value !== null && !into.has(value)) {
+    into.add(value);
+    for (const v of Object.values(value)) objectsOf(v, into);
+  }
+  return into;
+}
+
+/** JSON values with `undefined` entries here and there (left out of objects, null in arrays) and `__proto__` keys. */
+const jsonish = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean()),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(tie("value"), { maxLength: 6 }),
+    fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constant("__proto__")), tie("value"), { maxKeys: 6 }),
+  ),
+})).value;
+
+/** The value inside enough padding that the copy takes the walk (recursion gives up past 256 entries). */
+const padded = (value: unknown): unknown[] => [...new Array<number>(300).fill(0), value];
+
+describe("ownCopy", () => {
+  it("D-NO-ALIAS: copies a value as JSON does, sharing no object, both by recursion and by the walk", () => {
+    fc.assert(
+      fc.property(jsonish, (value) => {
+        const expected: unknown = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+        const small = ownCopy(value);
+        const walked = ownCopy(padded(value));
+        expect(small).toStrictEqual(expected);
+        expect(walked[300]).toStrictEqual(value === undefined ? null : expected);
+        for (const copy of [small, walked]) {
+          const sources = objectsOf(value);
+          for (const object of objectsOf(copy)) expect(sources.has(object)).toBe(false);
+        }
+      }),
+    );
+  });
+
+  it("refuses a cycle by name, small or large", () => {
+    const cycle: Record<string, unknown> = { a: {} };
+    (cycle.a as Record<string, unknown>).back = cycle;
+    expect(() => ownCopy(cycle)).toThrow(new NotJsonData("it contains a cycle"));
+    expect(() => ownCopy(padded(cycle))).toThrow(new NotJsonData("it contains a cycle"));
+  });
+
+  it("copies a value whose paths are exponentially many (billion laughs) in time linear in its objects", () => {
+    // 2^40 paths to the innermost object: recursion without a bound would never finish.
+    let laugh: Record<string, unknown> = { lol: "lol" };
+    for (let i = 0; i < 40; i++) laugh = { a: laugh, b: laugh };
+    const copy = ownCopy<Record<string, unknown>>(laugh);
+    let inner = copy;
+    for (let i = 0; i < 40; i++) {
+      expect(inner.a).toBe(inner.b);
+      inner = inner.a as Record<string, unknown>;
+    }
+    expect(inner).toStrictEqual({ lol: "lol" });
+  });
+
+  it("a getter that copies a value of its own meanwhile does not lift the bound of the copy it is read in", () => {
+    // Each read of `self` copies another value (as a getter feeding the pipeline would): were the
+    // bound reset by it, the recursion through the cycle would run until the stack overflowed.
+    const looping: Record<string, unknown> = {};
+    Object.defineProperty(looping, "self", {
+      enumerable: true,
+      get: () => {
+        ownCopy({ other: [1] });
+        return looping;
+      },
+    });
+    expect(() => ownCopy(looping)).toThrow(new NotJsonData("it contains a cycle"));
+  });
+});
