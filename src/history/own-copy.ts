@@ -2,10 +2,11 @@
  * The package's own copy of a JSON value taken from an event (D-NO-ALIAS): mutating an event after
  * delivery must not change a published history. Primitives are shared, so a delta is never copied.
  *
- * The input is hostile (docs/security.md): it is read here, once, and whatever goes wrong (a
- * throwing getter or trap, a revoked proxy, a cycle, a function) is `NotJsonData`, which the caller
- * makes a MALFORMED_EVENT naming the field. The walk is iterative (no stack for deep nesting) and
- * copies an object reached twice once (a "billion laughs" of references stays linear).
+ * The input is hostile (docs/security.md): it is read here, and whatever goes wrong (a throwing
+ * getter or trap, a revoked proxy, a cycle, a function) is `NotJsonData`, which the caller makes a
+ * MALFORMED_EVENT naming the field. A small value is copied by recursion bounded by its size; any
+ * other by the walk, which is iterative (no stack for deep nesting) and copies an object reached
+ * twice once (a "billion laughs" of references stays linear).
  *
  * The copy holds what JSON can carry, so it survives `exportState()` and storage: as `JSON.stringify`
  * does, an `undefined` object entry is left out and an array's becomes `null`; a BigInt, a symbol,
