@@ -1,7 +1,7 @@
 import type { AguiEvent } from "../core/types";
 import { CHUNK_FAMILIES, type ChunkFamily, type IdNamespace } from "./chunk-families";
 import { endEvent } from "./synthesize";
-import { clearIfAny } from "../core/clear";
+import { emptied } from "../core/clear";
 
 /** The item one lane is assembling in chunk form. */
 export interface OpenStream {
@@ -62,10 +62,17 @@ export function closeLane(
 /** Ends every open stream, in the order they were opened (R-STREAM-15c). */
 export function closeAllLanes(state: ExpandState, out: AguiEvent[], trigger: AguiEvent | undefined): void {
   for (const stream of state.lanes.values()) out.push(endEvent(stream, trigger));
-  clearIfAny(state.lanes);
-  clearIfAny(state.byId.message);
-  clearIfAny(state.byId["tool-call"]);
-  for (const set of state.inSubagentLanes) clearIfAny(set);
+  // The state's own collections are replaced (core/clear.ts); its public type shows them read-only.
+  const own = state as {
+    lanes: ExpandState["lanes"];
+    byId: Record<IdNamespace, Map<string, OpenStream>>;
+    inSubagentLanes: Set<OpenStream>[];
+  };
+  own.lanes = emptied(own.lanes);
+  own.byId.message = emptied(own.byId.message);
+  own.byId["tool-call"] = emptied(own.byId["tool-call"]);
+  const sets = own.inSubagentLanes;
+  for (let i = 0; i < sets.length; i++) sets[i] = emptied(sets[i]!);
 }
 
 /**

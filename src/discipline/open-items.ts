@@ -1,7 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { FAMILIES, NAMESPACE_RULE, type Family } from "./families";
 import { ownerText, quote, violation } from "./violation";
-import { clearIfAny } from "../core/clear";
+import { emptied } from "../core/clear";
 
 /** One item of a family in the current run. */
 export interface Item {
@@ -17,9 +17,9 @@ export interface Item {
 /** One family's items in the current run. */
 export interface FamilyItems {
   /** id → item, for families not tracked per owner. */
-  readonly byId: Map<string, Item>;
+  byId: Map<string, Item>;
   /** owner (`undefined` = parent agent) → id → item, for per-owner families (steps). */
-  readonly byOwner: Map<string | undefined, Map<string, Item>>;
+  byOwner: Map<string | undefined, Map<string, Item>>;
   /** Items open right now. */
   open: number;
 }
@@ -42,8 +42,8 @@ export function createOpenSets(): OpenSets {
 /** Run-scoped tracking ends with the run: a new run starts with nothing open (R-RUN-11, #21). */
 export function resetOpenSets(sets: OpenSets): void {
   for (const f of sets.families) {
-    clearIfAny(f.byId);
-    clearIfAny(f.byOwner);
+    f.byId = emptied(f.byId);
+    f.byOwner = emptied(f.byOwner);
     f.open = 0;
   }
   sets.total = 0;
