@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -40,12 +41,30 @@ const OUTSIDE_NAMES: readonly RegExp[] = [
 /** Every reference to a path outside `repoRoot` in the scanned files. */
 export function findOutsideReferences(repoRoot: string, scanned: readonly string[] = SCANNED): OutsideReference[] {
   const found: OutsideReference[] = [];
+  const committable = committableFiles(repoRoot);
   for (const entry of scanned) {
     const path = join(repoRoot, entry);
     if (!existsSync(path)) continue;
-    for (const file of filesUnder(path)) found.push(...scanFile(repoRoot, file));
+    for (const file of filesUnder(path))
+      if (committable?.has(relative(repoRoot, file).split("\\").join("/")) !== false)
+        found.push(...scanFile(repoRoot, file));
   }
   return found;
+}
+
+/**
+ * In a git work tree, the files a commit could hold (tracked, or new and not ignored): what a clone
+ * has. A file git ignores (a local profile, a scratch script under `bench/profiles/`) is never in a
+ * user's clone, so it is not scanned. `undefined` outside a work tree: every file is scanned.
+ */
+function committableFiles(repoRoot: string): Set<string> | undefined {
+  const git = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (git.status !== 0) return undefined;
+  return new Set(git.stdout.split("\0").filter((f) => f !== ""));
 }
 
 function filesUnder(path: string): string[] {

@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { CORPUS_ROOT } from "../conformance/fixture";
 import { findOutsideReferences, scanFile } from "./outside-paths";
@@ -34,6 +36,23 @@ describe("self-contained: a clone with nothing beside it runs the tests, the bui
     ["a machine's absolute path", `const d = "${slash}work/spec";`, "scripts/x.ts"],
   ])("the scan finds %s", (_what, text, file) => {
     expect(scanFile(ROOT, join(ROOT, file), text)).toHaveLength(1);
+  });
+
+  it("scans what a clone holds: a file git ignores (a local profile, a scratch script) is not scanned", () => {
+    const repo = mkdtempSync(join(tmpdir(), "self-contained-"));
+    try {
+      mkdirSync(join(repo, "bench", "profiles"), { recursive: true });
+      const outside = `const d = "${sibling}/spec";\n`;
+      writeFileSync(join(repo, "bench", "kept.ts"), outside);
+      writeFileSync(join(repo, "bench", "profiles", "scratch.ts"), outside);
+      writeFileSync(join(repo, ".gitignore"), "bench/profiles/\n");
+      // Outside a git work tree every file is scanned; inside one, the ignored file is not.
+      expect(findOutsideReferences(repo).map((r) => r.file)).toEqual(["bench/kept.ts", "bench/profiles/scratch.ts"]);
+      expect(spawnSync("git", ["init", "-q"], { cwd: repo }).status).toBe(0);
+      expect(findOutsideReferences(repo).map((r) => r.file)).toEqual(["bench/kept.ts"]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 
   it.each([
