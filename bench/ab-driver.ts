@@ -1,5 +1,5 @@
-import { asyncScheduler, from, map, type Observable } from "rxjs";
 import type { reasoningPipeline as Pipeline } from "../src";
+import { facade, floor as floorOf, median } from "./paced-cells";
 import { conversationEvents, type ConversationShape } from "./streams";
 
 /**
@@ -11,36 +11,15 @@ import { conversationEvents, type ConversationShape } from "./streams";
 const [shape, runsArg, roundsArg, ...named] = process.argv.slice(2);
 const events = [...conversationEvents(shape as ConversationShape, Number(runsArg))];
 const rounds = Number(roundsArg);
-const identity = <T>(x: T): T => x;
 const gc = (globalThis as { gc?: () => void }).gc!;
-
-const drain = (source$: Observable<unknown>): Promise<void> =>
-  new Promise((resolve, reject) => source$.subscribe({ error: reject, complete: () => resolve() }));
-
-function paced(pipeline: typeof Pipeline): Promise<void> {
-  const p = pipeline(from(events), {
-    producer: "bench://agent",
-    onWarning: () => {},
-    historyPace: 16,
-    scheduler: asyncScheduler,
-  });
-  p.history$.subscribe(() => {});
-  return drain(p.events$);
-}
 
 const cells = named.map((arg) => {
   const at = arg.lastIndexOf("=");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle chosen at run time
   const { reasoningPipeline } = require(arg.slice(at + 1)) as { reasoningPipeline: typeof Pipeline };
-  return { name: arg.slice(0, at), run: () => paced(reasoningPipeline), times: [] as number[] };
+  return { name: arg.slice(0, at), run: () => facade(reasoningPipeline, events, 16), times: [] as number[] };
 });
-const floor = {
-  name: "floor",
-  run: () => drain(from(events).pipe(map(identity), map(identity), map(identity), map(identity), map(identity))),
-  times: [] as number[],
-};
-
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const floor = { name: "floor", run: () => floorOf(events), times: [] as number[] };
 
 async function main(): Promise<void> {
   for (const cell of [floor, ...cells]) for (let i = 0; i < 2; i++) await cell.run(); // warm-up

@@ -19,10 +19,8 @@ import { buildSync } from "esbuild";
 const ROOT = resolve(__dirname, "..");
 const [ref, shape = "mixed", runsArg = "4000", roundsArg = "21"] = process.argv.slice(2);
 
-function bundle(tree: string, out: string): void {
-  const entry = join(tree, ".tmp", "ab-entry.ts");
-  mkdirSync(join(tree, ".tmp"), { recursive: true });
-  writeFileSync(entry, `export { reasoningPipeline } from "../src";\n`);
+/** `entry` bundled into `out` as `bench:paced` bundles (packages external). */
+function bundle(entry: string, out: string): void {
   buildSync({
     entryPoints: [entry],
     bundle: true,
@@ -31,6 +29,14 @@ function bundle(tree: string, out: string): void {
     packages: "external",
     outfile: out,
   });
+}
+
+/** The facade of `tree`'s `src/`, bundled into `out`. */
+function bundleFacade(tree: string, out: string): void {
+  const entry = join(tree, ".tmp", "ab-entry.ts");
+  mkdirSync(join(tree, ".tmp"), { recursive: true });
+  writeFileSync(entry, `export { reasoningPipeline } from "../src";\n`);
+  bundle(entry, out);
 }
 
 function main(): void {
@@ -45,17 +51,10 @@ function main(): void {
     symlinkSync(join(ROOT, "node_modules"), join(other, "node_modules"), "dir");
     const here = join(ROOT, ".tmp", "ab-here.js");
     const there = join(ROOT, ".tmp", "ab-there.js");
-    bundle(ROOT, here);
-    bundle(other, there);
+    bundleFacade(ROOT, here);
+    bundleFacade(other, there);
     const driver = join(ROOT, ".tmp", "ab-driver.js");
-    buildSync({
-      entryPoints: [join(ROOT, "bench", "ab-driver.ts")],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      packages: "external",
-      outfile: driver,
-    });
+    bundle(join(ROOT, "bench", "ab-driver.ts"), driver);
     execFileSync(
       process.execPath,
       ["--expose-gc", driver, shape, runsArg, roundsArg, `work tree=${here}`, `${ref}=${there}`],

@@ -1,6 +1,6 @@
-import { asyncScheduler, from, map, type Observable } from "rxjs";
 import type { ReasoningHistory } from "../src";
 import { reasoningPipeline } from "../src";
+import { facade as pacedFacade, floor, median } from "./paced-cells";
 import { buildStream, conversationEvents, type ConversationShape } from "./streams";
 
 /**
@@ -26,46 +26,11 @@ const ONLY = process.argv
   .split(",");
 const wanted = (target: string): boolean => ONLY === undefined || ONLY.includes(target);
 const SHAPES: readonly ConversationShape[] = ["mixed", "parallel"];
-const PRODUCER = "bench://agent";
-const identity = <T>(x: T): T => x;
-
-function drain<T>(source$: Observable<T>, onValue?: (value: T) => void): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let count = 0;
-    source$.subscribe({
-      next: (v) => {
-        count++;
-        onValue?.(v);
-      },
-      error: reject,
-      complete: () => resolve(count),
-    });
-  });
-}
-
-const floor = (events: Iterable<unknown>): Promise<number> =>
-  drain(from(events).pipe(map(identity), map(identity), map(identity), map(identity), map(identity)));
-
-async function facade(
+const facade = (
   events: Iterable<unknown>,
   historyPace: number | undefined,
   probe?: () => void,
-): Promise<{ emitted: number; histories: number; last: ReasoningHistory }> {
-  const p = reasoningPipeline(from(events), {
-    producer: PRODUCER,
-    onWarning: () => {},
-    ...(historyPace === undefined ? {} : { historyPace, scheduler: asyncScheduler }),
-  });
-  let last: ReasoningHistory = p.history;
-  let histories = 0;
-  p.history$.subscribe((h) => {
-    histories++;
-    last = h;
-  });
-  let n = 0;
-  const emitted = await drain(p.events$, probe === undefined ? undefined : () => (++n & 1023) === 0 && probe());
-  return { emitted, histories, last };
-}
+): ReturnType<typeof pacedFacade> => pacedFacade(reasoningPipeline, events, historyPace, probe);
 
 async function time(run: () => Promise<unknown>): Promise<number> {
   // Each sample from a collected heap: the previous cell's garbage is not this one's time (the floor
@@ -75,11 +40,6 @@ async function time(run: () => Promise<unknown>): Promise<number> {
   await run();
   return performance.now() - t0;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 
 async function interleaved(cells: Record<string, () => Promise<unknown>>): Promise<Record<string, number>> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(cells).map((k) => [k, []]));

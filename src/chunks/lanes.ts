@@ -1,7 +1,7 @@
 import type { AguiEvent } from "../core/types";
 import { CHUNK_FAMILIES, type ChunkFamily, type IdNamespace } from "./chunk-families";
 import { endEvent } from "./synthesize";
-import { emptied } from "../core/clear";
+import { emptied } from "../core/emptied";
 
 /** The item one lane is assembling in chunk form. */
 export interface OpenStream {
@@ -62,7 +62,7 @@ export function closeLane(
 /** Ends every open stream, in the order they were opened (R-STREAM-15c). */
 export function closeAllLanes(state: ExpandState, out: AguiEvent[], trigger: AguiEvent | undefined): void {
   for (const stream of state.lanes.values()) out.push(endEvent(stream, trigger));
-  // The state's own collections are replaced (core/clear.ts); its public type shows them read-only.
+  // The state's own collections are replaced (core/emptied.ts); its public type shows them read-only.
   const own = state as {
     lanes: ExpandState["lanes"];
     byId: Record<IdNamespace, Map<string, OpenStream>>;

@@ -1,3 +1,10 @@
+/** Assigns an own data property, also for the key `__proto__` (which plain assignment would treat as the prototype). */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** A JSON object (not `null`, not an array): the shape every event, message and metadata value must have. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

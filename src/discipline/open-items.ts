@@ -1,7 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { FAMILIES, NAMESPACE_RULE, type Family } from "./families";
 import { ownerText, quote, violation } from "./violation";
-import { emptied } from "../core/clear";
+import { emptied } from "../core/emptied";
 
 /** One item of a family in the current run. */
 export interface Item {

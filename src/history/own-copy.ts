@@ -1,3 +1,5 @@
+import { setOwn } from "../core/json";
+
 /**
  * The package's own copy of a JSON value taken from an event (D-NO-ALIAS): mutating an event after
  * delivery must not change a published history. Primitives are shared, so a delta is never copied.
@@ -91,9 +93,7 @@ function smallCopy(source: object): Container | undefined {
     if (typeof value !== "object" || value === null) value = leaf(value);
     else if ((value = smallCopy(value)) === undefined) return undefined;
     // An own "__proto__" key (JSON.parse makes one) must stay a key, not set the copy's prototype.
-    if (key === "__proto__")
-      Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
-    else copy[key] = value;
+    setOwn(copy, key, value);
   }
   return copy;
 }
@@ -144,9 +144,7 @@ function open(
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     // An own "__proto__" key (JSON.parse makes one) must stay a key, not set the copy's prototype.
-    if (key === "__proto__")
-      Object.defineProperty(copy, key, { value: undefined, writable: true, enumerable: true, configurable: true });
-    else copy[key] = undefined;
+    setOwn(copy, key, undefined);
   }
   for (let i = keys.length - 1; i >= 0; i--) stack.push({ source: values[i], target: copy, key: keys[i]! });
   return copy;

@@ -1,4 +1,4 @@
-import { isPlainObject } from "../core/json";
+import { isPlainObject, setOwn } from "../core/json";
 import { toPointer } from "./json-pointer";
 import type { ArrayPlan, ChoicePlan, EnumPlan, ObjectPlan, Plan, RecordPlan, VariantPlan } from "./schema-plan";
 
@@ -184,11 +184,4 @@ function copyBefore(value: Record<string, unknown>, stop: string): Record<string
     setOwn(out, key, value[key]);
   }
   return out;
-}
-
-/** Assigns an own data property, also for the key `__proto__` (which plain assignment would treat as the prototype). */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }

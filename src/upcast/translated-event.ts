@@ -1,5 +1,5 @@
 import type { AguiEvent } from "../core/types";
-import { setOwn } from "../schema/strip-unknown";
+import { setOwn } from "../core/json";
 
 type Obj = Record<string, unknown>;
 

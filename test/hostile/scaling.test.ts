@@ -2,10 +2,10 @@
  * No superlinear path (issue 12, finding 2 and "make the suite find this class of defect"): every
  * per-event step costs O(1) amortized (or O(log n)) in the size of the conversation, of the
  * incomplete list and of the issuer list. Each shape is run at a size n and at 10n in this one
- * process; the time per event at 10n may be at most 3× the time per event at n (`MAX_RATIO`). A quadratic path
- * makes it ~10×. Timings are the best of several repetitions (the minimum is what the code costs;
- * everything above it is the machine's load), after a warm-up, so the ratio holds on a loaded
- * 2-core machine.
+ * process; the time per event at 10n may be at most 3× the time per event at n (`MAX_RATIO`). A
+ * quadratic path makes it ~10×. Timings are the best of several repetitions (the minimum is what
+ * the code costs; everything above it is the machine's load), after a warm-up, so the ratio holds on
+ * a loaded 2-core machine.
  *
  * Before the fix, "open then close" and "abandoned runs" took 5–40× per event at 10n: every
  * START/END copied the whole `history.incomplete`, and abandoned items stayed in it.

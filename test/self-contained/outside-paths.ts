@@ -46,8 +46,7 @@ export function findOutsideReferences(repoRoot: string, scanned: readonly string
     const path = join(repoRoot, entry);
     if (!existsSync(path)) continue;
     for (const file of filesUnder(path))
-      if (committable?.has(relative(repoRoot, file).split("\\").join("/")) !== false)
-        found.push(...scanFile(repoRoot, file));
+      if (committable === undefined || committable.has(pathIn(repoRoot, file))) found.push(...scanFile(repoRoot, file));
   }
   return found;
 }
@@ -67,6 +66,11 @@ function committableFiles(repoRoot: string): Set<string> | undefined {
   return new Set(git.stdout.split("\0").filter((f) => f !== ""));
 }
 
+/** `file`'s path relative to `repoRoot`, with `/` (as git lists it). */
+function pathIn(repoRoot: string, file: string): string {
+  return relative(repoRoot, file).split("\\").join("/");
+}
+
 function filesUnder(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path, { withFileTypes: true })
@@ -76,7 +80,7 @@ function filesUnder(path: string): string[] {
 
 /** One file: outside names anywhere in its text; in code, relative specifiers and evaluable path expressions that leave the root. */
 export function scanFile(repoRoot: string, file: string, text = readFileSync(file, "utf8")): OutsideReference[] {
-  const rel = relative(repoRoot, file).split("\\").join("/");
+  const rel = pathIn(repoRoot, file);
   const found: OutsideReference[] = [];
   text.split("\n").forEach((line, i) => {
     if (OUTSIDE_NAMES.some((re) => re.test(line)))
