@@ -5,10 +5,12 @@ import { toolCallsOf, type Conversation } from "./conversation";
 import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messages";
 import { keepHeld, unlist } from "./incomplete";
 import { keepHeldDurations } from "./durations";
-import { issuersOf, recordValuesOf, replaceIssuers } from "./issuers";
+import { hasValue, issuersOf, recordValuesOf, replaceIssuers } from "./issuers";
 import { messageKey } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
+import { typeOf } from "../core/errors";
+import { plural } from "../core/plural";
 import type { ValueIssuer } from "./types";
 import { Table } from "./table";
 
@@ -28,12 +30,10 @@ export function reconcileSnapshot(
   event: AguiEvent,
   ctx: StepContext,
 ): StepResult<Conversation, AguiEvent> {
-  const { messages: snapshot, warnings } = withKnownRoles(
-    readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx),
-    "/messages",
-    event,
-    ctx,
-  );
+  const listed = readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx);
+  const { messages: snapshot, warnings } = withKnownRoles(listed, "/messages", event, ctx);
+  // Each copy replaces the one before it (R-STATE-4): a repeated message keeps its last copy.
+  const repeated = repeatedMessages(listed, "last", "/messages", event, ctx);
   const openFamilies = openMessageFamilies(conversation);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
@@ -44,7 +44,11 @@ export function reconcileSnapshot(
     plan.goneToolCalls,
     added,
   );
-  return result(keepHeldDurations(keepHeld(stopRemovedItems(reconciled, openFamilies))), [event], warnings);
+  return result(
+    keepHeldDurations(keepHeld(stopRemovedItems(reconciled, openFamilies))),
+    [event],
+    repeated.length === 0 ? warnings : [...warnings, ...repeated],
+  );
 }
 
 /** The outcome of reconciling held messages with a snapshot. */
@@ -59,7 +63,8 @@ interface Reconciliation {
 }
 
 function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
-  // Snapshot message by key (a repeated key: the later copy wins, placed where the key first appears).
+  // Snapshot message by key (a repeated key: the later copy wins, placed where the key first appears;
+  // `repeatedMessages` warns of each copy dropped).
   const copies = new Map<string, Message>();
   for (const message of snapshot) copies.set(messageKey(message), message);
   const restatesActivity = snapshot.some((m) => m.role === "activity");
@@ -161,7 +166,11 @@ export function startRun(
   if (echo?.not !== undefined)
     throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
   const echoed = echo?.messages === undefined ? NONE : readMessages(echo.messages, "/input/messages", event, ctx);
-  const { messages, warnings } = withKnownRoles(echoed, "/input/messages", event, ctx);
+  const known = withKnownRoles(echoed, "/input/messages", event, ctx);
+  const { messages } = known;
+  // A held message is left as it is, so is one the echo listed before: a repeated message keeps its first copy.
+  const repeated = repeatedMessages(echoed, "first", "/input/messages", event, ctx);
+  const warnings = repeated.length === 0 ? known.warnings : [...known.warnings, ...repeated];
   let next = conversation.with({ removedMessages: Table.empty(), removedToolCalls: Table.empty() });
   for (const message of messages) {
     // Held ones are matched by id and whether they are tool messages (D-HISTORY-IDS): a tool result
@@ -178,6 +187,52 @@ export function startRun(
     next = recordValuesOf(next.append(message), message);
   }
   return result(next, [event], warnings);
+}
+
+/**
+ * A list naming one message more than once (by its key: its id, and whether it is a tool message,
+ * D-HISTORY-IDS) breaks R-EVT-8, and a history holds each message once: every copy but the one kept
+ * (`keep`) is dropped, each with a lossy DUPLICATE_MESSAGE_ID naming the id, where the dropped copy
+ * stood and what it held — never its text or value (D-REDACT). A list's messages of unrecognised
+ * roles are dropped anyway (`withKnownRoles`) and do not count. O(list).
+ */
+function repeatedMessages(
+  messages: readonly Message[],
+  keep: "first" | "last",
+  path: string,
+  event: AguiEvent,
+  ctx: StepContext,
+): readonly ReasoningWarning[] {
+  // Key → the index of the copy kept so far.
+  const kept = new Map<string, number>();
+  let warnings: ReasoningWarning[] | undefined;
+  messages.forEach((message, i) => {
+    if (!isRole(message.role)) return;
+    const key = messageKey(message);
+    const before = kept.get(key);
+    if (before === undefined || keep === "last") kept.set(key, i);
+    if (before === undefined) return;
+    const dropped = keep === "last" ? before : i;
+    const at = keep === "last" ? i : before;
+    const what = message.role === "tool" ? "tool message id" : "message id";
+    const text = `${typeOf(event)} lists this ${what} more than once; a history holds each message once: the copy at ${path}/${dropped}${heldBy(messages[dropped]!)} was dropped for the one at ${path}/${at}`;
+    (warnings ??= []).push(
+      warning("DUPLICATE_MESSAGE_ID", "R-EVT-8", event, ctx, [message.id], text, `${path}/${dropped}`),
+    );
+  });
+  return warnings ?? NONE;
+}
+
+/** What a dropped copy of a message held that a reader would miss: its value, its tool calls (counts only, D-REDACT). */
+function heldBy(message: Message): string {
+  const parts: string[] = [];
+  if (hasValue(message)) parts.push("an encrypted value");
+  const calls = toolCallsOf(message);
+  if (calls !== undefined && calls.length > 0) {
+    const valued = calls.filter((call) => hasValue(call)).length;
+    parts.push(`${plural(calls.length, "tool call")}${valued === 0 ? "" : ` (${valued} with an encrypted value)`}`);
+  }
+  return parts.length === 0 ? "" : `, holding ${parts.join(" and ")},`;
 }
 
 /**

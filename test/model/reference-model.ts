@@ -838,7 +838,15 @@ class Interpreter {
         this.removedWhileOpen.toolCall.clear();
         const input = event.input;
         if (!isObj(input) || !Array.isArray(input.messages)) return;
+        const listed = new Set<string>();
         for (const m of input.messages as Obj[]) {
+          // A message the echo lists twice (R-EVT-8): the first copy counts, the later is dropped with a warning.
+          const key = `${m.role === "tool" ? "tool" : "other"}\u0000${m.id as string}`;
+          if (listed.has(key)) {
+            this.warn("DUPLICATE_MESSAGE_ID");
+            continue;
+          }
+          listed.add(key);
           if (this.find(m.id as string) !== undefined) continue;
           const copy = structuredClone(m);
           this.messages.push(copy);
@@ -1102,6 +1110,8 @@ class Interpreter {
     // By id, a tool message only with a tool message (D-TOOL-RESULT-ID).
     const key = (m: Obj): string => `${m.role === "tool" ? "tool" : "other"}\u0000${m.id as string}`;
     const byId = new Map(snapshot.map((m) => [key(m), m]));
+    // A message listed twice (R-EVT-8): each copy replaced the one before it, which is dropped with a warning.
+    for (let i = byId.size; i < snapshot.length; i++) this.warn("DUPLICATE_MESSAGE_ID");
     const otherIds = new Set(this.messages.filter((m) => m.role !== "tool").map((m) => m.id));
     const forget = (held: Obj): void => {
       if (held.role === "tool" && otherIds.has(held.id)) return; // lookups never reached it

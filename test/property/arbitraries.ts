@@ -199,6 +199,8 @@ export interface SnapshotPlan {
   readonly restatedContent: readonly string[];
   readonly restatedValues: readonly (string | undefined)[];
   readonly newcomers: readonly MessageLiteralPlan[];
+  /** A decoy copy (another content and value) of the listed message at this index (modulo), right before it: the later copy wins (R-STATE-4, R-EVT-8). */
+  readonly decoy: number | undefined;
 }
 
 export interface MessageLiteralPlan {
@@ -216,6 +218,8 @@ export interface RunPlan {
   readonly input: readonly MessageLiteralPlan[] | undefined;
   /** RUN_STARTED.input also restates messages already held (they are left as they are). */
   readonly echo: boolean;
+  /** A decoy copy of the input message at this index (modulo), right after it: the first copy wins (R-EVT-8). */
+  readonly inputDecoy: number | undefined;
   /** Announce subagent invocations with SUBAGENT_STARTED/FINISHED (lanes 1 and 2). */
   readonly announce: readonly [boolean, boolean];
   readonly terminal: "finished" | "success" | "cancelled" | "error-midway" | "truncated";
@@ -402,6 +406,7 @@ const snapshotArb: fc.Arbitrary<SnapshotPlan> = fc.record({
   restatedContent: fc.array(deltaArb, { maxLength: 4 }),
   restatedValues: fc.array(sometimes(encryptedValueArb, 2), { maxLength: 4 }),
   newcomers: fc.array(messageLiteralArb, { maxLength: 2 }),
+  decoy: sometimes(fc.nat(), 3),
 });
 
 export interface RunOptions {
@@ -417,6 +422,7 @@ function runArb(options: RunOptions): fc.Arbitrary<RunPlan> {
     snapshot: options.snapshots ? sometimes(snapshotArb, 4) : fc.constant(undefined),
     input: sometimes(fc.array(messageLiteralArb, { maxLength: 2 }), 3),
     echo: fc.boolean(),
+    inputDecoy: sometimes(fc.nat(), 3),
     announce: fc.tuple(fc.boolean(), fc.boolean()),
     terminal: fc.constantFrom(
       "finished" as const,
@@ -587,7 +593,12 @@ class Builder {
             .filter((k) => k.role !== "tool" && k.role !== "activity")
             .map((k) => ({ id: k.id, role: k.role, content: "echo" }))
         : [];
-      const messages = [...echoed, ...run.input.map((m) => this.literal(m))];
+      const listed = run.input.map((m) => this.literal(m));
+      if (run.inputDecoy !== undefined && listed.length > 0) {
+        const at = run.inputDecoy % listed.length;
+        listed.splice(at + 1, 0, decoyOf(listed[at]!));
+      }
+      const messages = [...echoed, ...listed];
       started.input = { threadId: "thread-1", runId, messages, tools: [], context: [] };
     }
     const out: Obj[] = [started];
@@ -1109,7 +1120,12 @@ class Builder {
     this.known.splice(0, this.known.length, ...kept);
     const newcomers = plan.newcomers.map((n) => this.literal(n));
     for (const n of newcomers) this.roleMemory.set(n.id as string, n.role as string);
-    return { type: "MESSAGES_SNAPSHOT", messages: [...messages, ...newcomers] };
+    const listed = [...messages, ...newcomers];
+    if (plan.decoy !== undefined && listed.length > 0) {
+      const at = plan.decoy % listed.length;
+      listed.splice(at, 0, decoyOf(listed[at]!));
+    }
+    return { type: "MESSAGES_SNAPSHOT", messages: listed };
   }
 }
 
@@ -1302,3 +1318,21 @@ export const mutatedCaseArb = (options: Partial<CaseOptions> = {}): fc.Arbitrary
   casePlanArb({ snapshots: true, maxItems: 6, maxRuns: 3, maxMutations: 3, minMutations: 1, ...options }).map(
     buildCase,
   );
+
+/**
+ * Another copy of a listed message (same id and role, so the same key: D-HISTORY-IDS) with other
+ * content and a value of its own, and no tool calls: a list repeating a message (R-EVT-8) keeps one
+ * copy, so a decoy that reaches the history shows.
+ */
+function decoyOf(message: Obj): Obj {
+  const decoy: Obj = { id: message.id, role: message.role };
+  if (message.role === "activity") {
+    decoy.activityType = "progress";
+    decoy.content = { decoy: true };
+  } else {
+    decoy.content = "decoy";
+    decoy.encryptedValue = "decoy-value";
+    if (message.role === "tool") decoy.toolCallId = message.toolCallId;
+  }
+  return decoy;
+}
