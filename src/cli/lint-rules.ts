@@ -28,12 +28,17 @@ interface LintRule {
 }
 
 /**
- * R-EVT-8: a message id is unique within its thread. A START in a later run naming a message an
- * earlier run (or the run input) holds reopens it: the new answer is appended to the old message
- * (CopilotKit's runtime names every turn's message "1").
+ * R-EVT-8: a message id is unique within its thread. A START naming a message an earlier run (or
+ * the run input) holds reopens it: the new answer is appended to the old message (CopilotKit's
+ * runtime names every turn's message "1"). So does a REASONING_MESSAGE_START naming a reasoning
+ * message that holds an encrypted value, in any run: the value was issued for the text before, and
+ * the next one replaces it (D-REPEAT) — the Vercel AI SDK adapter names every step's reasoning block
+ * by its index ("0"), so a provider gets the joined text with the last step's signature back.
  */
 function messageIdReused(initial: readonly Message[]): LintRule {
   const earlier = new Set<string>(initial.map((m) => m.id));
+  // Messages a REASONING_ENCRYPTED_VALUE was stored on (subtype "message"), across runs.
+  const valued = new Set<string>();
   let thisRun = new Set<string>();
   const reported = new Set<string>();
   return {
@@ -44,17 +49,24 @@ function messageIdReused(initial: readonly Message[]): LintRule {
         reported.clear();
         return;
       }
+      if (type === "REASONING_ENCRYPTED_VALUE") {
+        if (event.subtype === "message" && typeof event.entityId === "string") valued.add(event.entityId);
+        return;
+      }
       if (type !== "TEXT_MESSAGE_START" && type !== "REASONING_MESSAGE_START") return;
       const id = event.messageId;
       if (typeof id !== "string") return;
       thisRun.add(id);
-      if (!earlier.has(id) || reported.has(id)) return;
+      const holdsValue = type === "REASONING_MESSAGE_START" && valued.has(id);
+      if ((!earlier.has(id) && !holdsValue) || reported.has(id)) return;
       reported.add(id);
       ctx.warn(
         catalogued("MESSAGE_ID_REUSED", "R-EVT-8", {
-          message:
-            `${type} names ${quotedId(id)}, a message an earlier run of the thread already holds: ` +
-            "its content is appended to the old message; give each new message a fresh id",
+          message: holdsValue
+            ? `${type} names ${quotedId(id)}, a reasoning message that already holds an encrypted value: ` +
+              "its content is appended to the old message, whose value was issued for the text before (the next value replaces it); give each reasoning block a fresh id"
+            : `${type} names ${quotedId(id)}, a message an earlier run of the thread already holds: ` +
+              "its content is appended to the old message; give each new message a fresh id",
           eventType: type,
           eventIndex: ctx.index,
           ids: [id],

@@ -33,6 +33,12 @@ function runsOf(events: readonly Raw[]): Raw[][] {
 function expectedCodes(events: readonly Raw[]): Set<string> {
   const codes = new Set<string>();
   const earlier = new Set<string>();
+  // A reasoning message a value was stored on, reopened by a later START (in any run).
+  const valued = new Set<unknown>();
+  for (const e of events) {
+    if (e.type === "REASONING_ENCRYPTED_VALUE" && e.subtype === "message") valued.add(e.entityId);
+    if (e.type === "REASONING_MESSAGE_START" && valued.has(e.messageId)) codes.add("MESSAGE_ID_REUSED");
+  }
   for (const run of runsOf(events)) {
     const started = run
       .filter((e) => /^(TEXT|REASONING)_MESSAGE_(START|CHUNK)$/.test(String(e.type)) && typeof e.messageId === "string")
@@ -130,6 +136,56 @@ describe("each lint rule", () => {
       ev.runFinished("r1"),
     ];
     expect(JSON.parse((await check(["check", file("reopen.jsonl", jsonl(once)), "--json"])).stdout).warnings).toEqual(
+      [],
+    );
+  });
+
+  it("R-EVT-8 D-REPEAT: MESSAGE_ID_REUSED — a REASONING_MESSAGE_START reopens a reasoning message that holds a value, in the same run", async () => {
+    // The Vercel AI SDK adapter's shape with Anthropic: every step's reasoning block is named "0".
+    const steps = [
+      ev.runStarted("r1"),
+      ev.reasoningMessageStart("0"),
+      ev.reasoningMessageContent("0", "Need weather."),
+      ev.reasoningMessageEnd("0"),
+      ev.encryptedValue("message", "0", "sig-step-1"),
+      ev.textStart("1"),
+      ev.textEnd("1"),
+      ev.reasoningMessageStart("0"),
+      ev.reasoningMessageContent("0", "Got it."),
+      ev.reasoningMessageEnd("0"),
+      ev.encryptedValue("message", "0", "sig-step-2"),
+      ev.reasoningMessageStart("0"),
+      ev.reasoningMessageEnd("0"),
+      ev.runFinished("r1"),
+    ];
+    const r = await check(["check", file("steps.jsonl", jsonl(steps)), "--json"]);
+    const json = JSON.parse(r.stdout);
+    expect(json.warnings).toEqual([
+      expect.objectContaining({
+        code: "MESSAGE_ID_REUSED",
+        rule: "R-EVT-8",
+        eventIndex: 7,
+        ids: ["0"],
+        message: expect.stringContaining("already holds an encrypted value"),
+      }),
+    ]);
+    expect(json.warnings[0].lossy).toBeUndefined();
+    expect(r.stdout).not.toContain("sig-step");
+    // A reopened reasoning message without a value, and a text message, are not flagged within a run.
+    const plain = [
+      ev.runStarted("r1"),
+      ev.reasoningMessageStart("0"),
+      ev.reasoningMessageEnd("0"),
+      ev.textStart("1"),
+      ev.textEnd("1"),
+      ev.encryptedValue("message", "1", "sig-text"),
+      ev.reasoningMessageStart("0"),
+      ev.reasoningMessageEnd("0"),
+      ev.textStart("1"),
+      ev.textEnd("1"),
+      ev.runFinished("r1"),
+    ];
+    expect(JSON.parse((await check(["check", file("plain.jsonl", jsonl(plain)), "--json"])).stdout).warnings).toEqual(
       [],
     );
   });
