@@ -15,7 +15,9 @@ import { endsRun } from "../pipeline/paced-publisher";
  * - a run had ended and none is open: it completes — the run delivered all it had;
  * - both with a lossy `CONNECTION_BROKEN` warning to `warn` (what followed is lost);
  * - no run seen: a `TransportError` naming the endpoint — a completion would report it a success;
- * - any other error (a protocol error, `HTTP 500: …`, the agent's own) passes unchanged.
+ * - the client's own reports that quote what it received (`HTTP 422: <body>`, a `JSON.parse` message
+ *   quoting an event) are replaced by ones that do not (`redactedClientError`, D-REDACT);
+ * - any other error (a protocol error, the agent's own) passes unchanged.
  *
  * It also contains the rejection the failure raises: `@ag-ui/client` 1.0's reader teardown runs
  * `reader.cancel().catch((e) => { if (e?.name !== "AbortError") throw e })`, and `cancel()` rejects
@@ -43,7 +45,7 @@ export function endedTransport(
         }
       }),
       catchError((error: unknown) => {
-        if (!isTransportFailure(error)) throw error;
+        if (!isTransportFailure(error)) throw redactedClientError(error, endpoint);
         // Named before `letTeardownGo` renames the failure.
         const failure = runOpen || runEnded ? undefined : new TransportError(endpoint, error);
         const broken = failure === undefined ? connectionBroken(events, kindOf(error)) : undefined;
@@ -54,6 +56,30 @@ export function endedTransport(
       }),
     );
   });
+}
+
+/**
+ * `@ag-ui/client` 1.0 reports an HTTP error as `Error("HTTP <status>: <body>")` and an event that is
+ * not JSON with `JSON.parse`'s `SyntaxError`; both quote what the agent sent, and a body (a FastAPI 422
+ * echoes the request) or a frame may hold reasoning text and encrypted values. Such an error is
+ * replaced by one of the same class naming the endpoint, the status and the body's size, never its
+ * text, and without the original as `cause` (Node prints a cause's message too). Others pass as they are.
+ */
+function redactedClientError(error: unknown, endpoint: string): unknown {
+  if (isReasoningProtocolError(error) || !(error instanceof Error)) return error;
+  const http = /^HTTP (\d{3}): /.exec(error.message);
+  if (http !== null && error.constructor === Error) {
+    const size = plural(error.message.length - http[0].length, "character");
+    return new Error(
+      `agui-reasoning: ${endpoint} answered HTTP ${http[1]!}; its body (${size}) is not shown, as it may quote the conversation`,
+    );
+  }
+  if (error instanceof SyntaxError) {
+    return new SyntaxError(
+      `agui-reasoning: the stream from ${endpoint} holds an event that is not valid JSON (the parser's message is not shown: it quotes the event)`,
+    );
+  }
+  return error;
 }
 
 /**
