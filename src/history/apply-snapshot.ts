@@ -6,7 +6,7 @@ import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messa
 import { keepHeld, unlist } from "./incomplete";
 import { keepHeldDurations } from "./durations";
 import { hasValue, issuersOf, recordValuesOf, replaceIssuers } from "./issuers";
-import { messageKey } from "./message-key";
+import { earlierCopies, messageKey } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import { typeOf } from "../core/errors";
@@ -30,10 +30,14 @@ export function reconcileSnapshot(
   event: AguiEvent,
   ctx: StepContext,
 ): StepResult<Conversation, AguiEvent> {
-  const listed = readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx);
-  const { messages: snapshot, warnings } = withKnownRoles(listed, "/messages", event, ctx);
   // Each copy replaces the one before it (R-STATE-4): a repeated message keeps its last copy.
-  const repeated = repeatedMessages(listed, "last", "/messages", event, ctx);
+  const { messages: snapshot, warnings } = listedMessages(
+    readMessages(readOwnCopy(event, "messages", ctx), "/messages", event, ctx),
+    "last",
+    "/messages",
+    event,
+    ctx,
+  );
   const openFamilies = openMessageFamilies(conversation);
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
@@ -44,11 +48,7 @@ export function reconcileSnapshot(
     plan.goneToolCalls,
     added,
   );
-  return result(
-    keepHeldDurations(keepHeld(stopRemovedItems(reconciled, openFamilies))),
-    [event],
-    repeated.length === 0 ? warnings : [...warnings, ...repeated],
-  );
+  return result(keepHeldDurations(keepHeld(stopRemovedItems(reconciled, openFamilies))), [event], warnings);
 }
 
 /** The outcome of reconciling held messages with a snapshot. */
@@ -64,7 +64,7 @@ interface Reconciliation {
 
 function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
   // Snapshot message by key (a repeated key: the later copy wins, placed where the key first appears;
-  // `repeatedMessages` warns of each copy dropped).
+  // `listedMessages` warns of each copy dropped).
   const copies = new Map<string, Message>();
   for (const message of snapshot) copies.set(messageKey(message), message);
   const restatesActivity = snapshot.some((m) => m.role === "activity");
@@ -166,11 +166,8 @@ export function startRun(
   if (echo?.not !== undefined)
     throw malformed(event, ctx, `\`input\` must be an object when present (got ${echo.not})`);
   const echoed = echo?.messages === undefined ? NONE : readMessages(echo.messages, "/input/messages", event, ctx);
-  const known = withKnownRoles(echoed, "/input/messages", event, ctx);
-  const { messages } = known;
   // A held message is left as it is, so is one the echo listed before: a repeated message keeps its first copy.
-  const repeated = repeatedMessages(echoed, "first", "/input/messages", event, ctx);
-  const warnings = repeated.length === 0 ? known.warnings : [...known.warnings, ...repeated];
+  const { messages, warnings } = listedMessages(echoed, "first", "/input/messages", event, ctx);
   let next = conversation.with({ removedMessages: Table.empty(), removedToolCalls: Table.empty() });
   for (const message of messages) {
     // Held ones are matched by id and whether they are tool messages (D-HISTORY-IDS): a tool result
@@ -190,37 +187,44 @@ export function startRun(
 }
 
 /**
- * A list naming one message more than once (by its key: its id, and whether it is a tool message,
- * D-HISTORY-IDS) breaks R-EVT-8, and a history holds each message once: every copy but the one kept
- * (`keep`) is dropped, each with a lossy DUPLICATE_MESSAGE_ID naming the id, where the dropped copy
- * stood and what it held — never its text or value (D-REDACT). A list's messages of unrecognised
- * roles are dropped anyway (`withKnownRoles`) and do not count. O(list).
+ * The messages of a list the history takes (a snapshot's, an echo's), and the warnings the list
+ * earns, in this order:
+ * - a message whose role is not a 1.0 role is an unrecognised union member: the element is dropped
+ *   with a warning and the list kept (R-PROC-10/11, #95). Enforcement does this upstream; the history
+ *   repeats it for standalone use, so it never holds (or sends back) unrecognised material;
+ * - a list naming one message more than once (by its key, D-HISTORY-IDS) breaks R-EVT-8, and a
+ *   history holds each message once: every copy but the one kept (`keep`) is dropped, each with a
+ *   lossy DUPLICATE_MESSAGE_ID naming the id, where the copy stood and what it held — never its text
+ *   or value (D-REDACT). The caller keeps that copy (`reconcile`, `startRun`); this only warns. O(list).
  */
-function repeatedMessages(
+function listedMessages(
   messages: readonly Message[],
   keep: "first" | "last",
   path: string,
   event: AguiEvent,
   ctx: StepContext,
-): readonly ReasoningWarning[] {
-  // Key → the index of the copy kept so far.
-  const kept = new Map<string, number>();
-  let warnings: ReasoningWarning[] | undefined;
+): { messages: readonly Message[]; warnings: readonly ReasoningWarning[] } {
+  let known: Message[] | undefined;
+  const unknown: ReasoningWarning[] = [];
+  const repeated: ReasoningWarning[] = [];
+  const earlier = earlierCopies(keep);
   messages.forEach((message, i) => {
-    if (!isRole(message.role)) return;
-    const key = messageKey(message);
-    const before = kept.get(key);
-    if (before === undefined || keep === "last") kept.set(key, i);
+    if (!isRole(message.role)) {
+      known ??= messages.slice(0, i);
+      const text = "a message with an unrecognised role was dropped from the list";
+      unknown.push(warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, `${path}/${i}/role`));
+      return;
+    }
+    known?.push(message);
+    const before = earlier(message, i);
     if (before === undefined) return;
-    const dropped = keep === "last" ? before : i;
-    const at = keep === "last" ? i : before;
+    const [dropped, at] = keep === "last" ? [before, i] : [i, before];
     const what = message.role === "tool" ? "tool message id" : "message id";
     const text = `${typeOf(event)} lists this ${what} more than once; a history holds each message once: the copy at ${path}/${dropped}${heldBy(messages[dropped]!)} was dropped for the one at ${path}/${at}`;
-    (warnings ??= []).push(
-      warning("DUPLICATE_MESSAGE_ID", "R-EVT-8", event, ctx, [message.id], text, `${path}/${dropped}`),
-    );
+    repeated.push(warning("DUPLICATE_MESSAGE_ID", "R-EVT-8", event, ctx, [message.id], text, `${path}/${dropped}`));
   });
-  return warnings ?? NONE;
+  const warnings = unknown.length + repeated.length === 0 ? NONE : [...unknown, ...repeated];
+  return { messages: known ?? messages, warnings };
 }
 
 /** What a dropped copy of a message held that a reader would miss: its value, its tool calls (counts only, D-REDACT). */
@@ -233,28 +237,4 @@ function heldBy(message: Message): string {
     parts.push(`${plural(calls.length, "tool call")}${valued === 0 ? "" : ` (${valued} with an encrypted value)`}`);
   }
   return parts.length === 0 ? "" : `, holding ${parts.join(" and ")},`;
-}
-
-/**
- * A message whose role is not a 1.0 role is an unrecognised union member inside a list: the element
- * is dropped with a warning and the list kept (R-PROC-10/11, #95). Enforcement does this upstream;
- * the history repeats it for standalone use, so it never holds (or sends back) unrecognised material.
- */
-function withKnownRoles(
-  messages: readonly Message[],
-  path: string,
-  event: AguiEvent,
-  ctx: StepContext,
-): { messages: readonly Message[]; warnings: readonly ReasoningWarning[] } {
-  if (messages.every((m) => isRole(m.role))) return { messages, warnings: NONE };
-  const kept: Message[] = [];
-  const warnings: ReasoningWarning[] = [];
-  messages.forEach((message, i) => {
-    if (isRole(message.role)) kept.push(message);
-    else {
-      const text = "a message with an unrecognised role was dropped from the list";
-      warnings.push(warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, `${path}/${i}/role`));
-    }
-  });
-  return { messages: kept, warnings };
 }

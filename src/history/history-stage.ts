@@ -11,8 +11,7 @@ import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
 import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
 import { issuersOf } from "./issuers";
-import { messageKey } from "./message-key";
-import { quotedId } from "../core/errors";
+import { earlierCopies, repeatedId } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
@@ -175,21 +174,18 @@ function seedOf(options: HistoryOptions): ReasoningHistory {
 
 function checkSeed(messages: unknown, name: string): readonly Message[] {
   if (!Array.isArray(messages)) throw new TypeError(`agui-reasoning: ${name} must be an array`);
-  // Key → index: a history holds each message once (R-EVT-8, D-HISTORY-IDS), as parseHistory requires.
-  const first = new Map<string, number>();
+  // A history holds each message once (R-EVT-8, D-HISTORY-IDS), as parseHistory requires.
+  const earlier = earlierCopies();
   for (let i = 0; i < messages.length; i++) {
     const problem = messageProblem(messages[i]);
     if (problem !== undefined) throw new TypeError(`agui-reasoning: ${name}[${i}]: ${problem}`);
     const message = messages[i] as Message;
-    const key = messageKey(message);
-    const before = first.get(key);
+    const before = earlier(message, i);
     if (before !== undefined) {
-      const what = message.role === "tool" ? "tool message id" : "id";
       throw new TypeError(
-        `agui-reasoning: ${name}[${i}] repeats the ${what} ${quotedId(message.id)} of ${name}[${before}]: a history holds each message once (R-EVT-8)`,
+        `agui-reasoning: ${name}[${i}] repeats ${repeatedId(message)} of ${name}[${before}]: a history holds each message once (R-EVT-8)`,
       );
     }
-    first.set(key, i);
   }
   return messages as readonly Message[];
 }

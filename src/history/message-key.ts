@@ -1,4 +1,5 @@
 import type { Message } from "@ag-ui/core";
+import { quotedId } from "../core/errors";
 
 /**
  * What identifies a message in a history (D-HISTORY-IDS): its id together with whether it is a tool
@@ -7,4 +8,27 @@ import type { Message } from "@ag-ui/core";
  */
 export function messageKey(message: Pick<Message, "id" | "role">): string {
   return message.role === "tool" ? `tool:${message.id}` : `message:${message.id}`;
+}
+
+/**
+ * Reads a list of messages in order (R-EVT-8: a list names each message once): for each, the index
+ * of the copy of the same message (by key) held before it, or undefined for the first. The copy
+ * held is the first one, or with `keep: "last"` the latest (each replacing the one before it).
+ */
+export function earlierCopies(
+  keep: "first" | "last" = "first",
+): (message: Pick<Message, "id" | "role">, at: number) => number | undefined {
+  // Key → index of the copy held so far.
+  const held = new Map<string, number>();
+  return (message, at) => {
+    const key = messageKey(message);
+    const before = held.get(key);
+    if (before === undefined || keep === "last") held.set(key, at);
+    return before;
+  };
+}
+
+/** How a repeat names its message: `the id "x"`, or `the tool message id "x"` (D-HISTORY-IDS). */
+export function repeatedId(message: Pick<Message, "id" | "role">): string {
+  return `the ${message.role === "tool" ? "tool message id" : "id"} ${quotedId(message.id)}`;
 }

@@ -66,7 +66,7 @@ export function endedTransport(
  * text, and without the original as `cause` (Node prints a cause's message too). Others pass as they are.
  */
 function redactedClientError(error: unknown, endpoint: string): unknown {
-  if (isReasoningProtocolError(error) || !(error instanceof Error)) return error;
+  if (!(error instanceof Error)) return error;
   const http = /^HTTP (\d{3}): /.exec(error.message);
   if (http !== null && error.constructor === Error) {
     const size = plural(error.message.length - http[0].length, "character");

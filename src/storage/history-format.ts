@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { messageKey } from "../history/message-key";
+import { earlierCopies, repeatedId } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -89,7 +89,7 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
 
 function readMessages(shape: JsonShape, value: unknown): Message[] {
   const messages = shape.array(value, "/messages");
-  const seen = new Set<string>();
+  const earlier = earlierCopies();
   return messages.map((message, i) => {
     const checked = MessageSchema.safeParse(message);
     if (!checked.success) {
@@ -97,13 +97,11 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
     }
     // A tool message may share its id with a message of another role (D-TOOL-RESULT-ID): a message is
     // its id together with whether it is a tool message (D-HISTORY-IDS).
-    const key = messageKey(message as Message);
-    if (seen.has(key))
+    if (earlier(message as Message, i) !== undefined)
       shape.fail(
         `/messages/${i}/id`,
-        `repeats the ${(message as Message).role === "tool" ? "tool message id" : "id"} ${quotedId((message as Message).id)}: a history holds each message once (R-EVT-8)`,
+        `repeats ${repeatedId(message as Message)}: a history holds each message once (R-EVT-8)`,
       );
-    seen.add(key);
     // The value itself, not zod's copy: the schema is loose, and storage must not drop a field.
     return message as Message;
   });

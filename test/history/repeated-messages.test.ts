@@ -94,6 +94,16 @@ describe("R-EVT-8 a list naming one message twice keeps one copy, with a lossy w
     ]);
   });
 
+  it("R-EVT-8 R-STATE-4 three copies in a snapshot: each replaces the one before it, so each earlier copy is dropped for the next", async () => {
+    const copies: Message[] = [0, 1, 2].map((n) => ({ id: "0", role: "reasoning", content: `copy ${n}` }));
+    const { history, warnings } = await derive([ev.runStarted(), ev.messagesSnapshot(copies), ev.runFinished()]);
+    expect(history.messages).toEqual([copies[2]]);
+    expect(warnings.map((w) => [w.path, w.message.slice(w.message.indexOf(": the copy"))])).toEqual([
+      ["/messages/0", ": the copy at /messages/0 was dropped for the one at /messages/1"],
+      ["/messages/1", ": the copy at /messages/1 was dropped for the one at /messages/2"],
+    ]);
+  });
+
   it("R-EVT-8 D-REDACT: the warnings name ids and places, never the dropped copy's text or value", async () => {
     const { warnings } = await derive([ev.runStarted(), ev.messagesSnapshot(stepCopies), ev.runFinished()]);
     const said = JSON.stringify(warnings);
