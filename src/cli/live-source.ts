@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
+import { catchError } from "rxjs";
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { plural } from "../core/plural";
 import { agentEvents } from "../integration/agent-events";
-import { connectionBroken } from "../integration/transport-end";
+import { TransportError, connectionBroken } from "../integration/transport-end";
 import type { Source } from "./inspect";
 import { grouped } from "./outcome";
 import { InputError } from "./read-recording";
@@ -66,15 +67,18 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
   const agent = new client.HttpAgent({ url, fetch: checkedFetch });
   return {
     label: url,
-    events$: agentEvents(agent, input),
+    // A reply without any event: the library's TransportError, said with what the reply was.
+    events$: agentEvents(agent, input).pipe(
+      catchError((error: unknown) => {
+        const empty = error instanceof TransportError && error.cause === undefined && reply !== undefined;
+        throw empty ? new InputError(`the reply holds no events: ${reply!}`) : error;
+      }),
+    ),
     initialMessages: input.messages,
     drain: false,
     format: () => TRANSPORT_LABEL[transport ?? accept],
     lineOf: () => undefined,
-    ended: (events) => {
-      if (reply !== undefined && events === 0) throw new InputError(`${url}: the reply holds no events: ${reply}`);
-      return broken === undefined ? [] : [connectionBroken(events, broken, grouped(events))];
-    },
+    ended: (events) => (broken === undefined ? [] : [connectionBroken(events, broken, grouped(events))]),
   };
 }
 
