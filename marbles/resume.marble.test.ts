@@ -597,6 +597,30 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
       'resumeFrom: /history/open/toolCalls names "tc1", which the history does not list as incomplete "open"',
     ],
     [
+      "a part whose getter throws (a snapshot given as an object)",
+      (s) =>
+        Object.defineProperty({ ...s }, "discipline", {
+          enumerable: true,
+          get: () => {
+            throw new Error("secret thought");
+          },
+        }),
+      "resumeFrom: /discipline cannot be read as JSON data (a read of it threw)",
+    ],
+    [
+      "a held message whose getter throws",
+      (s) => {
+        const message = Object.defineProperty({ ...s.history.history.messages[0] }, "content", {
+          enumerable: true,
+          get: () => {
+            throw new Error("secret thought");
+          },
+        });
+        return { ...s, history: { ...s.history, history: { ...s.history.history, messages: [message] } } };
+      },
+      "resumeFrom: /history/history/messages/0 cannot be read as JSON data (a read of it threw)",
+    ],
+    [
       "a legacy id that is empty",
       (s) => ({ ...s, upcast: { ...s.upcast, span: "" } }),
       "resumeFrom: /upcast/span must not be the empty string (D-THINK-IDS)",

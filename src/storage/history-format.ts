@@ -50,11 +50,11 @@ export function historyToJSON(history: ReasoningHistory): StoredHistory {
   return {
     format: HISTORY_FORMAT,
     version: HISTORY_FORMAT_VERSION,
-    messages: shape.array(h.messages, "/messages").slice() as Message[],
-    incomplete: shape.array(h.incomplete, "/incomplete").slice() as IncompleteItem[],
+    messages: shape.array(h.messages, "/messages") as Message[],
+    incomplete: shape.array(h.incomplete, "/incomplete") as IncompleteItem[],
     issuers: issuers.map((r) => ({ subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null })),
     // A history built before durations existed (no such list) is stored with none.
-    durations: h.durations === undefined ? [] : (shape.array(h.durations, "/durations").slice() as ReasoningDuration[]),
+    durations: h.durations === undefined ? [] : (shape.array(h.durations, "/durations") as ReasoningDuration[]),
   };
 }
 
@@ -90,7 +90,8 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
 function readMessages(shape: JsonShape, value: unknown): Message[] {
   const messages = shape.array(value, "/messages");
   const earlier = earlierCopies();
-  return messages.map((message, i) => {
+  return messages.map((raw, i) => {
+    const message = shape.json(raw, `/messages/${i}`);
     const checked = MessageSchema.safeParse(message);
     if (!checked.success) {
       shape.fail(`/messages/${i}`, `is not an AG-UI 1.0 message: ${describeIssues(checked.error.issues, message)}`);
@@ -102,7 +103,7 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
         `/messages/${i}/id`,
         `repeats ${repeatedId(message as Message)}: a history holds each message once (R-EVT-8)`,
       );
-    // The value itself, not zod's copy: the schema is loose, and storage must not drop a field.
+    // Our copy, not zod's: the schema is loose, and storage must not drop a field.
     return message as Message;
   });
 }

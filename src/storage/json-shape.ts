@@ -1,10 +1,17 @@
-import { isPlainObject, jsonType } from "../core/json";
+import { isPlainObject, jsonType, setOwn } from "../core/json";
+import { NotJsonData, ownCopy } from "../history/own-copy";
+import { toPointer } from "../schema/json-pointer";
 
 /**
  * Guarded reads of JSON this package wrote earlier and is given back (a stored history, a resume
  * snapshot). Such input may be truncated, hand-edited or from another version, so every read is
  * checked and a bad value is a `TypeError` naming the JSON pointer and what was expected — never
  * the value itself, which may be reasoning text or an encrypted value (D-REDACT).
+ *
+ * A document given as an object (not text) is the caller's: any read of it may throw (a getter, a
+ * revoked proxy), and the caller may change it later. So `object`, `array` and `json` read each part
+ * once, in a guard, into a copy of the package's own: a throw is a `TypeError` naming the pointer, and
+ * nothing read shares a mutable object with the document.
  */
 export class JsonShape {
   /**
@@ -37,14 +44,52 @@ export class JsonShape {
     }
   }
 
+  /** A copy of the object's own entries (one level). */
   object(value: unknown, path: string): Record<string, unknown> {
-    if (isPlainObject(value)) return value;
-    return this.fail(path, `must be an object (got ${jsonType(value)})`);
+    const keys = this.guarded(path, () => (isPlainObject(value) ? Object.keys(value) : undefined));
+    if (keys === undefined) return this.fail(path, `must be an object (got ${jsonType(value)})`);
+    const copy: Record<string, unknown> = {};
+    let key = "";
+    try {
+      for (key of keys) setOwn(copy, key, (value as Record<string, unknown>)[key]);
+    } catch (error) {
+      this.unreadable(path + toPointer([key]), error);
+    }
+    return copy;
   }
 
+  /** A copy of the array's elements (one level; a hole reads as `undefined`). */
   array(value: unknown, path: string): readonly unknown[] {
-    if (Array.isArray(value)) return value;
-    return this.fail(path, `must be an array (got ${jsonType(value)})`);
+    const length = this.guarded(path, () => (Array.isArray(value) ? value.length : undefined));
+    if (length === undefined) return this.fail(path, `must be an array (got ${jsonType(value)})`);
+    const copy = new Array<unknown>(length);
+    let i = 0;
+    try {
+      for (; i < length; i++) copy[i] = (value as readonly unknown[])[i];
+    } catch (error) {
+      this.unreadable(`${path}/${i}`, error);
+    }
+    return copy;
+  }
+
+  /** A deep copy of a JSON value (`ownCopy`), e.g. a message. */
+  json(value: unknown, path: string): unknown {
+    return this.guarded(path, () => ownCopy(value));
+  }
+
+  /** `read()`, or a `TypeError` at `path` when it throws. */
+  private guarded<T>(path: string, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      return this.unreadable(path, error);
+    }
+  }
+
+  // Never the thrown error's message: a getter's error may quote content (D-REDACT).
+  private unreadable(path: string, error: unknown): never {
+    const why = error instanceof NotJsonData ? error.message : "a read of it threw";
+    return this.fail(path, `cannot be read as JSON data (${why})`);
   }
 
   string(value: unknown, path: string): string {

@@ -111,7 +111,31 @@ describe("serializeHistory / parseHistory: the stored form", () => {
     expect(next.history.issuers).toEqual(stored.issuers);
   });
 
+  it("D-HISTORY-IDS: a history parsed from an object shares no object with it: changing the document later changes no history", () => {
+    const doc = historyToJSON(richHistory());
+    const before = serializeHistory(parseHistory(doc));
+    const parsed = parseHistory(doc);
+    const message = doc.messages[0] as { content: string; metadata: { provider: { step: number } } };
+    message.content = "changed";
+    message.metadata.provider.step = 2;
+    (doc.incomplete as unknown[]).length = 0;
+    expect(serializeHistory(parsed)).toBe(before);
+  });
+
   const good = () => JSON.parse(serializeHistory(richHistory())) as Record<string, any>;
+  // The getter's own error quotes content: it must not reach the TypeError's message (D-REDACT).
+  const throwing = (object: Record<string, any>, key: string) =>
+    Object.defineProperty({ ...object }, key, {
+      enumerable: true,
+      get: () => {
+        throw new Error("secret thought");
+      },
+    });
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    return proxy;
+  };
   const cases: [string, (doc: Record<string, any>) => unknown, string][] = [
     [
       "not JSON text (cut short)",
@@ -179,6 +203,40 @@ describe("serializeHistory / parseHistory: the stored form", () => {
       "an issuer record without its issuer field",
       (doc) => ({ ...doc, issuers: [{ subtype: "message", entityId: "m1" }] }),
       "parseHistory: /issuers/0/issuer must be a string or null (got undefined)",
+    ],
+    [
+      "a field whose getter throws (a document given as an object)",
+      (doc) => throwing(doc, "format"),
+      "parseHistory: /format cannot be read as JSON data (a read of it threw)",
+    ],
+    [
+      "a message whose getter throws",
+      (doc) => ({ ...doc, messages: [throwing(doc.messages[0], "content")] }),
+      "parseHistory: /messages/0 cannot be read as JSON data (a read of it threw)",
+    ],
+    [
+      "an issuer record whose getter throws",
+      (doc) => ({ ...doc, issuers: [throwing(doc.issuers[0], "issuer")] }),
+      "parseHistory: /issuers/0/issuer cannot be read as JSON data (a read of it threw)",
+    ],
+    [
+      "a revoked proxy as the message list",
+      (doc) => ({ ...doc, messages: revoked() }),
+      "parseHistory: /messages cannot be read as JSON data (a read of it threw)",
+    ],
+    [
+      "a message holding a cycle",
+      (doc) => {
+        const message = { ...doc.messages[0], metadata: {} as Record<string, unknown> };
+        message.metadata.self = message.metadata;
+        return { ...doc, messages: [message] };
+      },
+      "parseHistory: /messages/0 cannot be read as JSON data (it contains a cycle)",
+    ],
+    [
+      "a hole in the message list",
+      (doc) => ({ ...doc, messages: new Array(2) }),
+      "parseHistory: /messages/0 is not an AG-UI 1.0 message: the schema rejects / (required field is missing",
     ],
     [
       "two issuer records for one value (D-ISSUER)",
