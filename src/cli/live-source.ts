@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
+import { catchError } from "rxjs";
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { plural } from "../core/plural";
 import { agentEvents } from "../integration/agent-events";
-import { connectionBroken } from "../integration/transport-end";
+import { TransportError, connectionBroken } from "../integration/transport-end";
 import type { Source } from "./inspect";
 import { grouped } from "./outcome";
 import { InputError } from "./read-recording";
@@ -44,18 +45,25 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
   }
   // What the endpoint answered: `HTTP 404 Not Found, content type "text/html"`.
   let reply: string | undefined;
+  let contentType = "";
   let transport: Transport | undefined;
   let broken: string | undefined;
+  // How the reply ends its lines, from its first line break: what explains an SSE stream the client misreads.
+  let lineEnding: LineEnding | undefined;
   const checkedFetch = async (target: string, init: RequestInit): Promise<Response> => {
     const headers = new Headers(init.headers);
     headers.set("accept", MEDIA_TYPE[accept]);
     const response = await fetch(target, { ...init, headers });
-    const contentType = response.headers.get("content-type") ?? "";
+    contentType = response.headers.get("content-type") ?? "";
     const reason = response.statusText || STATUS_CODES[response.status] || "";
     reply = `HTTP ${response.status}${reason ? ` ${reason}` : ""}, content type ${contentType ? JSON.stringify(contentType) : "none"}`;
     if (response.ok && EVENT_STREAM.test(contentType)) {
       transport = contentType.toLowerCase().startsWith(MEDIA_TYPE.proto) ? "proto" : "sse";
-      return guarded(response, (reason) => (broken ??= reason));
+      return guarded(
+        response,
+        (reason) => (broken ??= reason),
+        (ending) => (lineEnding ??= ending),
+      );
     }
     const shape = await bodyShape(response);
     const what = `${reply}, ${shape}`;
@@ -66,16 +74,50 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
   const agent = new client.HttpAgent({ url, fetch: checkedFetch });
   return {
     label: url,
-    events$: agentEvents(agent, input),
+    // What the client could not read, said with what the reply was and, where known, why.
+    events$: agentEvents(agent, input).pipe(
+      catchError((error: unknown) => {
+        if (error instanceof TransportError && error.cause === undefined && reply !== undefined) {
+          throw new InputError(`the reply holds no events: ${reply}${misreadProtobuf(contentType)}`);
+        }
+        if (error instanceof SyntaxError && transport === "sse" && lineEnding !== undefined && lineEnding !== "LF") {
+          throw new InputError(unsplitLines(lineEnding));
+        }
+        throw error;
+      }),
+    ),
     initialMessages: input.messages,
     drain: false,
     format: () => TRANSPORT_LABEL[transport ?? accept],
     lineOf: () => undefined,
-    ended: (events) => {
-      if (reply !== undefined && events === 0) throw new InputError(`${url}: the reply holds no events: ${reply}`);
-      return broken === undefined ? [] : [connectionBroken(events, broken, grouped(events))];
-    },
+    ended: (events) => (broken === undefined ? [] : [connectionBroken(events, broken, grouped(events))]),
   };
+}
+
+/** How a reply ends its lines: LF, CRLF, or CR alone — all three SSE's own (WHATWG). */
+type LineEnding = "LF" | "CRLF" | "CR";
+
+/**
+ * `@ag-ui/client` 1.0 splits an SSE stream into events at "\n\n" only, so lines ended by CRLF or CR
+ * alone (both SSE, and what some servers send) run together into one frame it cannot parse.
+ */
+function unsplitLines(ending: "CRLF" | "CR"): string {
+  const shown = ending === "CRLF" ? '"\\r\\n"' : '"\\r" alone';
+  return (
+    `the stream ends its lines with ${ending} (${shown}): SSE allows it, but @ag-ui/client 1.0 separates ` +
+    'events only at "\\n\\n", so an HttpAgent reads its events run together as one that is not JSON; ' +
+    'end the lines with "\\n"'
+  );
+}
+
+/**
+ * `@ag-ui/client` 1.0 reads protobuf only under the bare media type, and anything else as SSE: a
+ * protobuf reply whose content type has parameters (`; charset=binary`) yields no event.
+ */
+function misreadProtobuf(contentType: string): string {
+  const [type, ...parameters] = contentType.split(";");
+  if (parameters.length === 0 || type!.trim().toLowerCase() !== MEDIA_TYPE.proto) return "";
+  return `: @ag-ui/client 1.0 reads protobuf only when the content type is exactly "${MEDIA_TYPE.proto}", and read this reply as SSE`;
 }
 
 /**
@@ -85,15 +127,38 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
  * ended is closed. `HttpAgent` rethrows a failed body's cancellation outside any promise chain (an
  * uncaught `TypeError: terminated` and a stack trace), so the body it reads never fails.
  */
-function guarded(response: Response, onBreak: (reason: string) => void): Response {
+function guarded(
+  response: Response,
+  onBreak: (reason: string) => void,
+  onLineEnding: (ending: LineEnding) => void,
+): Response {
   const reader = response.body?.getReader();
   if (!reader) return response;
+  // The reply's first line break: looked for, a CR seen (its line ending is the next byte's), or found.
+  let lineBreak: "looking" | "cr" | "found" = "looking";
+  const sniff = (bytes: Uint8Array): void => {
+    for (let i = 0; i < bytes.length && lineBreak !== "found"; i++) {
+      const b = bytes[i];
+      if (lineBreak === "cr") {
+        onLineEnding(b === 0x0a ? "CRLF" : "CR");
+        lineBreak = "found";
+      } else if (b === 0x0a) {
+        onLineEnding("LF");
+        lineBreak = "found";
+      } else if (b === 0x0d) lineBreak = "cr";
+    }
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
-        if (done) controller.close();
-        else if (value) controller.enqueue(value);
+        if (done) {
+          if (lineBreak === "cr") onLineEnding("CR");
+          controller.close();
+        } else if (value) {
+          sniff(value);
+          controller.enqueue(value);
+        }
       } catch (error) {
         onBreak(breakReason(error));
         controller.close();

@@ -216,8 +216,12 @@ export function readRecording(
           options.onProgress?.(count, bytes);
         }
         if (subscriber.closed) return;
-        decoder.end();
-        feed("", true);
+        // Cut inside a character: its bytes stand as U+FFFD, which makes the last line or frame no
+        // JSON — where the recording was cut — and never reaches an event (nothing can follow it).
+        const cutInside = decoder.end();
+        feed(cutInside ? "\uFFFD" : "", true);
+        // An SSE line it alone begins is a field line without data: the frame it began was cut all the same.
+        if (cutInside && cut === undefined && format === "SSE") cut = { line: lineNo + 1, unit: "SSE frame" };
         options.onProgress?.(count, bytes);
         subscriber.complete();
       } catch (error) {

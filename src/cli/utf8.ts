@@ -22,9 +22,15 @@ export class StrictUtf8 {
     return whole.toString("utf8");
   }
 
-  /** The input ended: a sequence still incomplete is invalid. */
-  end(): void {
-    if (this.carry) throw notUtf8(this.offset);
+  /**
+   * The input ended. Whether it ended inside a character: the start of a well-formed sequence is
+   * left, as when a recording is cut at a byte count (`head -c`, a size limit) — where it was cut,
+   * not bad input. A malformed start is invalid.
+   */
+  end(): boolean {
+    if (this.carry === undefined) return false;
+    if (!wellFormedStart(this.carry)) throw notUtf8(this.offset);
+    return true;
   }
 }
 
@@ -51,6 +57,19 @@ function incompleteTail(bytes: Uint8Array): number {
     return need > n - i ? i : n;
   }
   return n;
+}
+
+/**
+ * Whether a carried sequence (a lead byte and continuation bytes, `incompleteTail`) is how a
+ * well-formed one begins: its second byte, when there is one, in the lead's range.
+ */
+function wellFormedStart(bytes: Uint8Array): boolean {
+  const lead = bytes[0]!;
+  const second = bytes[1];
+  if (second === undefined) return true;
+  const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+  const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+  return second >= low && second <= high;
 }
 
 /** The offset of the first byte that does not start or continue a well-formed sequence (RFC 3629). */

@@ -1,4 +1,4 @@
-import { EMPTY, catchError, defer, from, tap, throwError, type Observable, type ObservableInput } from "rxjs";
+import { EMPTY, catchError, concat, defer, from, tap, throwError, type Observable, type ObservableInput } from "rxjs";
 import { isReasoningProtocolError } from "../core/errors";
 import { rawField, rawType } from "../core/json";
 import { plural } from "../core/plural";
@@ -15,6 +15,8 @@ import { endsRun } from "../pipeline/paced-publisher";
  * - a run had ended and none is open: it completes — the run delivered all it had;
  * - both with a lossy `CONNECTION_BROKEN` warning to `warn` (what followed is lost);
  * - no run seen: a `TransportError` naming the endpoint — a completion would report it a success;
+ *   so is a reply that ends without any event (an empty body, JSON where SSE was expected: the
+ *   client reads no frame from it), which `check --url` refuses as well;
  * - the client's own reports that quote what it received (`HTTP 422: <body>`, a `JSON.parse` message
  *   quoting an event) are replaced by ones that do not (`redactedClientError`, D-REDACT);
  * - any other error (a protocol error, the agent's own) passes unchanged.
@@ -35,7 +37,7 @@ export function endedTransport(
     let runOpen = false;
     let runEnded = false;
     let events = 0;
-    return from(source).pipe(
+    const transported = from(source).pipe(
       tap((event) => {
         events++;
         if (rawType(event) === "RUN_STARTED") runOpen = true;
@@ -55,6 +57,9 @@ export function endedTransport(
         return EMPTY;
       }),
     );
+    // A reply that ended without any event (a failure without a run was raised above): no run came.
+    const noRun = defer(() => (events === 0 ? throwError(() => new TransportError(endpoint)) : EMPTY));
+    return concat(transported, noRun);
   });
 }
 
@@ -83,21 +88,25 @@ function redactedClientError(error: unknown, endpoint: string): unknown {
 }
 
 /**
- * The connection to an agent failed after its response started, and no run was open. Its message
- * names the endpoint and the failure's kind (its name and code), never the failure's own message,
- * which may quote what the stream carried (D-REDACT); the failure itself is the `cause`.
+ * No run came from an agent: the connection failed after its response started while no run was open
+ * (`cause`: the failure), or the reply ended without any event (no `cause`). Its message names the
+ * endpoint and the failure's kind (its name and code), never the failure's own message, which may
+ * quote what the stream carried (D-REDACT).
  */
 export class TransportError extends Error {
   override readonly name = "TransportError";
 
   constructor(
     readonly endpoint: string,
-    cause: TypeError,
+    cause?: TypeError,
   ) {
     super(
-      `agui-reasoning: the connection to ${endpoint} failed (${kindOf(cause)}) while no run was open; ` +
-        "a stream that ends without its own end is not a success",
-      { cause },
+      cause === undefined
+        ? `agui-reasoning: the reply from ${endpoint} ended without any event (no run came): ` +
+            "a reply without a run is not a success"
+        : `agui-reasoning: the connection to ${endpoint} failed (${kindOf(cause)}) while no run was open; ` +
+            "a stream that ends without its own end is not a success",
+      cause === undefined ? undefined : { cause },
     );
   }
 }

@@ -55,6 +55,19 @@ describe("--url replies that are not event streams (exit 2, never their content)
       } else if (req.url === "/empty") {
         res.writeHead(200, { "content-type": "text/event-stream" });
         res.end();
+      } else if (req.url === "/crlf" || req.url === "/cr" || req.url === "/crlf-split") {
+        const ending = req.url === "/cr" ? "\r" : "\r\n";
+        const run = [ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", THOUGHT)];
+        const frames = run.map((e) => `data: ${JSON.stringify(e)}${ending}${ending}`).join("");
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        if (req.url !== "/crlf-split") return void res.end(frames);
+        // The first line's CR ends one write and its LF begins the next.
+        const cr = frames.indexOf("\r") + 1;
+        res.flushHeaders();
+        res.write(frames.slice(0, cr), () => setTimeout(() => res.end(frames.slice(cr)), 20));
+      } else if (req.url === "/proto-parameters") {
+        res.writeHead(200, { "content-type": "application/vnd.ag-ui.event+proto; charset=binary" });
+        res.end(Buffer.from([0, 0, 0, 2, 8, 1]));
       } else if (req.url === "/teapot") {
         res.writeHead(500, { "content-type": "text/plain" });
         res.end(THOUGHT);
@@ -89,6 +102,33 @@ describe("--url replies that are not event streams (exit 2, never their content)
     expect(r.stderr).toContain(shape);
     expect(r.stderr).not.toContain(THOUGHT);
     expect(r.stderr.split("\n")).toHaveLength(2);
+  });
+
+  it.each([
+    ["/crlf", 'CRLF ("\\r\\n")'],
+    ["/crlf-split", 'CRLF ("\\r\\n")'],
+    ["/cr", 'CR ("\\r" alone)'],
+  ])(
+    "R-TRANS-4 %s: SSE lines the client does not split are named as the cause, exit 2, no content",
+    async (path, ending) => {
+      const r = await check(["check", "--url", `${base}${path}`, "--no-progress"]);
+      expect([r.code, r.stdout]).toEqual([2, ""]);
+      expect(r.stderr).toBe(
+        `agui-reasoning: ${base}${path}: the stream ends its lines with ${ending}: SSE allows it, but @ag-ui/client 1.0 ` +
+          'separates events only at "\\n\\n", so an HttpAgent reads its events run together as one that is not JSON; ' +
+          'end the lines with "\\n"\n',
+      );
+    },
+  );
+
+  it("R-TRANS-5 a protobuf reply with content-type parameters: the client reads it as SSE, which the message says", async () => {
+    const r = await check(["check", "--url", `${base}/proto-parameters`, "--no-progress", "--accept", "proto"]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toBe(
+      `agui-reasoning: ${base}/proto-parameters: the reply holds no events: HTTP 200 OK, content type ` +
+        '"application/vnd.ag-ui.event+proto; charset=binary": @ag-ui/client 1.0 reads protobuf only when the content ' +
+        'type is exactly "application/vnd.ag-ui.event+proto", and read this reply as SSE\n',
+    );
   });
 
   it("R-TRANS-4 an empty event stream is an unusable reply, exit 2, even with --allow-empty", async () => {

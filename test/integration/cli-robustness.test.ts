@@ -267,9 +267,10 @@ describe("finding 6: input that is not UTF-8 is unusable", () => {
       stdout: "",
       stderr: `agui-reasoning: ${path}: not valid UTF-8 at byte ${at}: the input must be UTF-8 text\n`,
     });
-    const truncatedSequence = file("cut-utf8.jsonl", "");
-    writeFileSync(truncatedSequence, Buffer.concat([good, Buffer.from([0xf0, 0x9f])]));
-    expect((await check(["check", truncatedSequence])).stderr).toContain(`not valid UTF-8 at byte ${good.length}`);
+    // A malformed start left at the end (ED A0 would be a surrogate) is invalid, not a cut.
+    const malformedEnd = file("malformed-end.jsonl", "");
+    writeFileSync(malformedEnd, Buffer.concat([good, Buffer.from([0xed, 0xa0])]));
+    expect((await check(["check", malformedEnd])).stderr).toContain(`not valid UTF-8 at byte ${good.length}`);
     const emoji = Buffer.from(jsonl([ev.runStarted("r😀"), ev.runFinished("r😀")]));
     const split = emoji.indexOf(0xf0) + 2;
     const chunks = (async function* () {
@@ -281,6 +282,41 @@ describe("finding 6: input that is not UTF-8 is unusable", () => {
       readRecording(chunks).events$.subscribe({ next: (e) => events.push(e), error: fail, complete: done }),
     );
     expect(events).toEqual([ev.runStarted("r😀"), ev.runFinished("r😀")]);
+  });
+});
+
+describe("R-TRANS-2: a recording cut inside a multi-byte character is cut, not invalid UTF-8", () => {
+  const started = jsonl([ev.runStarted("r1"), ev.textStart("a1")]);
+  const cutLine = Buffer.from(`${JSON.stringify(ev.textContent("a1", "caf\u00e9 \u{1F600}"))}\n`);
+  // `head -c` at a byte count: inside the emoji's four bytes.
+  const insideEmoji = cutLine.subarray(0, cutLine.indexOf(0xf0) + 2);
+  const sse = (events: readonly unknown[]): string => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+  it.each([
+    ["inside the last JSON line", Buffer.concat([Buffer.from(started), insideEmoji]), "line 3", 2],
+    ["at the start of a line", Buffer.concat([Buffer.from(started), Buffer.from([0xf0, 0x9f])]), "line 3", 2],
+    [
+      "inside an SSE frame's data",
+      Buffer.concat([Buffer.from(sse([ev.runStarted("r1"), ev.textStart("a1")])), Buffer.from("data: "), insideEmoji]),
+      "SSE frame (line 5)",
+      2,
+    ],
+    [
+      "at the start of an SSE line",
+      Buffer.concat([Buffer.from(sse([ev.runStarted("r1"), ev.textStart("a1")])), Buffer.from([0xe2, 0x82])]),
+      "SSE frame (line 5)",
+      2,
+    ],
+  ])("%s: RECORDING_CUT where it was cut, the run truncated (exit 1)", async (_where, bytes, place, events) => {
+    const path = file("cut-inside-character.txt", "");
+    writeFileSync(path, bytes);
+    const r = await check(["check", path, "--json"]);
+    expect([r.code, r.stderr]).toEqual([1, ""]);
+    const report = JSON.parse(r.stdout) as { warnings: Array<{ code: string; message: string; eventIndex: number }> };
+    expect(report.warnings).toEqual([
+      expect.objectContaining({ code: "RECORDING_CUT", rule: "R-TRANS-2", lossy: true, eventIndex: events }),
+    ]);
+    expect(report.warnings[0]!.message).toContain(place);
+    expect(report).toMatchObject({ outcome: "failed", error: { code: "RUN_TRUNCATED" } });
   });
 });
 

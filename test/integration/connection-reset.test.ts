@@ -151,6 +151,42 @@ describe.each([
   });
 });
 
+/** A server answering 200 with `contentType` and `body`, then ending the response: no frame, no run. */
+async function answering(contentType: string, body: string): Promise<{ url: string; received: () => void }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": contentType });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent`, received: () => {} };
+}
+
+describe.each([
+  ["agentEvents", throughAgentEvents],
+  ["the middleware", throughMiddleware],
+] as const)("a reply without any event, through %s (R-TRANS-3: never a success)", (_path, run) => {
+  it.each([
+    ["an empty event stream", "text/event-stream", ""],
+    ["SSE comments only", "text/event-stream", ": keep-alive\n\n: still here\n\n"],
+    ["JSON where SSE was expected", "application/json", JSON.stringify(completeRun)],
+  ])("D-PATHS: %s is a TransportError naming the URL, as check --url refuses it", async (_what, contentType, body) => {
+    const server = await answering(contentType, body);
+    const { end, warnings } = await run(server);
+    expect(end.error).toBeInstanceOf(TransportError);
+    const error = end.error as TransportError;
+    expect(error.message).toBe(
+      `agui-reasoning: the reply from ${server.url} ended without any event (no run came): a reply without a run is not a success`,
+    );
+    expect([error.endpoint, error.cause]).toEqual([server.url, undefined]);
+    expect(warnings).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+});
+
 /** The warning every path gives for a connection that broke after `events` source events. */
 const BROKEN_AFTER = (events: number): unknown =>
   expect.objectContaining({
