@@ -1,4 +1,5 @@
 import { isReasoningProtocolError } from "./errors";
+import type { ShortenedLists } from "./source-pointer";
 import type { ReasoningWarning, Stage, StepResult } from "./types";
 
 // Stages of different state/input/output types run in one chain; the chain itself is untyped.
@@ -72,7 +73,8 @@ export function isTruncation(error: unknown): boolean {
  * Depth-first: each output of link i passes through links i+1…n before the next output of link i,
  * which gives exactly the order (and the same partial output before an error) that one subscriber
  * per stage would give. `ctx.index` is the index of the source event in the chain's source for
- * every link, and synthesized events carry their trigger's (D-EVENT-INDEX). A thrown error
+ * every link, and synthesized events carry their trigger's (D-EVENT-INDEX); so does
+ * `ctx.shortened`: the lists a link shortened in the event, for the links after it. A thrown error
  * propagates to the caller (`next`/`complete`); everything emitted before stays emitted.
  *
  * Re-entrancy: a subscriber may feed the source from inside an emission. The nested event runs
@@ -98,7 +100,7 @@ export class ChainRunner {
   }[];
   // The one context every step sees: a fresh `{ index }` per event would be an allocation per event,
   // and no step keeps its ctx beyond the call.
-  readonly #ctx = { index: 0 };
+  readonly #ctx: { index: number; shortened: ShortenedLists | undefined } = { index: 0, shortened: undefined };
   readonly #arm: LaneArming | undefined;
   readonly #afterEvent: (() => void) | undefined;
   readonly #emitOut: (value: unknown) => void;
@@ -173,9 +175,11 @@ export class ChainRunner {
     if (this.#depth === 0 && this.#arm !== undefined && this.#tookLane(value)) return;
     this.#dropLanes();
     const ctx = this.#ctx;
-    // A nested event must not leave its index to the rest of the outer one.
+    // A nested event must not leave its index to the rest of the outer one, nor see the outer's lists.
     const outer = ctx.index;
+    const outerShortened = ctx.shortened;
     ctx.index = this.#index++;
+    ctx.shortened = undefined;
     this.#depth++;
     try {
       this.#feed(0, value);
@@ -183,6 +187,7 @@ export class ChainRunner {
       // What the failing event changed before the failure is published too: delivered stays delivered.
       this.#depth--;
       ctx.index = outer;
+      ctx.shortened = outerShortened;
       this.#failing = true;
       try {
         this.#published();
@@ -193,6 +198,7 @@ export class ChainRunner {
     }
     this.#depth--;
     ctx.index = outer;
+    ctx.shortened = outerShortened;
     this.#published();
   }
 
@@ -208,6 +214,8 @@ export class ChainRunner {
     const states = this.states;
     const ctx = this.#ctx;
     ctx.index = this.#index;
+    const outerShortened = ctx.shortened;
+    ctx.shortened = undefined;
     let failure = upstream;
     this.#depth++;
     try {
@@ -225,6 +233,7 @@ export class ChainRunner {
       }
     } finally {
       this.#depth--;
+      ctx.shortened = outerShortened;
     }
     this.#published();
     if (failure !== undefined) throw failure.error;
@@ -306,8 +315,14 @@ export class ChainRunner {
         value = out[0];
         continue;
       }
+      // The lists this step shortened, for the later links (a removal is always warned of, so the
+      // loop above never meets one).
+      const shortened = r.shortened;
       this.#deliver(i, warnings);
+      const outer = ctx.shortened;
+      if (shortened !== undefined) ctx.shortened = shortened;
       for (let o = 0; o < out.length && !this.#stopped; o++) this.#feed(i + 1, out[o]);
+      ctx.shortened = outer;
       return;
     }
     this.#emitOut(value);

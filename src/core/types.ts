@@ -43,6 +43,13 @@ export interface ReasoningWarning {
 export interface StepContext {
   /** Index of the *source* event being processed (synthesized events share their trigger's index). */
   readonly index: number;
+  /**
+   * The lists an earlier link of the chain shortened in this event (enforcement removing an
+   * unrecognised member, R-PROC-11): the JSON pointer of each list in the event as the chain's source
+   * delivered it → the source index of each element kept, in order. A path a warning or error names
+   * inside such a list names the source's position (D-EVENT-INDEX). Absent when no list was shortened.
+   */
+  readonly shortened?: ReadonlyMap<string, readonly number[]>;
 }
 
 /**
@@ -53,6 +60,11 @@ export interface StepResult<S, O> {
   readonly state: S;
   readonly out: readonly O[];
   readonly warnings: readonly ReasoningWarning[];
+  /**
+   * The lists this step shortened in `out`'s event, as `StepContext.shortened` hands them to the
+   * later links. Read only on a result with warnings (every removal is warned of).
+   */
+  readonly shortened?: ReadonlyMap<string, readonly number[]>;
 }
 
 /**

@@ -79,7 +79,7 @@ export function patchActivity(
   const held = conversation.at(position)!;
   if (held.role !== "activity")
     return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
-  const outcome = applyJsonPatch(held.content, patch);
+  const outcome = applyJsonPatch(held.content, patch, (i) => ctx.shortened?.get("/patch")?.[i] ?? i);
   const content = outcome.ok && isPlainObject(outcome.value) ? outcome.value : undefined;
   if (content === undefined) {
     const failure = outcome.ok

@@ -10,6 +10,7 @@ import { earlierCopies, messageKey } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import { typeOf } from "../core/errors";
+import { sourcePointer } from "../core/source-pointer";
 import { plural } from "../core/plural";
 import type { ValueIssuer } from "./types";
 import { Table } from "./table";
@@ -196,6 +197,7 @@ export function startRun(
  *   history holds each message once: every copy but the one kept (`keep`) is dropped, each with a
  *   lossy DUPLICATE_MESSAGE_ID naming the id, where the copy stood and what it held — never its text
  *   or value (D-REDACT). The caller keeps that copy (`reconcile`, `startRun`); this only warns. O(list).
+ * Paths name where the source had the message, in a list enforcement shortened too (D-EVENT-INDEX).
  */
 function listedMessages(
   messages: readonly Message[],
@@ -208,20 +210,21 @@ function listedMessages(
   const unknown: ReasoningWarning[] = [];
   const repeated: ReasoningWarning[] = [];
   const earlier = earlierCopies(keep);
+  const at = (i: number): string => sourcePointer(`${path}/${i}`, ctx.shortened);
   messages.forEach((message, i) => {
     if (!isRole(message.role)) {
       known ??= messages.slice(0, i);
       const text = "a message with an unrecognised role was dropped from the list";
-      unknown.push(warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, `${path}/${i}/role`));
+      unknown.push(warning("UNKNOWN_UNION_MEMBER", "R-PROC-11", event, ctx, [message.id], text, `${at(i)}/role`));
       return;
     }
     known?.push(message);
     const before = earlier(message, i);
     if (before === undefined) return;
-    const [dropped, at] = keep === "last" ? [before, i] : [i, before];
+    const [dropped, kept] = keep === "last" ? [before, i] : [i, before];
     const what = message.role === "tool" ? "tool message id" : "message id";
-    const text = `${typeOf(event)} lists this ${what} more than once; a history holds each message once: the copy at ${path}/${dropped}${heldBy(messages[dropped]!)} was dropped for the one at ${path}/${at}`;
-    repeated.push(warning("DUPLICATE_MESSAGE_ID", "R-EVT-8", event, ctx, [message.id], text, `${path}/${dropped}`));
+    const text = `${typeOf(event)} lists this ${what} more than once; a history holds each message once: the copy at ${at(dropped)}${heldBy(messages[dropped]!)} was dropped for the one at ${at(kept)}`;
+    repeated.push(warning("DUPLICATE_MESSAGE_ID", "R-EVT-8", event, ctx, [message.id], text, at(dropped)));
   });
   const warnings = unknown.length + repeated.length === 0 ? NONE : [...unknown, ...repeated];
   return { messages: known ?? messages, warnings };

@@ -14,12 +14,17 @@ const FAIL: unique symbol = Symbol("does not apply");
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names FAIL as one of the values
 type Edited = unknown | typeof FAIL;
 
-export function applyJsonPatch(document: unknown, patch: readonly unknown[]): PatchOutcome {
+/** `position`: where the operation at `i` stood in the event (enforcement may have removed some before it, D-EVENT-INDEX). */
+export function applyJsonPatch(
+  document: unknown,
+  patch: readonly unknown[],
+  position: (i: number) => number = (i) => i,
+): PatchOutcome {
   let value = document;
   for (let i = 0; i < patch.length; i++) {
     const op = patch[i];
     const next = isPlainObject(op) ? applyOperation(value, op) : FAIL;
-    if (next === FAIL) return { ok: false, reason: `operation ${i}${describe(op)} does not apply` };
+    if (next === FAIL) return { ok: false, reason: `operation ${position(i)}${describe(op)} does not apply` };
     value = next;
   }
   return { ok: true, value };

@@ -1,5 +1,6 @@
 import { jsonType } from "../core/json";
 import { toPointer } from "./json-pointer";
+import { sourcePointer, type ShortenedLists } from "../core/source-pointer";
 
 /** The parts of a zod v4 issue this package reads (never `input`, never `message`: see below). */
 export interface IssueLike {
@@ -24,11 +25,12 @@ const MAX_LISTED = 3;
  * One sentence naming the JSON path of every rejected field and what the schema expected
  * (R-PROC-4). Built from the issue's structured fields rather than zod's message, because a
  * custom zod error map may print the rejected value, and a rejected value may be a delta or an
- * encrypted value (D-REDACT). The received value is described by its JSON kind only.
+ * encrypted value (D-REDACT). The received value is described by its JSON kind only. A path into a
+ * list enforcement shortened (`shortened`) names the element where the source had it (D-EVENT-INDEX).
  */
-export function describeIssues(issues: readonly IssueLike[], input: unknown): string {
+export function describeIssues(issues: readonly IssueLike[], input: unknown, shortened?: ShortenedLists): string {
   const precise = issues.flatMap(pinpoint);
-  const listed = precise.slice(0, MAX_LISTED).map((issue) => describeIssue(issue, input));
+  const listed = precise.slice(0, MAX_LISTED).map((issue) => describeIssue(issue, input, shortened));
   const more = precise.length > MAX_LISTED ? ` (+${precise.length - MAX_LISTED} more)` : "";
   return `the schema rejects ${listed.join("; ")}${more}`;
 }
@@ -53,9 +55,9 @@ function pinpoint(issue: IssueLike): IssueLike[] {
   return deepest.flatMap((inner) => pinpoint({ ...inner, path: [...issue.path, ...inner.path] }));
 }
 
-function describeIssue(issue: IssueLike, input: unknown): string {
+function describeIssue(issue: IssueLike, input: unknown, shortened: ShortenedLists | undefined): string {
   const segments = issue.path.map((p) => (typeof p === "number" ? p : String(p)));
-  const pointer = toPointer(segments) || "/";
+  const pointer = sourcePointer(toPointer(segments), shortened) || "/";
   const received = valueAt(input, segments);
   return `${pointer} (${explain(issue, received)})`;
 }

@@ -19,6 +19,7 @@ import { isCleanHotEvent } from "./fast-path";
 import { compareProtocolVersion } from "./protocol-version";
 import { REMOVED, stripUnknown } from "./strip-unknown";
 import { toPointer } from "./json-pointer";
+import type { ShortenedLists } from "../core/source-pointer";
 
 /** Enforcement keeps nothing between events: every verdict depends on the event alone. */
 export type EnforceState = null;
@@ -87,18 +88,21 @@ function validate(
     }
     event = stripped.value;
   }
-  assertSchema(input, event, entry, ctx);
+  assertSchema(input, event, entry, ctx, NONE, stripped?.shortened);
   const version = entry.type === "RUN_STARTED" ? (event as { protocolVersion?: unknown }).protocolVersion : undefined;
   if (typeof version === "string") {
     const warning = protocolVersionWarning(version, compareProtocolVersion(version), event, ctx);
     if (warning) (warnings ??= []).push(warning);
   }
-  return result(state, [event as AguiEvent], warnings ?? NONE);
+  const out = result(state, [event as AguiEvent], warnings ?? NONE);
+  // A list that lost an element: the later links name its elements where the source had them (D-EVENT-INDEX).
+  return stripped?.shortened === undefined ? out : { ...out, shortened: stripped.shortened };
 }
 
 /**
  * zod is the authority: anything its schema rejects fails the run, naming the JSON paths (R-PROC-4, R-REASON-23),
  * except the issues at (or below) `removed`, the unrecognised members that remove the event anyway.
+ * Paths into `event`'s `shortened` lists are named where the source had the element (D-EVENT-INDEX).
  */
 function assertSchema(
   input: unknown,
@@ -106,6 +110,7 @@ function assertSchema(
   entry: EventEntry,
   ctx: StepContext,
   removed: readonly string[] = NONE,
+  shortened?: ShortenedLists,
 ): void {
   const verdict = entry.schema.safeParse(event) as { success: boolean; error?: { issues: readonly IssueLike[] } };
   if (verdict.success) return;
@@ -116,7 +121,7 @@ function assertSchema(
   });
   if (issues.length === 0) return;
   const rule = entry.type.startsWith("REASONING_") ? "R-REASON-23" : "R-PROC-4";
-  throw malformed(input, ctx, describeIssues(issues, event), rule);
+  throw malformed(input, ctx, describeIssues(issues, event, shortened), rule);
 }
 
 /** The event's `type`, or FAIL: an event that is not an object, or has no string `type`, is malformed (R-PROC-4). */

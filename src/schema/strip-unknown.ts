@@ -1,4 +1,5 @@
 import { isPlainObject, setOwn } from "../core/json";
+import type { ShortenedLists } from "../core/source-pointer";
 import { toPointer } from "./json-pointer";
 import type { ArrayPlan, ChoicePlan, EnumPlan, ObjectPlan, Plan, RecordPlan, VariantPlan } from "./schema-plan";
 
@@ -18,6 +19,8 @@ export interface Stripped {
   /** The value minus unrecognised material, or `REMOVED` when the value itself had to go. */
   readonly value: unknown;
   readonly notes: readonly StripNote[];
+  /** The lists that lost an element, by their pointer in `value`: the index of each element kept (D-EVENT-INDEX). */
+  readonly shortened?: ShortenedLists;
 }
 
 /**
@@ -32,7 +35,10 @@ export function stripUnknown(value: unknown, plan: Plan): Stripped | undefined {
   const stripped = walk.value(value, plan);
   if (stripped === REMOVED) walk.absorbRemoval(0);
   // Every change leaves a note, so no note means the value came back as it was.
-  return walk.notes.length === 0 ? undefined : { value: stripped, notes: walk.notes };
+  if (walk.notes.length === 0) return undefined;
+  return walk.shortened === undefined
+    ? { value: stripped, notes: walk.notes }
+    : { value: stripped, notes: walk.notes, shortened: walk.shortened };
 }
 
 /** One walk over one value: the current path and what was removed so far. */
@@ -40,6 +46,8 @@ class Walk {
   /** Segments from the root to the value being walked. */
   readonly path: Array<string | number> = [];
   readonly notes: StripNote[] = [];
+  /** The lists that lost an element so far (made at the first). */
+  shortened: Map<string, number[]> | undefined;
   /** Pointer of the unrecognised member whose removal is bubbling up to an optional field, a list element or the root. */
   private member = "";
 
@@ -113,8 +121,9 @@ class Walk {
 
   private array(value: unknown, plan: ArrayPlan): unknown {
     if (!Array.isArray(value)) return value;
-    // Copy-on-write: created at the first element that changes or goes.
+    // Copy-on-write: created at the first element that changes or goes; `kept` at the first that goes.
     let out: unknown[] | undefined;
+    let kept: number[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       const mark = this.notes.length;
@@ -123,8 +132,13 @@ class Walk {
       if (next === REMOVED) this.absorbRemoval(mark);
       this.path.pop();
       if (next !== v) out ??= value.slice(0, i);
-      if (out && next !== REMOVED) out.push(next);
+      if (next === REMOVED) kept ??= Array.from({ length: i }, (_, k) => k);
+      else {
+        out?.push(next);
+        kept?.push(i);
+      }
     }
+    if (kept !== undefined) (this.shortened ??= new Map()).set(toPointer(this.path), kept);
     return out ?? value;
   }
 
