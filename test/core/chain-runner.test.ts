@@ -19,6 +19,7 @@ import type { ReasoningWarning, Stage, StepContext } from "../../src/core/types"
 interface Reaction {
   readonly out?: readonly string[];
   readonly warn?: readonly string[];
+  readonly shortened?: StepContext["shortened"];
 }
 
 const warning = (code: string): ReasoningWarning => ({ code: code as ReasoningWarning["code"], message: code });
@@ -32,6 +33,7 @@ function stage(
     state,
     out: r.out ?? [],
     warnings: (r.warn ?? []).map(warning),
+    ...(r.shortened && { shortened: r.shortened }),
   });
   return {
     name: "test",
@@ -128,6 +130,50 @@ describe("ChainRunner: eventIndex (D-EVENT-INDEX)", () => {
     runner.next("a");
     expect(log).toEqual(["A:a@7", "out:a"]);
     expect(runner.count).toBe(8);
+  });
+});
+
+describe("ChainRunner: shortened lists (D-EVENT-INDEX)", () => {
+  it("D-EVENT-INDEX: a step's `shortened` is the later links' ctx.shortened for that step's outputs only: never an earlier link's, another output's of an earlier link, a nested source event's or a nested end's", () => {
+    const kept = new Map([["/list", [1, 2]]]);
+    const log: string[] = [];
+    const seen = (name: string) =>
+      stage(
+        (v, ctx) => {
+          log.push(`${name}:${v}:${ctx.shortened === kept ? "kept" : String(ctx.shortened)}`);
+          return { out: v === "s" ? [v, "u"] : [v] };
+        },
+        (ctx) => {
+          log.push(`${name}:end:${String(ctx.shortened)}`);
+          return {};
+        },
+      );
+    const shortens = stage((v) =>
+      v === "s" ? { out: ["s1", "s2", "s3"], warn: ["W"], shortened: kept } : { out: [v] },
+    );
+    const runner: ChainRunner = chainOf([seen("A"), shortens, seen("B")], log, {}, {}, (value) => {
+      if (value === "s1") runner.next("n");
+      if (value === "s2") runner.complete();
+    });
+    runner.next("s");
+    expect(log.filter((l) => !l.startsWith("warn"))).toEqual([
+      "A:s:undefined",
+      "B:s1:kept",
+      "out:s1",
+      "A:n:undefined",
+      "B:n:undefined",
+      "out:n",
+      // The rest of the outer event has its lists again.
+      "B:s2:kept",
+      "out:s2",
+      "A:end:undefined",
+      "B:end:undefined",
+      "B:s3:kept",
+      "out:s3",
+      // A's second output: `shortens` shortened nothing in it.
+      "B:u:undefined",
+      "out:u",
+    ]);
   });
 });
 
