@@ -46,13 +46,16 @@ export interface StoredHistory {
 export function historyToJSON(history: ReasoningHistory): StoredHistory {
   const shape = new JsonShape("historyToJSON");
   const h = shape.object(history, "");
-  const issuers = shape.array(h.issuers, "/issuers") as readonly ValueIssuer[];
+  const issuers = shape.array(h.issuers, "/issuers");
   return {
     format: HISTORY_FORMAT,
     version: HISTORY_FORMAT_VERSION,
     messages: shape.array(h.messages, "/messages") as Message[],
     incomplete: shape.array(h.incomplete, "/incomplete") as IncompleteItem[],
-    issuers: issuers.map((r) => ({ subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null })),
+    issuers: issuers.map((entry, i) => {
+      const r = shape.object(entry, `/issuers/${i}`) as unknown as ValueIssuer;
+      return { subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null };
+    }),
     // A history built before durations existed (no such list) is stored with none.
     durations: h.durations === undefined ? [] : (shape.array(h.durations, "/durations") as ReasoningDuration[]),
   };
@@ -60,7 +63,17 @@ export function historyToJSON(history: ReasoningHistory): StoredHistory {
 
 /** `history` as JSON text: `{"format":"agui-reasoning/history","version":2,…}`. */
 export function serializeHistory(history: ReasoningHistory): string {
-  return JSON.stringify(historyToJSON(history));
+  const doc = historyToJSON(history);
+  try {
+    return JSON.stringify(doc);
+  } catch {
+    // Only a history built by hand gets here (a throwing getter, a cycle, a BigInt): name the entry,
+    // never the error JSON.stringify or the getter threw, which may quote content (D-REDACT).
+    const shape = new JsonShape("serializeHistory");
+    for (const list of ["messages", "incomplete", "durations"] as const)
+      doc[list].forEach((entry, i) => shape.json(entry, `/${list}/${i}`));
+    return shape.fail("", "cannot be written as JSON");
+  }
 }
 
 /**
@@ -112,13 +125,17 @@ const KINDS = ["message", "tool-call"] as const;
 const REASONS = ["open", "abandoned", "truncated"] as const;
 
 function readIncomplete(shape: JsonShape, value: unknown): IncompleteItem[] {
+  // "kind\0id" of every entry read: the history lists an item once, with one reason (D-TRUNC).
+  const seen = new Set<string>();
   return shape.array(value, "/incomplete").map((entry, i) => {
     const item = shape.object(entry, `/incomplete/${i}`);
-    return {
-      kind: shape.oneOf(item.kind, KINDS, `/incomplete/${i}/kind`),
-      id: shape.string(item.id, `/incomplete/${i}/id`),
-      reason: shape.oneOf(item.reason, REASONS, `/incomplete/${i}/reason`),
-    };
+    const kind = shape.oneOf(item.kind, KINDS, `/incomplete/${i}/kind`);
+    const id = shape.string(item.id, `/incomplete/${i}/id`);
+    const key = `${kind}\u0000${id}`;
+    if (seen.has(key))
+      shape.fail(`/incomplete/${i}`, `is a second entry for ${kind} ${quotedId(id)}: an item is listed once (D-TRUNC)`);
+    seen.add(key);
+    return { kind, id, reason: shape.oneOf(item.reason, REASONS, `/incomplete/${i}/reason`) };
   });
 }
 

@@ -32,6 +32,16 @@ function richHistory(): ReasoningHistory {
   };
 }
 
+// The getter's own error quotes content: it must not reach a TypeError's message (D-REDACT).
+function throwing(object: Record<string, any>, key: string) {
+  return Object.defineProperty({ ...object }, key, {
+    enumerable: true,
+    get: () => {
+      throw new Error("secret thought");
+    },
+  });
+}
+
 describe("serializeHistory / parseHistory: the stored form", () => {
   it("R-REASON-17 D-ISSUER: lossless — messages with their values, issuers (also `undefined` ones) and the incomplete list come back exactly", () => {
     const history = richHistory();
@@ -122,15 +132,42 @@ describe("serializeHistory / parseHistory: the stored form", () => {
     expect(serializeHistory(parsed)).toBe(before);
   });
 
+  it.each([
+    [
+      "a message whose getter throws",
+      { messages: [throwing({ id: "u1", role: "user" }, "content")] },
+      "/messages/0 cannot be read as JSON data (a read of it threw)",
+    ],
+    [
+      "a message holding a BigInt",
+      { messages: [{ id: "u1", role: "user", content: "secret thought", metadata: { n: 1n } }] },
+      "/messages/0 cannot be read as JSON data (it holds a BigInt)",
+    ],
+    ["an issuer record that is not an object", { issuers: [null] }, "/issuers/0 must be an object (got null)"],
+  ])(
+    "D-REDACT: serializeHistory of a hand-built history with %s is a TypeError naming the entry, never the content",
+    (_name, parts, message) => {
+      const history = {
+        messages: [],
+        incomplete: [],
+        issuers: [],
+        durations: [],
+        ...parts,
+      } as unknown as ReasoningHistory;
+      let error: unknown;
+      try {
+        serializeHistory(history);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/^agui-reasoning: (serializeHistory|historyToJSON): /);
+      expect((error as Error).message).toContain(message);
+      expect((error as Error).message).not.toContain("secret thought");
+    },
+  );
+
   const good = () => JSON.parse(serializeHistory(richHistory())) as Record<string, any>;
-  // The getter's own error quotes content: it must not reach the TypeError's message (D-REDACT).
-  const throwing = (object: Record<string, any>, key: string) =>
-    Object.defineProperty({ ...object }, key, {
-      enumerable: true,
-      get: () => {
-        throw new Error("secret thought");
-      },
-    });
   const revoked = () => {
     const { proxy, revoke } = Proxy.revocable([], {});
     revoke();
@@ -237,6 +274,11 @@ describe("serializeHistory / parseHistory: the stored form", () => {
       "a hole in the message list",
       (doc) => ({ ...doc, messages: new Array(2) }),
       "parseHistory: /messages/0 is not an AG-UI 1.0 message: the schema rejects / (required field is missing",
+    ],
+    [
+      "an item listed twice as incomplete (D-TRUNC)",
+      (doc) => ({ ...doc, incomplete: [doc.incomplete[0], { ...doc.incomplete[0], reason: "truncated" }] }),
+      'parseHistory: /incomplete/1 is a second entry for message "m2": an item is listed once (D-TRUNC)',
     ],
     [
       "two issuer records for one value (D-ISSUER)",
