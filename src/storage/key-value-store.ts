@@ -28,11 +28,14 @@ const STORE = "KeyValueHistoryStore";
 /**
  * A `HistoryStore` over any `StringStore`: one record per thread (stored-record.ts: the exact text
  * `serializeHistory` writes, read all or nothing), written with one `set`, so a thread holds the old
- * record or the new one, never a mix.
+ * record or the new one, never a mix. The saves of one thread are written in the order they were called.
  */
 export class KeyValueHistoryStore implements HistoryStore {
   readonly capabilities: HistoryStoreCapabilities;
   private readonly keyPrefix: string;
+  // The last write of each key still in flight: the saves of a thread reach `set` in call order, so a
+  // slow earlier write (another connection of a pool) cannot land over a later one.
+  private readonly writing = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly strings: StringStore,
@@ -52,7 +55,19 @@ export class KeyValueHistoryStore implements HistoryStore {
 
   async save(threadId: string, history: ReasoningHistory): Promise<void> {
     const key = this.keyOf(threadId);
-    await this.strings.set(key, recordOf(STORE, this.capabilities, history));
+    const record = recordOf(STORE, this.capabilities, history);
+    const before = this.writing.get(key) ?? Promise.resolve();
+    // A failed earlier save does not stop this one: it was that save's caller's to handle.
+    const write = before.then(
+      () => this.strings.set(key, record),
+      () => this.strings.set(key, record),
+    );
+    this.writing.set(key, write);
+    try {
+      await write;
+    } finally {
+      if (this.writing.get(key) === write) this.writing.delete(key);
+    }
   }
 
   async load(threadId: string): Promise<ReasoningHistory | undefined> {

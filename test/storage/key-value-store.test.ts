@@ -217,6 +217,42 @@ describe("KeyValueHistoryStore over any string store", () => {
     expect(JSON.stringify(loaded)).not.toContain(REASONING_VALUE);
   });
 
+  it("R-REASON-17: saves of one thread are written in call order, so a slow earlier write never lands over a later one; a failed one does not stop the next", async () => {
+    const data = new Map<string, string>();
+    const pending: { value: string; done: (failed?: boolean) => void }[] = [];
+    // A pool of connections: each set completes when the test says, in any order it likes.
+    const strings: StringStore = {
+      get: (key) => data.get(key),
+      set: (key, value) =>
+        new Promise<void>((resolve, reject) =>
+          pending.push({
+            value,
+            done: (failed) => {
+              if (failed) return reject(new Error("connection reset"));
+              data.set(key, value);
+              resolve();
+            },
+          }),
+        ),
+    };
+    const store = new KeyValueHistoryStore(strings);
+    const first = firstTurn();
+    const second = { ...first, messages: [...first.messages, msg.user("u2", "again")] };
+    const third = { ...second, messages: [...second.messages, msg.user("u3", "and again")] };
+    const saves = [store.save("t1", first), store.save("t1", second), store.save("t1", third)];
+    const settled = Promise.allSettled(saves);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pending).toHaveLength(1);
+    pending[0]!.done(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pending.map((p) => p.value)).toEqual([first, second].map(serializeHistory));
+    pending[1]!.done();
+    await new Promise((resolve) => setImmediate(resolve));
+    pending[2]!.done();
+    expect((await settled).map((s) => s.status)).toEqual(["rejected", "fulfilled", "fulfilled"]);
+    expect(await store.load("t1")).toStrictEqual(third);
+  });
+
   it("refuses a store without get/set and an empty thread id with a clear TypeError", async () => {
     expect(() => new KeyValueHistoryStore({} as StringStore)).toThrow(
       "agui-reasoning: KeyValueHistoryStore needs a store with get(key) and set(key, value) functions",
