@@ -379,6 +379,34 @@ describe("resume: exportState() → resumeFrom", () => {
     expect(idle.exportState()).toStrictEqual(snapshot);
   });
 
+  it("D-NO-ALIAS: exportState shares no object with the live history: editing the snapshot (redacting it before storing) changes neither the pipeline nor a later export", () => {
+    const source = new Subject<unknown>();
+    const live = reasoningPipeline(source, optionsFor());
+    live.connect();
+    for (const e of [
+      ev.runStarted(),
+      ev.reasoningStart("s1"),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", "secret thought"),
+      ev.encryptedValue("message", "m1", "v1"),
+      ev.toolCallStart("tc1", "search", { parentMessageId: "a1" }),
+      ev.encryptedValue("tool-call", "tc1", "v2"),
+    ])
+      source.next(e);
+    const before = JSON.stringify(live.exportState());
+    const history = JSON.stringify(live.history);
+    const edited = live.exportState() as unknown as { history: Record<string, any> };
+    const stored = edited.history.history;
+    delete stored.messages[0].encryptedValue;
+    stored.messages[1].toolCalls[0].function.name = "edited";
+    delete stored.messages[1].toolCalls[0].encryptedValue;
+    stored.incomplete[0].reason = "truncated";
+    stored.durations[0].startedAt = -1;
+    edited.history.spans[0].startedAt = -1;
+    expect(JSON.stringify(live.history)).toBe(history);
+    expect(JSON.stringify(live.exportState())).toBe(before);
+  });
+
   it("R-TRANS-1: exportState between events works from a history$ subscriber and throws, naming why, from an events$ subscriber (states are mid-event)", () => {
     const source = new Subject<unknown>();
     const pipeline = reasoningPipeline(source, optionsFor());

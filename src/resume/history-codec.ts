@@ -1,5 +1,6 @@
 import { quotedId } from "../core/errors";
 import { Conversation, toolCallsOf, type HistoryState, type OpenSpan } from "../history/conversation";
+import { ownCopy } from "../history/own-copy";
 import { Table } from "../history/table";
 import { historyToJSON, readStoredHistory, type StoredHistory } from "../storage/history-format";
 import { JsonShape } from "../storage/json-shape";
@@ -25,11 +26,19 @@ export interface HistoryStateJSON {
 
 export function historyStateToJSON(state: HistoryState): HistoryStateJSON {
   const { parts } = conversationOf(state);
+  const stored = historyToJSON(state.history);
   return {
-    history: historyToJSON(state.history),
+    // The snapshot is the caller's to keep, redact or tamper with: it shares no object with the live
+    // history, which editing it would otherwise change (D-NO-ALIAS). O(history), as the export is.
+    history: {
+      ...stored,
+      messages: stored.messages.map((message) => ownCopy(message)),
+      incomplete: stored.incomplete.map((item) => ({ ...item })),
+      durations: stored.durations.map((duration) => ({ ...duration })),
+    },
     open: { messages: [...parts.openMessages.toArray()], toolCalls: [...parts.openToolCalls.toArray()] },
     removed: { messages: [...parts.removedMessages.toArray()], toolCalls: [...parts.removedToolCalls.toArray()] },
-    spans: [...parts.openSpans.toArray()],
+    spans: parts.openSpans.toArray().map((span) => ({ ...span })),
   };
 }
 
