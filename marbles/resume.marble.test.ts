@@ -649,6 +649,19 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
       "resumeFrom: /history/history/messages/0 cannot be read as JSON data (a read of it threw)",
     ],
     [
+      "a tool call open in the run that the history does not hold open",
+      (s) => ({ ...s, history: { ...s.history, open: { ...s.history.open, toolCalls: [] } } }),
+      '/discipline/items hold "tc1" open, which /history/open/toolCalls does not name',
+    ],
+    [
+      "a message the history holds open that the run does not",
+      (s) => ({
+        ...s,
+        discipline: { ...s.discipline, items: s.discipline.items.filter((i: { id: string }) => i.id !== "m1") },
+      }),
+      'resumeFrom: /history/open/messages names "m1", which /discipline/items does not hold open',
+    ],
+    [
       "a legacy id that is empty",
       (s) => ({ ...s, upcast: { ...s.upcast, span: "" } }),
       "resumeFrom: /upcast/span must not be the empty string (D-THINK-IDS)",

@@ -1,4 +1,8 @@
+import { EventType } from "@ag-ui/core";
+import { quotedId } from "../core/errors";
 import type { Stage, AguiEvent } from "../core/types";
+import { FAMILIES } from "../discipline/families";
+import type { Conversation } from "../history/conversation";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
 import type { HistoryState } from "../history/conversation";
@@ -100,31 +104,64 @@ export function readPipelineSnapshot(json: unknown, producer: string | undefined
   }
   const index = shape.count(doc.index, "/index");
   // Each state is read (and so checked) now; the first init takes it, later ones read it again.
-  const restore = {
-    upcast: readOnce(() => upcastStateFromJSON(doc.upcast, shape.at("/upcast"))),
-    expand: readOnce(() => expandStateFromJSON(doc.chunks, shape.at("/chunks"))),
-    verify: readOnce(() => verifyStateFromJSON(doc.discipline, shape.at("/discipline"))),
-    history: readOnce(() => historyStateFromJSON(doc.history, shape.at("/history"), producer)),
-  };
+  const upcast = readOnce(() => upcastStateFromJSON(doc.upcast, shape.at("/upcast")));
+  const expand = readOnce(() => expandStateFromJSON(doc.chunks, shape.at("/chunks")));
+  const verify = readOnce(() => verifyStateFromJSON(doc.discipline, shape.at("/discipline")));
+  const history = readOnce(() => historyStateFromJSON(doc.history, shape.at("/history"), producer));
+  checkOpenAlike(shape, verify.first, history.first);
   return {
     index,
-    resume: ([upcast, enforce, expand, verify, history]) => [
-      resumedStage(upcast, restore.upcast),
+    resume: ([upcastStage, enforce, expandStage, verifyStage, historyStage]) => [
+      resumedStage(upcastStage, upcast.restore),
       enforce,
-      resumedStage(expand, restore.expand),
-      resumedStage(verify, restore.verify),
-      resumedStage(history, restore.history),
+      resumedStage(expandStage, expand.restore),
+      resumedStage(verifyStage, verify.restore),
+      resumedStage(historyStage, history.restore),
     ],
   };
 }
 
-/** Reads a state now and returns a restorer handing out that state first, then fresh reads. */
-function readOnce<S>(read: () => S): () => S {
-  let first: { state: S } | undefined = { state: read() };
-  return () => {
-    if (first === undefined) return read();
-    const { state } = first;
-    first = undefined;
-    return state;
+/** A state read now (`first`), and a restorer handing out that state first, then fresh reads. */
+function readOnce<S>(read: () => S): { readonly first: S; restore: () => S } {
+  const first = read();
+  let taken = false;
+  return {
+    first,
+    restore: () => {
+      if (taken) return read();
+      taken = true;
+      return first;
+    },
   };
+}
+
+/**
+ * The messages and tool calls open in the run (discipline) are those the history holds open, or a
+ * snapshot removed while open (D-SNAPSHOT-OPEN), and no others: an edited snapshot that disagrees
+ * would fail later, at an event of the producer's, for a fault of the snapshot's.
+ */
+function checkOpenAlike(shape: JsonShape, verify: VerifyState, history: HistoryState): void {
+  const { parts } = history as Conversation;
+  const kinds = [
+    [
+      "messages",
+      [EventType.REASONING_MESSAGE_START, EventType.TEXT_MESSAGE_START],
+      parts.openMessages,
+      parts.removedMessages,
+    ],
+    ["toolCalls", [EventType.TOOL_CALL_START], parts.openToolCalls, parts.removedToolCalls],
+  ] as const;
+  for (const [list, families, open, removed] of kinds) {
+    const inRun = new Set<string>();
+    for (const family of FAMILIES.filter((f) => (families as readonly string[]).includes(f.open)))
+      for (const [id, item] of verify.sets.families[family.index]!.byId) if (item.open) inRun.add(id);
+    const held = [...open.toArray(), ...removed.toArray()];
+    for (const id of held)
+      if (!inRun.has(id))
+        shape.fail(`/history/open/${list}`, `names ${quotedId(id)}, which /discipline/items does not hold open`);
+    const inHistory = new Set(held);
+    for (const id of inRun)
+      if (!inHistory.has(id))
+        shape.fail("/discipline/items", `hold ${quotedId(id)} open, which /history/open/${list} does not name`);
+  }
 }
