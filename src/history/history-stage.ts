@@ -158,13 +158,15 @@ function seedOf(options: HistoryOptions): ReasoningHistory {
     if (typeof initialHistory !== "object" || initialHistory === null) {
       throw new TypeError("agui-reasoning: initialHistory must be a ReasoningHistory object");
     }
-    checkSeed(initialHistory.messages, "initialHistory.messages");
-    checkRecords(initialHistory.incomplete, "initialHistory.incomplete", "kind", "id");
-    checkRecords(initialHistory.issuers, "initialHistory.issuers", "subtype", "entityId");
+    const field = (key: keyof ReasoningHistory): unknown =>
+      readable(`initialHistory.${key}`, () => initialHistory[key]);
+    checkSeed(field("messages"), "initialHistory.messages");
+    checkRecords(field("incomplete"), "initialHistory.incomplete", "kind", "id");
+    checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId");
     // A history from before D-DURATION has no durations: it gets an empty list.
-    const history = initialHistory.durations === undefined ? { ...initialHistory, durations: [] } : initialHistory;
-    checkRecords(history.durations, "initialHistory.durations", "kind", "id");
-    return history;
+    const durations = field("durations");
+    checkRecords(durations ?? [], "initialHistory.durations", "kind", "id");
+    return durations === undefined ? { ...initialHistory, durations: [] } : initialHistory;
   }
   const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages").slice();
   const issuers: ValueIssuer[] = [];
@@ -173,13 +175,14 @@ function seedOf(options: HistoryOptions): ReasoningHistory {
 }
 
 function checkSeed(messages: unknown, name: string): readonly Message[] {
-  if (!Array.isArray(messages)) throw new TypeError(`agui-reasoning: ${name} must be an array`);
+  if (!readable(name, () => Array.isArray(messages))) throw new TypeError(`agui-reasoning: ${name} must be an array`);
   // A history holds each message once (R-EVT-8, D-HISTORY-IDS), as parseHistory requires.
   const earlier = earlierCopies();
-  for (let i = 0; i < messages.length; i++) {
-    const problem = messageProblem(messages[i]);
+  const length = readable(name, () => (messages as unknown[]).length);
+  for (let i = 0; i < length; i++) {
+    const message = readable(`${name}[${i}]`, () => (messages as unknown[])[i]) as Message;
+    const problem = readable(`${name}[${i}]`, () => messageProblem(message));
     if (problem !== undefined) throw new TypeError(`agui-reasoning: ${name}[${i}]: ${problem}`);
-    const message = messages[i] as Message;
     const before = earlier(message, i);
     if (before !== undefined) {
       throw new TypeError(
@@ -191,14 +194,24 @@ function checkSeed(messages: unknown, name: string): readonly Message[] {
 }
 
 function checkRecords(records: unknown, name: string, ...fields: string[]): void {
-  if (!Array.isArray(records)) throw new TypeError(`agui-reasoning: ${name} must be an array`);
-  records.forEach((record: unknown, i) => {
-    if (!isPlainObject(record) || fields.some((f) => typeof record[f] !== "string")) {
+  if (!readable(name, () => Array.isArray(records))) throw new TypeError(`agui-reasoning: ${name} must be an array`);
+  readable(name, () => [...(records as unknown[])]).forEach((record: unknown, i) => {
+    const read = () => isPlainObject(record) && fields.every((f) => typeof record[f] === "string");
+    if (!readable(`${name}[${i}]`, read)) {
       throw new TypeError(
         `agui-reasoning: ${name}[${i}] must be an object with string ${fields.map((f) => `\`${f}\``).join(" and ")}`,
       );
     }
   });
+}
+
+/** `read()` of the seed, or a `TypeError` naming `name` when a getter or proxy trap throws (never its message, D-REDACT). */
+function readable<T>(name: string, read: () => T): T {
+  try {
+    return read();
+  } catch {
+    throw new TypeError(`agui-reasoning: ${name} cannot be read (a read of it threw)`);
+  }
 }
 
 function clockOf(scheduler: SchedulerLike | undefined): Clock {

@@ -62,12 +62,14 @@ export class FacadeRun {
     // Validated here first, so that a bad bound names the facade; the history stage holds the same one.
     const maxContentLength = maxContentLengthOf(options.maxContentLength, "reasoningPipeline");
     const pacing = pacingOf(options, "reasoningPipeline");
+    // The history stage checks the seed, so it reads it first: an unreadable one is named as such.
+    const history = createHistoryStage(options);
     const fresh: FacadeStages = [
       createUpcastStage(options),
       createEnforceStage(options),
       createExpandStage(options),
       createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }),
-      createHistoryStage(options),
+      history,
     ];
     const stages = resume === undefined ? fresh : resume.resume(fresh);
     const sink = warningSink(options, () => this.warnings.observed);

@@ -12,6 +12,9 @@ import {
   verifyDiscipline,
 } from "../../src/pipeline/operators";
 import { ReasoningProtocolError } from "../../src/core/errors";
+import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
+import type { ReasoningHistory } from "../../src/history/types";
+import { from } from "rxjs";
 import { ev } from "../../src/testing/builders";
 import type { AguiEvent } from "../../src/core/types";
 import type { OperatorFunction } from "rxjs";
@@ -148,6 +151,38 @@ describe("unreadable events: getters that throw, proxies", () => {
         if (run.error !== undefined && run.error !== own) expect(run.error).toBeInstanceOf(ReasoningProtocolError);
       }
     }
+  });
+});
+
+describe("an unreadable seed: initialHistory and initialMessages with getters that throw, proxies", () => {
+  const history = (parts: Record<string, unknown>) =>
+    ({ messages: [], incomplete: [], issuers: [], durations: [], ...parts }) as unknown as ReasoningHistory;
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    return proxy;
+  };
+  const message = { id: "m1", role: "reasoning", content: SECRETS.thought };
+  it.each([
+    ["its message list's getter", throwingGetter(history({}) as never, "messages"), "initialHistory.messages"],
+    ["a message's getter", history({ messages: [throwingGetter(message, "id")] }), "initialHistory.messages[0]"],
+    ["a revoked proxy as its issuer list", history({ issuers: revoked() }), "initialHistory.issuers"],
+    [
+      "an issuer record's getter",
+      history({ issuers: [throwingGetter({ subtype: "message", entityId: "m1" }, "entityId")] }),
+      "initialHistory.issuers[0]",
+    ],
+  ])(
+    "R-PROC-4 D-REDACT: initialHistory with %s throwing is a TypeError naming it, not the getter's error",
+    (_name, seed, name) => {
+      const create = () => reasoningPipeline(from([]), { initialHistory: seed as ReasoningHistory });
+      expect(create).toThrow(new TypeError(`agui-reasoning: ${name} cannot be read (a read of it threw)`));
+    },
+  );
+  it("R-PROC-4 D-REDACT: initialMessages with a message whose getter throws is a TypeError naming its index", () => {
+    const create = () =>
+      reasoningPipeline(from([]), { initialMessages: [message, throwingGetter(message, "role")] as never });
+    expect(create).toThrow(new TypeError("agui-reasoning: initialMessages[1] cannot be read (a read of it threw)"));
   });
 });
 
