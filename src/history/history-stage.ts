@@ -175,27 +175,23 @@ function seedOf(options: HistoryOptions): ReasoningHistory {
 }
 
 function checkSeed(messages: unknown, name: string): readonly Message[] {
-  if (!readable(name, () => Array.isArray(messages))) throw new TypeError(`agui-reasoning: ${name} must be an array`);
   // A history holds each message once (R-EVT-8, D-HISTORY-IDS), as parseHistory requires.
   const earlier = earlierCopies();
-  const length = readable(name, () => (messages as unknown[]).length);
-  for (let i = 0; i < length; i++) {
-    const message = readable(`${name}[${i}]`, () => (messages as unknown[])[i]) as Message;
+  listOf(messages, name).forEach((message, i) => {
     const problem = readable(`${name}[${i}]`, () => messageProblem(message));
     if (problem !== undefined) throw new TypeError(`agui-reasoning: ${name}[${i}]: ${problem}`);
-    const before = earlier(message, i);
+    const before = earlier(message as Message, i);
     if (before !== undefined) {
       throw new TypeError(
-        `agui-reasoning: ${name}[${i}] repeats ${repeatedId(message)} of ${name}[${before}]: a history holds each message once (R-EVT-8)`,
+        `agui-reasoning: ${name}[${i}] repeats ${repeatedId(message as Message)} of ${name}[${before}]: a history holds each message once (R-EVT-8)`,
       );
     }
-  }
+  });
   return messages as readonly Message[];
 }
 
 function checkRecords(records: unknown, name: string, ...fields: string[]): void {
-  if (!readable(name, () => Array.isArray(records))) throw new TypeError(`agui-reasoning: ${name} must be an array`);
-  readable(name, () => [...(records as unknown[])]).forEach((record: unknown, i) => {
+  listOf(records, name).forEach((record, i) => {
     const read = () => isPlainObject(record) && fields.every((f) => typeof record[f] === "string");
     if (!readable(`${name}[${i}]`, read)) {
       throw new TypeError(
@@ -203,6 +199,13 @@ function checkRecords(records: unknown, name: string, ...fields: string[]): void
       );
     }
   });
+}
+
+/** The elements of an array of the seed (a hole reads as `undefined`). */
+function listOf(value: unknown, name: string): unknown[] {
+  const list = readable(name, () => (Array.isArray(value) ? [...(value as unknown[])] : undefined));
+  if (list === undefined) throw new TypeError(`agui-reasoning: ${name} must be an array`);
+  return list;
 }
 
 /** `read()` of the seed, or a `TypeError` naming `name` when a getter or proxy trap throws (never its message, D-REDACT). */
