@@ -61,6 +61,10 @@ async function main(): Promise<StorageResult> {
   return { loaded: saved === undefined ? null : serializeHistory(saved), saved: serializeHistory(history) };
 }
 
+// The store's class, for the test's checks of databases an app made itself.
+(window as unknown as { IndexedDbHistoryStore: typeof IndexedDbHistoryStore }).IndexedDbHistoryStore =
+  IndexedDbHistoryStore;
+
 main().then(
   (result) => {
     (window as unknown as { storageResult: StorageResult }).storageResult = result;

@@ -17,6 +17,7 @@ interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
   onupgradeneeded: (() => void) | null;
 }
 interface IdbDatabase {
+  readonly version: number;
   readonly objectStoreNames: { contains(name: string): boolean };
   createObjectStore(name: string): unknown;
   transaction(store: string, mode: "readonly" | "readwrite"): IdbTransaction;
@@ -36,7 +37,7 @@ interface IdbObjectStore {
 }
 /** The `IDBFactory` (`window.indexedDB`) or anything shaped like it. */
 export interface IndexedDbFactory {
-  open(name: string, version: number): IdbOpenRequest;
+  open(name: string): IdbOpenRequest;
 }
 
 export interface IndexedDbHistoryStoreOptions {
@@ -51,7 +52,6 @@ export interface IndexedDbHistoryStoreOptions {
 }
 
 const STORE = "IndexedDbHistoryStore";
-const VERSION = 1;
 
 /**
  * A `HistoryStore` in the browser's IndexedDB, where chat UIs keep their threads: one record per
@@ -112,12 +112,22 @@ export class IndexedDbHistoryStore implements HistoryStore {
   private async connect(): Promise<IdbDatabase> {
     if (this.factory === undefined || typeof this.factory.open !== "function")
       throw new TypeError(`agui-reasoning: ${STORE}: no IndexedDB here; pass options.indexedDB`);
-    const request = this.factory.open(this.database, VERSION);
+    // At its current version: a database this store made is at 1, one the app shares with it at the app's.
+    const request = this.factory.open(this.database);
     request.onupgradeneeded = () => {
       if (!request.result.objectStoreNames.contains(this.objectStore))
         request.result.createObjectStore(this.objectStore);
     };
-    const db = await settled(request, `opening database ${JSON.stringify(this.database)}`);
+    const name = JSON.stringify(this.database);
+    const db = await settled(request, `opening database ${name}`);
+    if (!db.objectStoreNames.contains(this.objectStore)) {
+      db.close();
+      throw new TypeError(
+        `agui-reasoning: ${STORE}: database ${name} (version ${db.version}) has no object store ` +
+          `${JSON.stringify(this.objectStore)}: the store creates it only in a database it creates; give it a ` +
+          `database of its own (options.database, default "agui-reasoning"), or create the object store in your database's upgrade`,
+      );
+    }
     // Another tab upgrading the database: let it, and open again on next use.
     db.onversionchange = () => {
       db.close();

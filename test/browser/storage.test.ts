@@ -101,6 +101,65 @@ describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, con
   );
 });
 
+describe("IndexedDbHistoryStore in a database the app made (headless Chromium)", () => {
+  const run = executablePath !== undefined || BROWSER_TEST_REQUIRED ? it : it.skip;
+  let server: MockAgentServer | undefined;
+  let browser: Browser | undefined;
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  run(
+    "R-REASON-17: the app's database at its own version — without the object store a clear TypeError, with it (made in the app's upgrade) a working store",
+    async () => {
+      if (executablePath === undefined)
+        throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
+      const { script } = await bundlePage(join(__dirname, "../../examples/web/storage-page.ts"));
+      server = await mockAgentServer(demoAgent, {
+        pages: {
+          "/": { contentType: "text/html; charset=utf-8", body: () => PAGE },
+          "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
+        },
+      });
+      browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
+      const page = await browser.newPage();
+      await visit(page, "goto", new URL("/", server.url).href);
+      const outcome = await page.evaluate<{ without: string; withStore: string | null }>(APP_DATABASES);
+      expect(outcome.without).toBe(
+        'TypeError: agui-reasoning: IndexedDbHistoryStore: database "my-chat" (version 3) has no object store "histories": ' +
+          'the store creates it only in a database it creates; give it a database of its own (options.database, default "agui-reasoning"), ' +
+          "or create the object store in your database's upgrade",
+      );
+      expect(JSON.parse(outcome.withStore!)).toMatchObject({ messages: [{ id: "u1", role: "user", content: "hi" }] });
+    },
+    90_000,
+  );
+});
+
+/**
+ * Runs in the page: two databases an app made at version 3 — one with only its own object store, one
+ * whose upgrade also made "histories" — each given to the store; what each gave.
+ */
+const APP_DATABASES = `(async () => {
+  const made = (name, stores) => new Promise((resolve, reject) => {
+    const open = indexedDB.open(name, 3);
+    open.onupgradeneeded = () => stores.forEach((s) => open.result.createObjectStore(s));
+    open.onsuccess = () => { open.result.close(); resolve(undefined); };
+    open.onerror = () => reject(open.error);
+  });
+  await made("my-chat", ["messages"]);
+  await made("shared", ["messages", "histories"]);
+  const Store = window.IndexedDbHistoryStore;
+  const without = await new Store({ database: "my-chat" }).load("t").then(() => "loaded", (e) => e.name + ": " + e.message);
+  const store = new Store({ database: "shared" });
+  const history = { messages: [{ id: "u1", role: "user", content: "hi" }], incomplete: [], issuers: [], durations: [] };
+  await store.save("t", history);
+  const loaded = await store.load("t");
+  await store.close();
+  return { without, withStore: loaded === undefined ? null : JSON.stringify(loaded) };
+})()`;
+
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <title>IndexedDbHistoryStore</title></head><body><script type="module" src="/page.js"></script></body></html>`;
 
