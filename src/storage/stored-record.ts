@@ -19,7 +19,8 @@ export function checkThreadId(store: string, threadId: unknown): asserts threadI
 }
 
 /**
- * The record to store for `history`. A store declaring `encryptedValues: false` refuses a history
+ * The record to store for `history`: what `load` reads back, or a `TypeError` naming the JSON pointer
+ * at fault (a hand-built history: one the pipeline derived always loads, D-HISTORY-IDS). A store declaring `encryptedValues: false` refuses a history
  * still holding values: dropping them here would be a silent loss (R-REASON-19); `saveHistory` strips
  * them with a `VALUE_NOT_STORED` warning first.
  */
@@ -30,7 +31,18 @@ export function recordOf(store: string, capabilities: HistoryStoreCapabilities, 
         "save it with saveHistory(), which strips them with a VALUE_NOT_STORED warning",
     );
   }
-  return serializeHistory(history);
+  const record = serializeHistory(history);
+  // A record `load` would refuse loses the thread, every value in it included, at the next session:
+  // refused now, while the caller still holds the history (one parse per save, as `load` makes).
+  try {
+    parseHistory(record);
+  } catch (error) {
+    const problem = error instanceof Error ? error.message.replace(/^agui-reasoning: parseHistory: /, "") : "";
+    throw new TypeError(`agui-reasoning: ${store}: refused to save a history that load would refuse: ${problem}`, {
+      cause: error,
+    });
+  }
+  return record;
 }
 
 /** The history a stored record holds, or a `TypeError` naming the store, the thread and what is wrong with it. */

@@ -1,6 +1,7 @@
 import type { ReasoningHistory } from "../../src";
 import { saveHistory, type HistoryStore } from "../../src/storage/history-store";
 import { InMemoryHistoryStore } from "../../src/storage/in-memory-store";
+import { KeyValueHistoryStore } from "../../src/storage";
 import { stripValues } from "../../src/storage/strip-values";
 import { historyOf, msg } from "../../src/testing/builders";
 import { collectWarnings } from "../../src/testing/marbles";
@@ -125,6 +126,31 @@ describe("HistoryStore, saveHistory and the in-memory reference store", () => {
     );
     expect(await store.load("t1")).toBeUndefined();
   });
+
+  it.each([
+    ["a role AG-UI 1.0 does not describe", [{ id: "m1", role: "wizard", content: "spell" }], "/messages/0"],
+    ["one message twice", [msg.user("u1", "one"), msg.user("u1", "again")], "/messages/1/id"],
+  ])(
+    "D-HISTORY-IDS R-REASON-17: every store refuses to save what its load would refuse (%s), naming the pointer; what it held stays",
+    async (_what, messages, pointer) => {
+      const bad = historyOf(messages as ReasoningHistory["messages"]);
+      const kept = historyOf([msg.user("u0", "kept")]);
+      const strings = new Map<string, string>();
+      const stores: HistoryStore[] = [
+        new InMemoryHistoryStore(),
+        new KeyValueHistoryStore({ get: (k) => strings.get(k), set: (k, v) => void strings.set(k, v) }),
+      ];
+      for (const store of stores) {
+        await store.save("t1", kept);
+        const refused = store.save("t1", bad);
+        await expect(refused).rejects.toThrow(TypeError);
+        await expect(refused).rejects.toThrow(/refused to save a history that load would refuse: /);
+        await expect(refused).rejects.toThrow(pointer);
+        await expect(refused).rejects.not.toThrow(/spell|again/);
+        expect((await store.load("t1"))!.messages).toEqual(kept.messages);
+      }
+    },
+  );
 
   it("R-EVT-8: threads are separate, unknown threads load as undefined, and a bad threadId is a TypeError", async () => {
     const store = new InMemoryHistoryStore();
