@@ -151,8 +151,11 @@ function reduce(
   }
 }
 
-/** The starting point every subscription shares: the (one) initial history object. */
-function seedOf(options: HistoryOptions): ReasoningHistory {
+/**
+ * The starting point every subscription shares: the (one) initial history object, checked — a
+ * `TypeError` naming the part of `initialHistory` or `initialMessages` at fault.
+ */
+export function seedOf(options: HistoryOptions): ReasoningHistory {
   const { initialHistory, initialMessages } = options;
   if (initialHistory !== undefined) {
     if (typeof initialHistory !== "object" || initialHistory === null) {

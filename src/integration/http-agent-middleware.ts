@@ -6,6 +6,7 @@ import type { ReasoningHistory } from "../history/types";
 import { continueConversation } from "./kept-conversation";
 import { endedTransport } from "./transport-end";
 import { shownIdentity } from "../history/producer-identity";
+import { seedOf } from "../history/history-stage";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 import { pacingOf } from "../pipeline/paced-publisher";
 
@@ -64,8 +65,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         "(the interrupted pipeline's history) instead",
     );
   }
-  // D-PACE: a bad pace is reported when the middleware is made, not at its first run.
+  // D-PACE: a bad pace is reported when the middleware is made, not at its first run; so is a bad initialHistory.
   pacingOf(options, "reasoningMiddleware");
+  if (options.initialHistory !== undefined) seedOf({ initialHistory: options.initialHistory });
   const { onHistory, initialHistory, ...pipelineOptions } = options;
   const endpoint = shownIdentity(options.producer);
   // History states across runs; replays the latest.

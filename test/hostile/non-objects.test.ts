@@ -13,6 +13,7 @@ import {
 } from "../../src/pipeline/operators";
 import { ReasoningProtocolError } from "../../src/core/errors";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
+import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import type { ReasoningHistory } from "../../src/history/types";
 import { from } from "rxjs";
 import { ev } from "../../src/testing/builders";
@@ -177,8 +178,22 @@ describe("an unreadable seed: initialHistory and initialMessages with getters th
     (_name, seed, name) => {
       const create = () => reasoningPipeline(from([]), { initialHistory: seed as ReasoningHistory });
       expect(create).toThrow(new TypeError(`agui-reasoning: ${name} cannot be read (a read of it threw)`));
+      // The middleware says so when it is made, as it does a bad pace, not at the agent's first run.
+      const install = () => reasoningMiddleware({ producer: "P", initialHistory: seed as ReasoningHistory });
+      expect(install).toThrow(new TypeError(`agui-reasoning: ${name} cannot be read (a read of it threw)`));
     },
   );
+  it("R-EVT-8 D-HISTORY-IDS: the middleware refuses an initialHistory naming one message twice when it is made", () => {
+    const twice = history({
+      messages: [
+        { id: "u1", role: "user", content: "a" },
+        { id: "u1", role: "user", content: "b" },
+      ],
+    });
+    expect(() => reasoningMiddleware({ producer: "P", initialHistory: twice })).toThrow(
+      /^agui-reasoning: initialHistory\.messages\[1\] repeats .* of initialHistory\.messages\[0\]/,
+    );
+  });
   it("R-PROC-4 D-REDACT: initialMessages with a message whose getter throws is a TypeError naming its index", () => {
     const create = () =>
       reasoningPipeline(from([]), { initialMessages: [message, throwingGetter(message, "role")] as never });
