@@ -30,6 +30,23 @@ async function visit(page: Page, how: "goto" | "reload", url: string): Promise<S
   return page.evaluate<StorageResult>("window.storageResult");
 }
 
+/** The storage page served beside the demo agent, and a browser to open it in. */
+async function served(): Promise<{ server: MockAgentServer; browser: Browser }> {
+  const { script } = await bundlePage(join(__dirname, "../../examples/web/storage-page.ts"));
+  const server = await mockAgentServer(demoAgent, {
+    pages: {
+      "/": { contentType: "text/html; charset=utf-8", body: () => PAGE },
+      "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
+    },
+  });
+  try {
+    return { server, browser: await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] }) };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
 describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, continue", () => {
   const run = executablePath !== undefined || BROWSER_TEST_REQUIRED ? it : it.skip;
   let server: MockAgentServer | undefined;
@@ -45,15 +62,8 @@ describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, con
     async () => {
       if (executablePath === undefined)
         throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
-      const { script } = await bundlePage(join(__dirname, "../../examples/web/storage-page.ts"));
-      server = await mockAgentServer(demoAgent, {
-        pages: {
-          "/": { contentType: "text/html; charset=utf-8", body: () => PAGE },
-          "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
-        },
-      });
+      ({ server, browser } = await served());
       const url = new URL("/", server.url).href;
-      browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
       const page = await browser.newPage();
       const consoleErrors: string[] = [];
       page.on("console", (message) => {
@@ -115,14 +125,7 @@ describe("IndexedDbHistoryStore in a database the app made (headless Chromium)",
     async () => {
       if (executablePath === undefined)
         throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
-      const { script } = await bundlePage(join(__dirname, "../../examples/web/storage-page.ts"));
-      server = await mockAgentServer(demoAgent, {
-        pages: {
-          "/": { contentType: "text/html; charset=utf-8", body: () => PAGE },
-          "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
-        },
-      });
-      browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
+      ({ server, browser } = await served());
       const page = await browser.newPage();
       await visit(page, "goto", new URL("/", server.url).href);
       const outcome = await page.evaluate<{ without: string; withStore: string | null }>(APP_DATABASES);
