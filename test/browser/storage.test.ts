@@ -30,8 +30,18 @@ async function visit(page: Page, how: "goto" | "reload", url: string): Promise<S
   return page.evaluate<StorageResult>("window.storageResult");
 }
 
-/** The storage page served beside the demo agent, and a browser to open it in. */
+/** What the tests opened, closed after them. */
+const opened: Array<{ server: MockAgentServer; browser?: Browser }> = [];
+afterAll(async () => {
+  for (const { server, browser } of opened.splice(0)) {
+    await browser?.close();
+    await server.close();
+  }
+});
+
+/** The storage page served beside the demo agent, and a browser to open it in (closed after the tests). */
 async function served(): Promise<{ server: MockAgentServer; browser: Browser }> {
+  if (executablePath === undefined) throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
   const { script } = await bundlePage(join(__dirname, "../../examples/web/storage-page.ts"));
   const server = await mockAgentServer(demoAgent, {
     pages: {
@@ -39,30 +49,19 @@ async function served(): Promise<{ server: MockAgentServer; browser: Browser }> 
       "/page.js": { contentType: "text/javascript; charset=utf-8", body: () => script },
     },
   });
-  try {
-    return { server, browser: await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] }) };
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
+  const served: (typeof opened)[number] = { server };
+  opened.push(served);
+  served.browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
+  return { server, browser: served.browser };
 }
 
-describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, continue", () => {
+describe("IndexedDbHistoryStore in headless Chromium", () => {
   const run = executablePath !== undefined || BROWSER_TEST_REQUIRED ? it : it.skip;
-  let server: MockAgentServer | undefined;
-  let browser: Browser | undefined;
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   run(
     "R-REASON-17 D-ISSUER: the thread saved in IndexedDB comes back after a reload with every value byte-identical, and the conversation continues from it",
     async () => {
-      if (executablePath === undefined)
-        throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
-      ({ server, browser } = await served());
+      const { server, browser } = await served();
       const url = new URL("/", server.url).href;
       const page = await browser.newPage();
       const consoleErrors: string[] = [];
@@ -109,23 +108,11 @@ describe("IndexedDbHistoryStore in headless Chromium: save, reload the page, con
     },
     90_000,
   );
-});
-
-describe("IndexedDbHistoryStore in a database the app made (headless Chromium)", () => {
-  const run = executablePath !== undefined || BROWSER_TEST_REQUIRED ? it : it.skip;
-  let server: MockAgentServer | undefined;
-  let browser: Browser | undefined;
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   run(
     "R-REASON-17: the app's database at its own version — without the object store a clear TypeError, with it (made in the app's upgrade) a working store",
     async () => {
-      if (executablePath === undefined)
-        throw new Error(`AGUI_BROWSER_TEST=require but no Chromium found: ${HOW_TO_RUN}`);
-      ({ server, browser } = await served());
+      const { server, browser } = await served();
       const page = await browser.newPage();
       await visit(page, "goto", new URL("/", server.url).href);
       const outcome = await page.evaluate<{ without: string; withStore: string | null }>(APP_DATABASES);
