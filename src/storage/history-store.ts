@@ -2,6 +2,7 @@ import type { WarningOptions } from "../core/types";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
+import { historyToJSON, parseHistory } from "./history-format";
 import { checkThreadId } from "./stored-record";
 import { stripValues } from "./strip-values";
 
@@ -43,6 +44,7 @@ export async function saveHistory(
 ): Promise<void> {
   checkThreadId("saveHistory", threadId);
   if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
+  checkHistory(history);
   const stripped = stripValues(history);
   if (stripped.lost.length > 0) {
     warningSink(options)(
@@ -55,4 +57,17 @@ export async function saveHistory(
     );
   }
   return store.save(threadId, stripped.history);
+}
+
+/**
+ * Stripping reads every message: what is not a history a store could keep is refused first, as the
+ * shipped stores' `save` refuses it — a `TypeError` naming the JSON pointer, not one from inside.
+ */
+function checkHistory(history: ReasoningHistory): void {
+  try {
+    parseHistory(historyToJSON(history));
+  } catch (error) {
+    const problem = error instanceof Error ? error.message.replace(/^agui-reasoning: \w+: /, "") : "";
+    throw new TypeError(`agui-reasoning: saveHistory: not a history a store can keep: ${problem}`, { cause: error });
+  }
 }

@@ -152,6 +152,26 @@ describe("HistoryStore, saveHistory and the in-memory reference store", () => {
     },
   );
 
+  it.each([
+    [
+      "a list that is not one",
+      { messages: "none", incomplete: [], issuers: [], durations: [] },
+      "/messages must be an array",
+    ],
+    ["a message that is null", { messages: [null], incomplete: [], issuers: [], durations: [] }, "/messages/0"],
+    ["not an object", 42, "/ must be an object"],
+  ])(
+    "R-PROC-4: saveHistory to a store without values refuses %s with a TypeError naming the place, not one from inside",
+    async (_what, history, place) => {
+      const store = new InMemoryHistoryStore({ encryptedValues: false });
+      const saved = saveHistory(store, "t1", history as unknown as ReasoningHistory, { onWarning: () => {} });
+      await expect(saved).rejects.toThrow(TypeError);
+      await expect(saved).rejects.toThrow(/^agui-reasoning: saveHistory: not a history a store can keep: /);
+      await expect(saved).rejects.toThrow(place);
+      expect(await store.load("t1")).toBeUndefined();
+    },
+  );
+
   it("R-EVT-8: threads are separate, unknown threads load as undefined, and a bad threadId is a TypeError", async () => {
     const store = new InMemoryHistoryStore();
     await saveHistory(store, "t1", historyOf([msg.user("u1", "one")]));
