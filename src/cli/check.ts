@@ -76,14 +76,8 @@ async function check(args: CheckArgs, io: CliIo): Promise<number> {
   const { failure } = run;
   if (failure !== undefined && !(failure instanceof ReasoningProtocolError)) {
     if (failure instanceof InputError) throw new InputError(`${source.label}: ${failure.message}`);
-    // JSON.parse's message quotes the frame it read, which may be reasoning text (D-REDACT).
-    const message =
-      failure instanceof SyntaxError
-        ? "an event is not valid JSON (the parser's message is not shown: it quotes the event)"
-        : failure instanceof Error
-          ? failure.message
-          : // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever a reader threw that is not an Error
-            String(failure);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever a reader threw that is not an Error
+    const message = failure instanceof Error ? failure.message : String(failure);
     throw new InputError(`could not read the stream from ${source.label}: ${message}`);
   }
   const final = inspection.outcome(run, args);

@@ -80,8 +80,11 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
         if (error instanceof TransportError && error.cause === undefined && reply !== undefined) {
           throw new InputError(`the reply holds no events: ${reply}${misreadProtobuf(contentType)}`);
         }
-        if (error instanceof SyntaxError && transport === "sse" && lineEnding !== undefined && lineEnding !== "LF") {
-          throw new InputError(unsplitLines(lineEnding));
+        if (error instanceof SyntaxError) {
+          if (transport === "sse" && lineEnding !== undefined && lineEnding !== "LF")
+            throw new InputError(unsplitLines(lineEnding));
+          // The library's message names the URL, which the report already says (D-REDACT: never the parser's).
+          throw new SyntaxError("an event is not valid JSON (the parser's message is not shown: it quotes the event)");
         }
         throw error;
       }),

@@ -13,9 +13,12 @@ export function sourcePointer(pointer: string, shortened: ShortenedLists | undef
   let out = "";
   // Segments are escaped (RFC 6901: `~1`), so `/` only separates them.
   for (const segment of pointer.split("/").slice(1)) {
-    const kept = shortened.get(out);
-    const at = kept !== undefined && /^(0|[1-9]\d*)$/.test(segment) ? kept[Number(segment)] : undefined;
-    out += `/${at ?? segment}`;
+    out += `/${/^(0|[1-9]\d*)$/.test(segment) ? sourceIndex(out, Number(segment), shortened) : segment}`;
   }
   return out;
+}
+
+/** Where element `i` of the list at `list` (a JSON pointer) stood in the source's event (D-EVENT-INDEX). */
+export function sourceIndex(list: string, i: number, shortened: ShortenedLists | undefined): number {
+  return shortened?.get(list)?.[i] ?? i;
 }

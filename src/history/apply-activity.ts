@@ -1,3 +1,4 @@
+import { sourceIndex } from "../core/source-pointer";
 import type { ActivityMessage } from "@ag-ui/core";
 import { result } from "../core/types";
 import type { AguiEvent, StepContext, StepResult } from "../core/types";
@@ -79,7 +80,7 @@ export function patchActivity(
   const held = conversation.at(position)!;
   if (held.role !== "activity")
     return skipped(conversation, event, ctx, id, `names a held ${roleName(held.role)} message`);
-  const outcome = applyJsonPatch(held.content, patch, (i) => ctx.shortened?.get("/patch")?.[i] ?? i);
+  const outcome = applyJsonPatch(held.content, patch, (i) => sourceIndex("/patch", i, ctx.shortened));
   const content = outcome.ok && isPlainObject(outcome.value) ? outcome.value : undefined;
   if (content === undefined) {
     const failure = outcome.ok

@@ -121,39 +121,42 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
   });
 }
 
+/** Reads a list's entries in order: whether this kind and id came before (a list names each once). */
+function repeatsOf(): (kind: string, id: string) => boolean {
+  const seen = new Set<string>();
+  // A key seen before leaves the set as large as it was.
+  return (kind, id) => seen.size === seen.add(`${kind}\u0000${id}`).size;
+}
+
 const KINDS = ["message", "tool-call"] as const;
 const REASONS = ["open", "abandoned", "truncated"] as const;
 
 function readIncomplete(shape: JsonShape, value: unknown): IncompleteItem[] {
-  // "kind\0id" of every entry read: the history lists an item once, with one reason (D-TRUNC).
-  const seen = new Set<string>();
+  // The history lists an item once, with one reason (D-TRUNC).
+  const repeated = repeatsOf();
   return shape.array(value, "/incomplete").map((entry, i) => {
     const item = shape.object(entry, `/incomplete/${i}`);
     const kind = shape.oneOf(item.kind, KINDS, `/incomplete/${i}/kind`);
     const id = shape.string(item.id, `/incomplete/${i}/id`);
-    const key = `${kind}\u0000${id}`;
-    if (seen.has(key))
+    if (repeated(kind, id))
       shape.fail(`/incomplete/${i}`, `is a second entry for ${kind} ${quotedId(id)}: an item is listed once (D-TRUNC)`);
-    seen.add(key);
     return { kind, id, reason: shape.oneOf(item.reason, REASONS, `/incomplete/${i}/reason`) };
   });
 }
 
 function readIssuers(shape: JsonShape, value: unknown): ValueIssuer[] {
-  // "subtype\0entityId" of every record read: one record per entity (D-ISSUER, D-REPEAT).
-  const seen = new Set<string>();
+  // One record per entity (D-ISSUER, D-REPEAT).
+  const repeated = repeatsOf();
   return shape.array(value, "/issuers").map((entry, i) => {
     const record = shape.object(entry, `/issuers/${i}`);
     const subtype = shape.oneOf(record.subtype, KINDS, `/issuers/${i}/subtype`);
     const entityId = shape.string(record.entityId, `/issuers/${i}/entityId`);
     const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
-    const key = `${subtype}\u0000${entityId}`;
-    if (seen.has(key))
+    if (repeated(subtype, entityId))
       shape.fail(
         `/issuers/${i}`,
         `is a second record for ${subtype} ${quotedId(entityId)}: one issuer per stored value (D-ISSUER)`,
       );
-    seen.add(key);
     return { subtype, entityId, issuer };
   });
 }
@@ -161,15 +164,15 @@ function readIssuers(shape: JsonShape, value: unknown): ValueIssuer[] {
 const DURATION_KINDS = ["message", "span"] as const;
 
 function readDurations(shape: JsonShape, value: unknown): ReasoningDuration[] {
-  const seen = new Set<string>();
+  // One record per item (D-DURATION).
+  const repeated = repeatsOf();
   return shape.array(value, "/durations").map((entry, i) => {
     const path = `/durations/${i}`;
     const r = shape.object(entry, path);
     const kind = shape.oneOf(r.kind, DURATION_KINDS, `${path}/kind`);
     const id = shape.string(r.id, `${path}/id`);
-    const key = `${kind}\u0000${id}`;
-    if (seen.has(key)) shape.fail(path, `is a second record for ${kind} ${quotedId(id)}: one per item (D-DURATION)`);
-    seen.add(key);
+    if (repeated(kind, id))
+      shape.fail(path, `is a second record for ${kind} ${quotedId(id)}: one per item (D-DURATION)`);
     const record: { -readonly [K in keyof ReasoningDuration]: ReasoningDuration[K] } = {
       kind,
       id,

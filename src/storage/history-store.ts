@@ -3,7 +3,7 @@ import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
 import { historyToJSON, parseHistory } from "./history-format";
-import { checkThreadId } from "./stored-record";
+import { checkThreadId, readHistory } from "./stored-record";
 import { stripValues } from "./strip-values";
 
 /** What a store can keep. */
@@ -44,7 +44,12 @@ export async function saveHistory(
 ): Promise<void> {
   checkThreadId("saveHistory", threadId);
   if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
-  checkHistory(history);
+  // Stripping reads every message: what is not a history a store could keep is refused first, as the
+  // shipped stores' `save` refuses it — a `TypeError` naming the JSON pointer, not one from inside.
+  readHistory(
+    () => parseHistory(historyToJSON(history)),
+    "agui-reasoning: saveHistory: not a history a store can keep: ",
+  );
   const stripped = stripValues(history);
   if (stripped.lost.length > 0) {
     warningSink(options)(
@@ -57,17 +62,4 @@ export async function saveHistory(
     );
   }
   return store.save(threadId, stripped.history);
-}
-
-/**
- * Stripping reads every message: what is not a history a store could keep is refused first, as the
- * shipped stores' `save` refuses it — a `TypeError` naming the JSON pointer, not one from inside.
- */
-function checkHistory(history: ReasoningHistory): void {
-  try {
-    parseHistory(historyToJSON(history));
-  } catch (error) {
-    const problem = error instanceof Error ? error.message.replace(/^agui-reasoning: \w+: /, "") : "";
-    throw new TypeError(`agui-reasoning: saveHistory: not a history a store can keep: ${problem}`, { cause: error });
-  }
 }

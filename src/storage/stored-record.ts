@@ -34,31 +34,32 @@ export function recordOf(store: string, capabilities: HistoryStoreCapabilities, 
   const record = serializeHistory(history);
   // A record `load` would refuse loses the thread, every value in it included, at the next session:
   // refused now, while the caller still holds the history (one parse per save, as `load` makes).
-  try {
-    parseHistory(record);
-  } catch (error) {
-    const problem = error instanceof Error ? error.message.replace(/^agui-reasoning: parseHistory: /, "") : "";
-    throw new TypeError(`agui-reasoning: ${store}: refused to save a history that load would refuse: ${problem}`, {
-      cause: error,
-    });
-  }
+  readHistory(
+    () => parseHistory(record),
+    `agui-reasoning: ${store}: refused to save a history that load would refuse: `,
+  );
   return record;
+}
+
+/**
+ * `read()` (a history read with `parseHistory` or `historyToJSON`), or a `TypeError` that says `lead`
+ * and then what the reader found, without the reader's own name (it is not the function the caller called).
+ */
+export function readHistory(read: () => ReasoningHistory, lead: string): ReasoningHistory {
+  try {
+    return read();
+  } catch (error) {
+    const problem = error instanceof Error ? error.message.replace(/^agui-reasoning: \w+: /, "") : "";
+    throw new TypeError(`${lead}${problem}`, { cause: error });
+  }
 }
 
 /** The history a stored record holds, or a `TypeError` naming the store, the thread and what is wrong with it. */
 export function historyOfRecord(store: string, threadId: string, record: unknown): ReasoningHistory {
-  const thread = quotedId(threadId);
+  const corrupt = `agui-reasoning: ${store}: the record of thread ${quotedId(threadId)} is corrupt: `;
   if (typeof record !== "string")
     throw new TypeError(
-      `agui-reasoning: ${store}: the record of thread ${thread} is corrupt: ` +
-        `it is ${record === null ? "null" : typeof record}, not the text serializeHistory writes`,
+      `${corrupt}it is ${record === null ? "null" : typeof record}, not the text serializeHistory writes`,
     );
-  try {
-    return parseHistory(record);
-  } catch (error) {
-    const problem = error instanceof Error ? error.message.replace(/^agui-reasoning: parseHistory: /, "") : "";
-    throw new TypeError(`agui-reasoning: ${store}: the record of thread ${thread} is corrupt: ${problem}`, {
-      cause: error,
-    });
-  }
+  return readHistory(() => parseHistory(record), corrupt);
 }
