@@ -28,7 +28,10 @@ export interface ReasoningGroup {
   readonly blocks: readonly ReasoningBlock[];
   /** Whether a block of the group is still streaming. */
   readonly streaming: boolean;
-  /** From the first block's start to the last block's end, once every block ended (D-DURATION). */
+  /**
+   * From the first block's start to the latest end, once every block ended (D-DURATION); none when
+   * a block has none.
+   */
   readonly durationMs: number | undefined;
 }
 
@@ -40,7 +43,10 @@ export interface ReasoningBlock {
   readonly text: string;
   /** The legacy `THINKING_START` title of its span (D-THINK-TITLE), else undefined. */
   readonly title: string | undefined;
-  /** How long it took, once ended: `endedAt − startedAt` (D-DURATION). */
+  /**
+   * How long it took, once ended: `endedAt − startedAt` (D-DURATION); none when that is negative
+   * (timestamps are informative, R-EVT-3: a producer's clock behind the one that dated the other end).
+   */
   readonly durationMs: number | undefined;
   /** Its duration record (start, end, whether observed), if the history has one. */
   readonly timing: ReasoningDuration | undefined;
@@ -124,7 +130,7 @@ function buildTurn(
   };
   for (const message of messages) {
     if (message.role === "reasoning") blocks.push(blockOf(message, durations, open));
-    else if (message.role === "assistant" && hasText(message.content)) close();
+    else if (message.role === "assistant" && message.content) close();
   }
   close();
   return { id: messages[0]!.id, messages, groups };
@@ -142,7 +148,7 @@ function blockOf(
     id: message.id,
     text,
     title: span?.title,
-    durationMs: timing?.endedAt === undefined ? undefined : timing.endedAt - timing.startedAt,
+    durationMs: elapsed(timing, timing),
     timing,
     streaming: open.has(message.id),
     redacted: text === "" && typeof (message as { encryptedValue?: unknown }).encryptedValue === "string",
@@ -150,18 +156,23 @@ function blockOf(
 }
 
 function groupOf(blocks: readonly ReasoningBlock[]): ReasoningGroup {
-  const first = blocks[0]!.timing;
-  const last = blocks[blocks.length - 1]!.timing;
-  const ended = blocks.every((b) => b.timing?.endedAt !== undefined);
-  return {
-    blocks,
-    streaming: blocks.some((b) => b.streaming),
-    durationMs: ended && first !== undefined && last !== undefined ? last.endedAt! - first.startedAt : undefined,
-  };
+  // Once every block ended: from the first block's start (they start in order) to the latest end
+  // (reasoning messages may interleave).
+  let end = blocks[0]!.timing;
+  for (const b of blocks) {
+    if (b.durationMs === undefined) end = undefined;
+    else if (end !== undefined && b.timing!.endedAt! > end.endedAt!) end = b.timing;
+  }
+  return { blocks, streaming: blocks.some((b) => b.streaming), durationMs: elapsed(blocks[0]!.timing, end) };
 }
 
-function hasText(content: unknown): boolean {
-  return typeof content === "string" ? content !== "" : Array.isArray(content) && content.length > 0;
+/**
+ * From `from`'s start to `to`'s end; none while either is missing, or when the instants are out of
+ * order (timestamps are informative, R-EVT-3: a producer's clock may be behind, or another clock).
+ */
+function elapsed(from: ReasoningDuration | undefined, to: ReasoningDuration | undefined): number | undefined {
+  const ms = to?.endedAt! - from?.startedAt!;
+  return ms >= 0 ? ms : undefined;
 }
 
 /** Span records are keyed apart from message records (a span and a message may share an id). */

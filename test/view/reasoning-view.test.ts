@@ -1,4 +1,4 @@
-import { from } from "rxjs";
+import { asyncScheduler, from } from "rxjs";
 import { reasoningPipeline, reasoningView, toRunInputMessages, type ReasoningHistory } from "../../src";
 import { ev, historyOf, msg } from "../../src/testing/builders";
 import { runPipeline, TEST_PRODUCER } from "../../src/testing/run-pipeline";
@@ -131,6 +131,35 @@ describe("reasoningView: what a chat UI shows of the reasoning", () => {
     const ended = { ...last, durations: last.durations.map((d) => (d.id === "x1" ? { ...d } : d)) };
     expect(reasoningView(ended, afterB).turns[1]).not.toBe(afterB.turns[1]);
     expect(reasoningView(ended, afterB).turns[0]).toBe(afterB.turns[0]);
+  });
+
+  it("D-DURATION R-EVT-3: no duration from instants out of order (a producer's clock behind, or stamped and observed mixed), and a group lasts to its latest end when its blocks interleave", () => {
+    // The browser's clock (epoch milliseconds, as Date.now() gives), far ahead of the producer's stamps.
+    const aheadClock = { now: () => 1_800_000_000_000, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+    const view = (events: readonly unknown[]) =>
+      reasoningView(runPipeline(events, { scheduler: aheadClock }).history).turns[0]!.groups[0]!;
+    // Stamped out of order; then a start observed on a clock far ahead of the producer's stamps.
+    for (const start of [at(5000), {}]) {
+      const group = view([
+        ev.runStarted("r1"),
+        ev.reasoningMessageStart("m1", { ...start }),
+        ev.reasoningMessageEnd("m1", at(3000)),
+        ev.runFinished("r1"),
+      ]);
+      expect(group.blocks[0]!.durationMs).toBeUndefined();
+      expect(group.durationMs).toBeUndefined();
+    }
+    // m2 starts and ends inside m1: the group lasts from m1's start to m1's end, not m2's.
+    const interleaved = view([
+      ev.runStarted("r1"),
+      ev.reasoningMessageStart("m1", at(1000)),
+      ev.reasoningMessageStart("m2", at(1010)),
+      ev.reasoningMessageEnd("m2", at(1020)),
+      ev.reasoningMessageEnd("m1", at(1100)),
+      ev.runFinished("r1"),
+    ]);
+    expect(interleaved.blocks.map((b) => b.durationMs)).toEqual([100, 10]);
+    expect(interleaved.durationMs).toBe(100);
   });
 
   it("a history without durations (a stored version-1 history) still gives a view, with no durations or titles", () => {
