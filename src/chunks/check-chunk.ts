@@ -1,5 +1,5 @@
 import type { AguiEvent, StepContext } from "../core/types";
-import { isPlainObject } from "../core/json";
+import { isInstant, isPlainObject } from "../core/json";
 import type { ChunkFamily } from "./chunk-families";
 import { protocolError } from "../core/errors";
 
@@ -36,7 +36,7 @@ function firstBadField(family: ChunkFamily, chunk: AguiEvent): BadField | undefi
     return { path: "/metadata", expected: "an object" };
   if (chunk.rawEvent === null) return { path: "/rawEvent", expected: "a JSON value other than null" };
   const timestamp = chunk.timestamp;
-  if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) {
+  if (timestamp !== undefined && !isInstant(timestamp)) {
     return { path: "/timestamp", expected: "an integer within ±(2^53−1)" };
   }
   for (const field of family.openerFields) {

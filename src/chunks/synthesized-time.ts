@@ -1,4 +1,5 @@
 import type { AguiEvent } from "../core/types";
+import { isInstant } from "../core/json";
 
 /**
  * The timestamp of the chunk (or trigger) that caused an event expansion synthesized. The event itself
@@ -12,7 +13,7 @@ const synthesizedAt = new WeakMap<object, number>();
 export function dateSynthesized(event: AguiEvent, cause: AguiEvent | undefined): void {
   if (cause === undefined) return;
   const stamp = cause.timestamp;
-  if (typeof stamp === "number" && Number.isSafeInteger(stamp)) synthesizedAt.set(event, stamp);
+  if (isInstant(stamp)) synthesizedAt.set(event, stamp);
 }
 
 /** The timestamp recorded for a synthesized event, if any. */

@@ -5,6 +5,11 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   else target[key] = value;
 }
 
+/** A safe integer: what an event's `timestamp` and every instant kept of one must be (R-EVT-3, D-DURATION). */
+export function isInstant(value: unknown): value is number {
+  return Number.isSafeInteger(value);
+}
+
 /** A JSON object (not `null`, not an array): the shape every event, message and metadata value must have. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -5,6 +5,7 @@ import { spaceOf, Table } from "./table";
 import { readField } from "./read-event";
 import type { ReasoningDuration } from "./types";
 import { METADATA_KEY } from "../upcast/thinking-title";
+import { isInstant } from "../core/json";
 
 /**
  * Reasoning durations (D-DURATION): when each reasoning message, and each span holding one, started
@@ -31,7 +32,7 @@ export interface Instant {
  */
 export function instantOf(event: AguiEvent, ctx: StepContext, now: Clock): Instant {
   const stamp = readField(event, "timestamp", ctx);
-  if (typeof stamp === "number" && Number.isSafeInteger(stamp)) return { at: stamp, observed: false };
+  if (isInstant(stamp)) return { at: stamp, observed: false };
   const synthesized = synthesizedTimestampOf(event);
   if (synthesized !== undefined) return { at: synthesized, observed: false };
   return { at: now(), observed: true };

@@ -15,6 +15,7 @@ import { earlierCopies, repeatedId } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
+import { isInstant } from "../core/json";
 
 export type { HistoryState } from "./conversation";
 
@@ -220,9 +221,15 @@ function readable<T>(name: string, read: () => T): T {
   }
 }
 
-function clockOf(scheduler: SchedulerLike | undefined): Clock {
-  if (scheduler === undefined) return () => asyncScheduler.now();
+function clockOf(scheduler: SchedulerLike = asyncScheduler): Clock {
+  const notAClock = "agui-reasoning: `scheduler` must be an RxJS SchedulerLike whose `now()` gives milliseconds";
   if (typeof scheduler !== "object" || scheduler === null || typeof scheduler.now !== "function")
-    throw new TypeError("agui-reasoning: `scheduler` must be an RxJS SchedulerLike (with `now()`)");
-  return () => scheduler.now();
+    throw new TypeError(notAClock);
+  // An instant is whole milliseconds, as storage and resume read it back (D-HISTORY-IDS): a clock
+  // with fractions (performance.now()) is rounded; one that gives no time fails the run.
+  return () => {
+    const at = Math.round(scheduler.now());
+    if (isInstant(at)) return at;
+    throw new TypeError(notAClock);
+  };
 }

@@ -12,6 +12,7 @@ import { fitsContentLength } from "../history/content-limit";
 import type { ChainLane, LaneArming } from "../core/chain-runner";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
+import { isInstant } from "../core/json";
 /** Where the stages the lane reads sit in a chain in the facade's order (upcast, enforce, expand, verify, history). */
 const EXPAND = 2;
 const VERIFY = 3;
@@ -177,7 +178,7 @@ export class DeltaLane implements ChainLane {
       if (!this.fits(delta)) return undefined;
       // Read directly as well as listed: the stages read these fields whether enumerable or not.
       const timestamp = e.timestamp;
-      if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) return undefined;
+      if (timestamp !== undefined && !isInstant(timestamp)) return undefined;
       if (e.metadata !== undefined || e.rawEvent !== undefined) return undefined;
       if (this.stream !== undefined && hasOpenerField(e)) return undefined;
       // Every enumerable key, own or inherited, as enforcement's strip walk lists them.

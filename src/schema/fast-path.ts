@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { JsonPatchSchema, TextMessageRoleSchema } from "@ag-ui/core/schemas";
-import { isPlainObject } from "../core/json";
+import { isInstant, isPlainObject } from "../core/json";
 
 /**
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
@@ -242,7 +242,7 @@ export function isCleanHotEvent(event: Record<string, unknown>, type: string): b
 /** `timestamp` a safe integer, `rawEvent` not `null` (a tolerated null is converted, so not clean), `metadata` an object, `subagentRunId` a string; each optional. */
 function baseFieldsClean(event: Record<string, unknown>): boolean {
   const timestamp = event.timestamp;
-  if (timestamp !== undefined && !(typeof timestamp === "number" && Number.isSafeInteger(timestamp))) return false;
+  if (timestamp !== undefined && !isInstant(timestamp)) return false;
   if (event.rawEvent === null) return false;
   const metadata = event.metadata;
   if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)))

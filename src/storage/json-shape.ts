@@ -1,4 +1,4 @@
-import { isPlainObject, jsonType, setOwn } from "../core/json";
+import { isInstant, isPlainObject, jsonType, setOwn } from "../core/json";
 import { NotJsonData, ownCopy } from "../history/own-copy";
 import { toPointer } from "../schema/json-pointer";
 
@@ -111,7 +111,7 @@ export class JsonShape {
 
   /** A count or position: a non-negative safe integer. */
   count(value: unknown, path: string): number {
-    if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+    if (isInstant(value) && value >= 0) return value;
     return this.fail(path, `must be a non-negative integer (got ${jsonType(value)})`);
   }
 
@@ -123,7 +123,7 @@ export class JsonShape {
 
   /** An instant: a safe integer (ms since the epoch by convention, R-EVT-3). */
   integer(value: unknown, path: string): number {
-    if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+    if (isInstant(value)) return value;
     return this.fail(path, `must be an integer (got ${jsonType(value)})`);
   }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { from, lastValueFrom } from "rxjs";
+import { asyncScheduler, from, lastValueFrom } from "rxjs";
 import {
   deriveHistory,
   enforceSchema,
@@ -80,6 +80,32 @@ describe("D-DURATION: when reasoning started and ended, beside the messages", ()
     expect(run.history.durations).toEqual([
       { kind: "message", id: "m1", startedAt: 0, startObserved: true, endedAt: 1, endObserved: true },
     ]);
+  });
+
+  it("D-DURATION D-HISTORY-IDS: a clock with fractions of a millisecond (performance.now()) is rounded, so the history stores and loads; one that gives no time fails the run naming it, never the content", () => {
+    const unstamped = [
+      ev.runStarted(),
+      ev.reasoningMessageStart("m1"),
+      ev.reasoningMessageContent("m1", "secret thought"),
+      ev.reasoningMessageEnd("m1"),
+      ev.runFinished(),
+    ];
+    const clock = (...readings: unknown[]) => ({
+      now: () => readings.shift() as number,
+      schedule: asyncScheduler.schedule.bind(asyncScheduler),
+    });
+    const { history } = runPipeline(unstamped, { scheduler: clock(1000.4, 2999.6) });
+    expect(history.durations).toEqual([
+      { kind: "message", id: "m1", startedAt: 1000, startObserved: true, endedAt: 3000, endObserved: true },
+    ]);
+    expect(parseHistory(serializeHistory(history))).toStrictEqual({ ...history, messages: [...history.messages] });
+    for (const reading of [NaN, Infinity, 2 ** 60, "soon"]) {
+      const { error } = runPipeline(unstamped, { scheduler: clock(reading) });
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toBe(
+        "agui-reasoning: `scheduler.now()` must give a time in milliseconds (a finite number)",
+      );
+    }
   });
 
   it("D-DURATION R-PROC-15: chunked reasoning takes its chunk's timestamp, the END its trigger's; the synthesized events carry none", () => {
