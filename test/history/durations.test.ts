@@ -103,7 +103,7 @@ describe("D-DURATION: when reasoning started and ended, beside the messages", ()
       const { error } = runPipeline(unstamped, { scheduler: clock(reading) });
       expect(error).toBeInstanceOf(TypeError);
       expect((error as Error).message).toBe(
-        "agui-reasoning: `scheduler.now()` must give a time in milliseconds (a finite number)",
+        "agui-reasoning: `scheduler` must be an RxJS SchedulerLike whose `now()` gives milliseconds",
       );
     }
   });
