@@ -173,7 +173,8 @@ function groupOf(blocks: readonly ReasoningBlock[]): ReasoningGroup {
  * order (timestamps are informative, R-EVT-3: a producer's clock may be behind, or another clock).
  */
 function elapsed(from: ReasoningDuration | undefined, to: ReasoningDuration | undefined): number | undefined {
-  const ms = to?.endedAt! - from?.startedAt!;
+  if (from === undefined || to?.endedAt === undefined) return undefined;
+  const ms = to.endedAt - from.startedAt;
   return ms >= 0 ? ms : undefined;
 }
 
