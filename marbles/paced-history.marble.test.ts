@@ -121,6 +121,30 @@ describe("D-PACE: a paced history (virtual time)", () => {
     });
   });
 
+  it("D-PACE: a history$ subscriber may call exportState() on every history, also the one flushed before RUN_FINISHED or RUN_ERROR, as unpaced", () => {
+    for (const end of [source.F, ev.runError("boom")]) {
+      const scheduler = createTestScheduler();
+      scheduler.run(() => {
+        const input = new Subject<unknown>();
+        const p = reasoningPipeline(input, { ...quiet, historyPace: 1000, scheduler });
+        const exported: string[] = [];
+        const order: string[] = [];
+        p.history$.subscribe(() => {
+          exported.push(JSON.stringify(p.exportState()));
+          order.push("history");
+        });
+        p.events$.subscribe((e) => order.push(e.type));
+        [source.R, source.s, source.a, source.b, source.e, end].forEach((e) => input.next(e));
+        // The first history, START (leading edge), then a, b, END and the run's end, flushed before it is emitted.
+        expect(order.slice(-2)).toEqual(["history", end.type]);
+        const indexes = exported.map((json) => (JSON.parse(json) as { index: number }).index);
+        expect(indexes).toEqual([0, 2, 6]);
+        // The flushed publication's snapshot is the state after the run's end, as asked between events.
+        expect(exported[2]).toBe(JSON.stringify(p.exportState()));
+      });
+    }
+  });
+
   it("D-PACE: without historyPace every change is published, as before", () => {
     const scheduler = createTestScheduler();
     scheduler.run(({ cold, expectObservable }) => {

@@ -49,6 +49,8 @@ export class FacadeRun {
   readonly #runner: ChainRunner;
   // D-PACE: with `historyPace`, the cadence `history$` is published at; without, after every change.
   readonly #paced: PacedHistory | undefined;
+  // D-PACE: a RUN_FINISHED or RUN_ERROR held until the end of its source event.
+  #ending: AguiEvent | undefined;
   // Set when the stream was rejected mid-event: its states cannot be exported any more.
   #rejection: { error: unknown } | undefined;
   // The states as they were when the source ended, before the stages' `finish` changed them.
@@ -81,9 +83,11 @@ export class FacadeRun {
       pacing === undefined
         ? (e: unknown): void => this.events.next(e as AguiEvent)
         : (e: unknown): void => {
-            // D-PACE: the history a run ended with is out before the run's end is.
-            if (endsRun(e)) this.#paced!.flush();
-            this.events.next(e as AguiEvent);
+            this.#release();
+            // D-PACE: the history a run ended with is out before the run's end is — both after the
+            // source event, as unpaced, so that a history$ subscriber may call exportState() then.
+            if (endsRun(e)) this.#ending = e as AguiEvent;
+            else this.events.next(e as AguiEvent);
           };
     this.#runner = new ChainRunner(
       stages.map((stage) => ({ stage, state: stage.init(), warn })),
@@ -91,7 +95,13 @@ export class FacadeRun {
       {
         firstIndex: resume?.index ?? 0,
         lane: historyLane(maxContentLength, true, pacing !== undefined),
-        afterEvent: pacing === undefined ? () => this.#publish() : () => this.#paced!.changed(),
+        afterEvent:
+          pacing === undefined
+            ? () => this.#publish()
+            : () => {
+                this.#paced!.changed();
+                this.#release();
+              },
       },
     );
     this.#published = this.#history();
@@ -188,6 +198,15 @@ export class FacadeRun {
     this.warnings.complete();
     if (error) this.events.error(error.error);
     else this.events.complete();
+  }
+
+  /** D-PACE: a held run end goes out, the pending history first (nothing follows a run's end, but order is kept). */
+  #release(): void {
+    const ending = this.#ending;
+    if (ending === undefined) return;
+    this.#ending = undefined;
+    this.#paced!.flush();
+    this.events.next(ending);
   }
 
   #publish(): void {
