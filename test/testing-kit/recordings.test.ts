@@ -131,5 +131,9 @@ describe("testing kit: recorded example streams", () => {
     expect(() => parseRecording('{"type":"A"}\n{"delta":"secret text"')).toThrow(
       /^agui-reasoning\/testing: recording line 2 is not JSON$/,
     );
+    // JSON.parse's own message would quote the text near the fault.
+    expect(() => parseRecording('[{"delta":"secret text"}, oops]')).toThrow(
+      /^agui-reasoning\/testing: recording is not a JSON array$/,
+    );
   });
 });
