@@ -19,6 +19,9 @@ export function runStage<S, I, O>(
   stage: Stage<S, I, O>,
   events: readonly I[],
 ): { out: O[]; warnings: ReasoningWarning[]; state: S; error?: unknown } {
+  if (typeof stage?.init !== "function" || typeof stage.step !== "function") {
+    throw new TypeError("agui-reasoning: runStage expects a stage (an object with init() and step())");
+  }
   const out: O[] = [];
   const warnings: ReasoningWarning[] = [];
   const runner = new ChainRunner([{ stage, state: stage.init(), warn: (w) => warnings.push(w) }], (o) =>

@@ -3,6 +3,8 @@ import { quotedId } from "./errors";
 
 /** Renders a warning as one line for the console (D-WARN). Contains only what the warning contains (D-REDACT). */
 export function formatWarning(w: ReasoningWarning): string {
+  if (typeof w !== "object" || w === null)
+    throw new TypeError("agui-reasoning: formatWarning expects a ReasoningWarning");
   const where = w.eventIndex !== undefined ? ` at event #${w.eventIndex}` : "";
   const type = w.eventType ? ` ${w.eventType}` : "";
   const ids = w.ids && w.ids.length > 0 ? ` [${w.ids.map(quotedId).join(", ")}]` : "";

@@ -23,6 +23,7 @@ import {
 import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
 import { quote, violation } from "./violation";
 import { VerifyState } from "./verify-state";
+import { optionsOf } from "../core/arguments";
 
 export { VerifyState, type RunPhase } from "./verify-state";
 
@@ -40,7 +41,8 @@ const DEFAULT_MAX_OPEN_ITEMS = 10_000;
  * messages, tool calls, steps, subagent invocations) and the run lifecycle, and forwards each event
  * unchanged, or fails the stream (R-REASON-8). Input must already be expanded (R-STREAM-7).
  */
-export function createVerifyStage(options: VerifyOptions = {}): Stage<VerifyState, AguiEvent, AguiEvent> {
+export function createVerifyStage(options?: VerifyOptions): Stage<VerifyState, AguiEvent, AguiEvent> {
+  options = optionsOf(options, "verifyDiscipline");
   const maxOpenItems = options.maxOpenItems ?? DEFAULT_MAX_OPEN_ITEMS;
   if (!(maxOpenItems >= 0) || !(Number.isInteger(maxOpenItems) || maxOpenItems === Infinity)) {
     throw new RangeError(

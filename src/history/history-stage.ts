@@ -15,6 +15,7 @@ import { earlierCopies, repeatedId } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import type { ReasoningHistory, ValueIssuer } from "./types";
+import { optionsOf } from "../core/arguments";
 
 export type { HistoryState } from "./conversation";
 
@@ -62,7 +63,8 @@ export interface HistoryOptions extends WarningOptions {
  * rejects a fragment without a referent (it never invents a message, R-REASON-9).
  * STATE_SNAPSHOT / STATE_DELTA are not part of the history (state is out of scope).
  */
-export function createHistoryStage(options: HistoryOptions = {}): Stage<HistoryState, AguiEvent, AguiEvent> {
+export function createHistoryStage(options?: HistoryOptions): Stage<HistoryState, AguiEvent, AguiEvent> {
+  options = optionsOf(options, "deriveHistory");
   const producer = options.producer;
   if (producer !== undefined && typeof producer !== "string")
     throw new TypeError("agui-reasoning: `producer` must be a string");

@@ -8,6 +8,7 @@ import { toolCallsOf } from "./conversation";
 import { dropValues } from "./drop-values";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
+import { checkHistory, optionsOf } from "../core/arguments";
 
 export interface RunInputOptions extends WarningOptions {
   /** The producer the run input goes to (D-ISSUER): only values it issued travel back. */
@@ -22,7 +23,8 @@ export interface RunInputOptions extends WarningOptions {
  * (content parts and metadata shared); the history is not mutated.
  */
 export function toRunInputMessages(history: ReasoningHistory, options: RunInputOptions): Message[] {
-  const producer = options.producer;
+  checkHistory(history, "toRunInputMessages");
+  const producer = optionsOf(options, "toRunInputMessages").producer;
   if (typeof producer !== "string")
     throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
   // Entity id → recorded issuer, per subtype.

@@ -4,6 +4,7 @@ import type { WarningOptions } from "../core/types";
 import { warningSink } from "../core/warnings";
 import { shownIdentity } from "../history/producer-identity";
 import { endedTransport } from "./transport-end";
+import { optionsOf } from "../core/arguments";
 
 /**
  * What `agentEvents` needs of an agent. Structural, so `@ag-ui/client` stays a dev dependency:
@@ -25,12 +26,13 @@ export interface RunnableAgent {
  * when a run was open, the end when one had ended, with `CONNECTION_BROKEN` to `options.onWarning`;
  * a `TransportError` naming the URL when no run came), never with an unhandled rejection.
  */
-export function agentEvents(
-  agent: RunnableAgent,
-  input: RunAgentInput,
-  options: WarningOptions = {},
-): Observable<unknown> {
-  const warn = warningSink(options);
+export function agentEvents(agent: RunnableAgent, input: RunAgentInput, options?: WarningOptions): Observable<unknown> {
+  if (typeof (agent as Partial<RunnableAgent> | null)?.run !== "function") {
+    throw new TypeError(
+      "agui-reasoning: agentEvents expects an agent with a run(input) method (an @ag-ui/client HttpAgent)",
+    );
+  }
+  const warn = warningSink(optionsOf(options, "agentEvents"));
   return defer(() => {
     const controller = new AbortController();
     if ("abortController" in agent) agent.abortController = controller;

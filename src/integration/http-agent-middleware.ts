@@ -9,6 +9,7 @@ import { shownIdentity } from "../history/producer-identity";
 import { seedOf } from "../history/history-stage";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 import { pacingOf } from "../pipeline/paced-publisher";
+import { optionsOf } from "../core/arguments";
 
 export interface ReasoningMiddlewareOptions extends Omit<
   ReasoningPipelineOptions,
@@ -57,6 +58,7 @@ export interface ReasoningMiddleware {
  * runs closest to the wire (`THINKING_*` arrive translated), and its checks run again after this.
  */
 export function reasoningMiddleware(options: ReasoningMiddlewareOptions): ReasoningMiddleware {
+  options = optionsOf(options, "reasoningMiddleware");
   if ((options as { resumeFrom?: unknown }).resumeFrom !== undefined) {
     // D-KEEPER: a snapshot continues one interrupted stream; every run of the middleware is a new request.
     throw new TypeError(

@@ -8,6 +8,7 @@ import type { ReasoningHistory } from "../history/types";
 import type { PipelineSnapshot } from "../resume/pipeline-snapshot";
 import { FacadeRun } from "./facade-run";
 import type { Fanout } from "./fanout";
+import { optionsOf } from "../core/arguments";
 
 export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, HistoryOptions {
   /**
@@ -60,9 +61,9 @@ export interface ReasoningPipeline {
  */
 export function reasoningPipeline(
   source: Subscribable<unknown>,
-  options: ReasoningPipelineOptions = {},
+  options?: ReasoningPipelineOptions,
 ): ReasoningPipeline {
-  const run = new FacadeRun(options);
+  const run = new FacadeRun(optionsOf(options, "reasoningPipeline"));
   const { events, warnings, histories } = run;
   let started = false;
   // The one subscription of the source.

@@ -1,6 +1,7 @@
 import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
 import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
 import type { ReasoningHistory } from "../history/types";
+import { optionsOf } from "../core/arguments";
 
 export interface InMemoryHistoryStoreOptions {
   /** Whether the store keeps encrypted values (default true). `false` models a store that cannot. */
@@ -19,7 +20,8 @@ export class InMemoryHistoryStore implements HistoryStore {
   // threadId → the stored text of its history.
   private readonly threads = new Map<string, string>();
 
-  constructor(options: InMemoryHistoryStoreOptions = {}) {
+  constructor(options?: InMemoryHistoryStoreOptions) {
+    options = optionsOf(options, "InMemoryHistoryStore");
     this.capabilities = { encryptedValues: options.encryptedValues ?? true };
   }
 

@@ -2,6 +2,7 @@ import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
 import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
 import { quotedId } from "../core/errors";
 import type { ReasoningHistory } from "../history/types";
+import { optionsOf } from "../core/arguments";
 
 /*
  * The little of the IndexedDB API this store uses, typed here: the package is compiled without the
@@ -66,7 +67,8 @@ export class IndexedDbHistoryStore implements HistoryStore {
   private readonly factory: IndexedDbFactory | undefined;
   private opened: Promise<IdbDatabase> | undefined;
 
-  constructor(options: IndexedDbHistoryStoreOptions = {}) {
+  constructor(options?: IndexedDbHistoryStoreOptions) {
+    options = optionsOf(options, "IndexedDbHistoryStore");
     this.database = options.database ?? "agui-reasoning";
     this.objectStore = options.objectStore ?? "histories";
     this.factory = options.indexedDB ?? (globalThis as { indexedDB?: IndexedDbFactory }).indexedDB;

@@ -15,6 +15,7 @@ import { placeTitle } from "./thinking-title";
 import { translatedEvent } from "./translated-event";
 import { legacyDuplicateOpen, legacyOrphan, malformedTitle, unreadableLegacy } from "./upcast-errors";
 import { titleDroppedWarning, titleMovedWarning, upcastWarning } from "./upcast-warnings";
+import { optionsOf } from "../core/arguments";
 
 export { DEFAULT_THINKING_EXPIRY } from "./thinking-expiry";
 
@@ -62,7 +63,8 @@ type Obj = Record<string, unknown>;
  *   `RUN_ERROR` ends whatever was open (R-RUN-11). `RUN_FINISHED` does not: a run cannot finish
  *   with a legacy item open (verification fails it, R-REASON-13).
  */
-export function createUpcastStage(options: UpcastOptions = {}): Stage<UpcastState, unknown, AguiEvent> {
+export function createUpcastStage(options?: UpcastOptions): Stage<UpcastState, unknown, AguiEvent> {
+  options = optionsOf(options, "upcastThinking");
   const mint = idMinter(options.idFactory);
   // Nearly every event is not legacy and passes untouched: one reused result, no allocation.
   const pass = passThrough<UpcastState, AguiEvent>();

@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { ReasoningDuration, ReasoningHistory } from "../history/types";
+import { checkHistory } from "../core/arguments";
 
 /**
  * What a chat UI shows of the reasoning in a history: per assistant turn, its reasoning blocks in
@@ -57,6 +58,7 @@ export interface ReasoningBlock {
  * that changed, and only changed turns are rebuilt. The view itself is `previous` when no turn changed.
  */
 export function reasoningView(history: ReasoningHistory, previous?: ReasoningView): ReasoningView {
+  checkHistory(history, "reasoningView");
   const messages = history.messages;
   const durations = durationsById(history.durations);
   const open = openMessages(history);

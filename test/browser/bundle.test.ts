@@ -1,6 +1,6 @@
 /**
  * Browser build facts (docs/browser.md), checked with esbuild as an app's bundler would build them:
- * the main entry needs nothing from Node, what it adds to an app stays within a 37 KiB gzipped budget,
+ * the main entry needs nothing from Node, what it adds to an app stays within a 38 KiB gzipped budget,
  * the sizes docs/browser.md reports are the measured ones, and `agui-reasoning/testing` needs Node in
  * one place only (the recordings loader, as docs/testing.md says).
  */
@@ -11,8 +11,9 @@ import { PEERS, REPO_ROOT, bundleForBrowser, type BrowserBundle } from "./bundle
 const KiB = 1024;
 /** The budget for what agui-reasoning adds to a chat UI (minified, gzipped, peers excluded). */
 // 32 KiB until issue 23 added reasoning durations (D-DURATION) and the display view; 36 KiB until the
-// lossy warning for a list naming a message twice (R-EVT-8) and the redaction of the client's error reports (D-REDACT).
-const BUDGET_GZIP_BYTES = 37 * KiB;
+// lossy warning for a list naming a message twice (R-EVT-8) and the redaction of the client's error reports (D-REDACT);
+// 37 KiB until the public functions checked their own arguments (src/core/arguments.ts).
+const BUDGET_GZIP_BYTES = 38 * KiB;
 
 /** What a chat UI imports (the web demo's page imports exactly this). */
 const CHAT_UI_IMPORTS =
@@ -59,7 +60,7 @@ describe("browser build facts (docs/browser.md)", () => {
     expect(Object.keys(own.metafile.inputs).every((file) => file.startsWith("src/"))).toBe(true);
   });
 
-  it("what a chat UI adds (reasoningPipeline, reasoningView, toRunInputMessages, agentEvents; minified, gzipped, peers excluded) is within 37 KiB, as docs/browser.md reports", async () => {
+  it("what a chat UI adds (reasoningPipeline, reasoningView, toRunInputMessages, agentEvents; minified, gzipped, peers excluded) is within 38 KiB, as docs/browser.md reports", async () => {
     const chatUi = await bundleForBrowser({ contents: CHAT_UI_IMPORTS }, { external: PEERS });
     expect(chatUi.nodeGlobals).toEqual([]);
     expect(chatUi.gzipBytes).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);

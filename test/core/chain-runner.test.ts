@@ -175,6 +175,19 @@ describe("ChainRunner: shortened lists (D-EVENT-INDEX)", () => {
       "out:u",
     ]);
   });
+
+  it("D-EVENT-INDEX: a later link that warns (or fans out) without shortening anything leaves the earlier link's lists to the links after it", () => {
+    const kept = new Map([["/list", [1, 2]]]);
+    const log: string[] = [];
+    const shortens = stage((v) => ({ out: [v], warn: ["W"], shortened: kept }));
+    const warns = stage((v) => ({ out: [v, `${v}'`], warn: ["X"] }));
+    const sees = stage((v, ctx) => {
+      log.push(`${v}:${ctx.shortened === kept ? "kept" : String(ctx.shortened)}`);
+      return { out: [v] };
+    });
+    chainOf([shortens, warns, sees], log).next("e");
+    expect(log.filter((l) => !l.startsWith("warn") && !l.startsWith("out"))).toEqual(["e:kept", "e':kept"]);
+  });
 });
 
 describe("ChainRunner: re-entrancy", () => {
@@ -252,6 +265,29 @@ describe("ChainRunner: failures", () => {
     expect(() => next.next("bad")).toThrow(failure);
     next.next("b");
     expect(seen).toEqual([0, 1, 2]);
+  });
+
+  it("D-PATHS: a source event fed from inside the publication of a failing event is not taken (the failure is the verdict); the runner takes the next one after it", () => {
+    const log: string[] = [];
+    const failure = new Error("step failed");
+    const runner: ChainRunner = chainOf(
+      [
+        stage((v) => {
+          log.push(`step:${v}`);
+          if (v === "bad") throw failure;
+          return { out: [v] };
+        }),
+      ],
+      log,
+      {
+        afterEvent: () => {
+          if (log.at(-1) === "step:bad") runner.next("fed");
+        },
+      },
+    );
+    expect(() => runner.next("bad")).toThrow(failure);
+    runner.next("later");
+    expect(log).toEqual(["step:bad", "step:later", "out:later"]);
   });
 
   it("D-TRUNC D-PATHS: at the end of the source every link finishes in order, its outputs flow downstream; after one throws the later links still finish; then they publish and the first error is thrown", () => {

@@ -1,0 +1,87 @@
+/**
+ * A public function called with a wrong argument — from JavaScript, through `any`, or with a history
+ * that is still `undefined` on a UI's first render — throws a `TypeError` naming the function (an
+ * `agui-reasoning:` message), never a failure from inside it ("Cannot read properties of null").
+ * Absent options stay the defaults.
+ */
+import { of } from "rxjs";
+import * as main from "../../src";
+import * as stages from "../../src/stages";
+import { IndexedDbHistoryStore } from "../../src/storage";
+
+type AnyFn = (...args: any[]) => unknown;
+const call =
+  (fn: unknown, ...args: unknown[]) =>
+  () =>
+    (fn as AnyFn)(...args);
+const make =
+  (cls: unknown, ...args: unknown[]) =>
+  () =>
+    new (cls as new (...a: unknown[]) => unknown)(...args);
+
+const history = main.emptyHistory();
+
+/** [what is called, the name its error must give, the call]. */
+const WRONG: [string, string, () => unknown][] = [
+  ...[null, 42, "x"].flatMap((options): [string, string, () => unknown][] => [
+    [`reasoningPipeline(source, ${String(options)})`, "reasoningPipeline", call(main.reasoningPipeline, of(), options)],
+    [`upcastThinking(${String(options)})`, "upcastThinking", call(main.upcastThinking, options)],
+    [`verifyDiscipline(${String(options)})`, "verifyDiscipline", call(main.verifyDiscipline, options)],
+    [`deriveHistory(${String(options)})`, "deriveHistory", call(main.deriveHistory, options)],
+    [`createHistoryStage(${String(options)})`, "deriveHistory", call(stages.createHistoryStage, options)],
+    [`reasoningMiddleware(${String(options)})`, "reasoningMiddleware", call(main.reasoningMiddleware, options)],
+    [
+      `toRunInputMessages(history, ${String(options)})`,
+      "toRunInputMessages",
+      call(main.toRunInputMessages, history, options),
+    ],
+    [`new InMemoryHistoryStore(${String(options)})`, "InMemoryHistoryStore", make(main.InMemoryHistoryStore, options)],
+    [`new IndexedDbHistoryStore(${String(options)})`, "IndexedDbHistoryStore", make(IndexedDbHistoryStore, options)],
+    [
+      `agentEvents(agent, input, ${String(options)})`,
+      "agentEvents",
+      call(main.agentEvents, { run: () => of() }, {}, options),
+    ],
+  ]),
+  ...[undefined, null, 42, {}, { messages: [] }, { messages: {}, incomplete: [], issuers: [] }].flatMap(
+    (h): [string, string, () => unknown][] => [
+      [`reasoningView(${JSON.stringify(h)})`, "reasoningView", call(main.reasoningView, h)],
+      [`messagesOf(${JSON.stringify(h)})`, "messagesOf", call(main.messagesOf, h)],
+      [
+        `toRunInputMessages(${JSON.stringify(h)})`,
+        "toRunInputMessages",
+        call(main.toRunInputMessages, h, { producer: "p" }),
+      ],
+    ],
+  ),
+  ...[undefined, null, {}, { run: 1 }].flatMap((agent): [string, string, () => unknown][] => [
+    [`agentEvents(${JSON.stringify(agent)})`, "agentEvents", call(main.agentEvents, agent, {})],
+  ]),
+  ...[undefined, null, {}, { init: () => 0 }].flatMap((stage): [string, string, () => unknown][] => [
+    [`runStage(${JSON.stringify(stage)})`, "runStage", call(stages.runStage, stage, [])],
+  ]),
+  ...[undefined, null, 42].flatMap((w): [string, string, () => unknown][] => [
+    [`formatWarning(${String(w)})`, "formatWarning", call(main.formatWarning, w)],
+  ]),
+];
+
+describe("a public function called with a wrong argument names itself", () => {
+  it.each(WRONG)("%s", (_, name, run) => {
+    let error: unknown;
+    try {
+      run();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(new RegExp(`^agui-reasoning: ${name}\\b`));
+  });
+
+  it("absent options are the defaults", () => {
+    expect(() => main.reasoningPipeline(of()).events$.subscribe({ error: () => {} })).not.toThrow();
+    expect(() => main.deriveHistory()).not.toThrow();
+    expect(() => new main.InMemoryHistoryStore()).not.toThrow();
+    expect(main.reasoningView(history)).toEqual({ turns: [] });
+    expect(main.toRunInputMessages(history, { producer: "p" })).toEqual([]);
+  });
+});
