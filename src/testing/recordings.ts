@@ -30,6 +30,13 @@ export type RecordingName = keyof typeof RECORDINGS;
  * naming the line number (a bad array: saying so), never its content (D-REDACT).
  */
 export function parseRecording(text: string): unknown[] {
+  if (typeof text !== "string") {
+    const given: unknown = text;
+    const got = given instanceof Uint8Array ? "bytes" : given === null ? "null" : typeof given;
+    throw new TypeError(
+      `agui-reasoning/testing: parseRecording takes the recording's text, got ${got} (read it as "utf8")`,
+    );
+  }
   const trimmed = text.replace(/^\uFEFF/, "").trimStart();
   if (trimmed.startsWith("[")) {
     try {
