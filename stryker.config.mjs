@@ -17,6 +17,8 @@ const PARTS = {
       "test/core/chain-runner.test.ts",
       "test/core/fused-operators.test.ts",
       "test/pipeline/teardown.test.ts",
+      // runStage's check of its own argument.
+      "test/api/arguments.test.ts",
       // The paced publication (D-PACE): ChainRunner.settle, runFused's end.
       "marbles/paced-history.marble.test.ts",
     ],

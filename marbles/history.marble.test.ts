@@ -420,10 +420,11 @@ describe("encrypted values", () => {
         [issued("tool-call", "tc1")],
       ),
     );
-    // Untouched call objects keep their identity.
-    expect((r.history.messages[0] as { toolCalls: unknown[] }).toolCalls[0]).toBe(
-      (initialMessages[0] as { toolCalls: unknown[] }).toolCalls[0],
-    );
+    // Untouched call objects keep their identity (the stage's own copy of the seed, D-NO-ALIAS).
+    const seedHistory = createHistoryStage({ producer: P, initialMessages }).init().history;
+    const untouched = (h: ReasoningHistory) => (h.messages[0] as { toolCalls: unknown[] }).toolCalls[0];
+    expect(untouched(r.history)).toEqual(untouched(seedHistory));
+    expect(untouched(r.history)).not.toBe((initialMessages[0] as { toolCalls: unknown[] }).toolCalls[0]);
   });
 
   it("D-ISSUER: the issuer is recorded beside the messages; values seeded from initialMessages are the producer's, initialHistory keeps its own", () => {
@@ -456,7 +457,7 @@ describe("encrypted values", () => {
       initialHistory,
       initialMessages: [U("ignored", "x") as Message],
     });
-    expect(seeded.history).toBe(initialHistory);
+    expect(seeded.history).toEqual(initialHistory);
     expect(toRunInputMessages(seeded.history, { producer: OTHER })).toEqual([R("m1", "t", { encryptedValue: "v" })]);
     const w = collectWarnings();
     expect(toRunInputMessages(seeded.history, { producer: P, onWarning: w.onWarning })).toEqual([R("m1", "t")]);
@@ -1354,7 +1355,8 @@ describe("guards", () => {
     expect(r.error).toBeUndefined();
     expect(r.history.messages).toEqual(seeded);
     expect(r.history.incomplete).toEqual([]);
-    // Nor when reading the call's `function` throws (a hostile getter on a seed).
+    // A seed whose call's `function` getter throws is refused when the stage is made (its own copy is
+    // taken then, D-NO-ALIAS): a TypeError naming the message, never the getter's error (D-REDACT).
     const hostile = {
       id: "tc1",
       type: "function",
@@ -1363,18 +1365,14 @@ describe("guards", () => {
       },
     };
     const held = [{ id: "a1", role: "assistant", toolCalls: [hostile] }] as unknown as Message[];
-    const again = run(
-      [ev.runStarted(), ev.toolCallStart("tc1", "f", { parentMessageId: "a1" }), ev.toolCallEnd("tc1")],
-      {
-        initialMessages: held,
-      },
+    expect(() => createHistoryStage({ producer: P, initialMessages: held })).toThrow(
+      new TypeError("agui-reasoning: initialMessages[0] cannot be read (a read of it threw)"),
     );
-    expect(again.error).toBeUndefined();
-    expect(again.history.messages[0]).toBe(held[0]);
   });
 
-  it("R-TEXT-5 R-PROC-4: a seeded message whose content getter throws, reopened and ended, stays as held", () => {
-    // Ending a message reads its content (to flatten it): a seed's hostile getter must not fail the run.
+  it("R-TEXT-5 R-PROC-4 D-NO-ALIAS: a seeded message whose content getter throws is refused when the stage is made, never read mid-run", () => {
+    // Ending a message reads its content (to flatten it): a seed's hostile getter must not fail a run, so
+    // the seed is read (copied) once, when the stage is made, and refused there naming the message.
     const seeded = {
       id: "a1",
       role: "assistant",
@@ -1382,9 +1380,9 @@ describe("guards", () => {
         throw new Error("hostile");
       },
     } as unknown as Message;
-    const r = run([ev.runStarted(), ev.textStart("a1"), ev.textEnd("a1")], { initialMessages: [seeded] });
-    expect(r.error).toBeUndefined();
-    expect(r.history.messages[0]).toBe(seeded);
+    expect(() => createHistoryStage({ producer: P, initialMessages: [seeded] })).toThrow(
+      new TypeError("agui-reasoning: initialMessages[0] cannot be read (a read of it threw)"),
+    );
   });
 
   it("D-ROLE-CONFLICT: a START naming a held message of another family fails with ID_ROLE_CONFLICT", () => {

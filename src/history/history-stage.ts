@@ -14,6 +14,7 @@ import { issuersOf } from "./issuers";
 import { earlierCopies, repeatedId } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
+import { NotJsonData, ownCopy } from "./own-copy";
 import type { ReasoningHistory, ValueIssuer } from "./types";
 import { optionsOf } from "../core/arguments";
 
@@ -155,7 +156,9 @@ function reduce(
 
 /**
  * The starting point every subscription shares: the (one) initial history object, checked — a
- * `TypeError` naming the part of `initialHistory` or `initialMessages` at fault.
+ * `TypeError` naming the part of `initialHistory` or `initialMessages` at fault — and the package's
+ * own copy (D-NO-ALIAS): an app that later edits the objects it gave (a UI store dropping fields it
+ * does not know, `encryptedValue` among them) changes nothing the pipeline holds or sends back.
  */
 export function seedOf(options: HistoryOptions): ReasoningHistory {
   const { initialHistory, initialMessages } = options;
@@ -165,44 +168,48 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
     }
     const field = (key: keyof ReasoningHistory): unknown =>
       readable(`initialHistory.${key}`, () => initialHistory[key]);
-    checkSeed(field("messages"), "initialHistory.messages");
-    checkRecords(field("incomplete"), "initialHistory.incomplete", "kind", "id");
-    checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId");
-    // A history from before D-DURATION has no durations: it gets an empty list.
     const durations = field("durations");
-    checkRecords(durations ?? [], "initialHistory.durations", "kind", "id");
-    return durations === undefined ? { ...initialHistory, durations: [] } : initialHistory;
+    return {
+      messages: checkSeed(field("messages"), "initialHistory.messages"),
+      incomplete: checkRecords(field("incomplete"), "initialHistory.incomplete", "kind", "id"),
+      issuers: checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId"),
+      // A history from before D-DURATION has no durations: it gets an empty list.
+      durations: checkRecords(durations ?? [], "initialHistory.durations", "kind", "id"),
+    };
   }
-  const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages").slice();
+  const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages");
   const issuers: ValueIssuer[] = [];
   for (const message of messages) issuersOf(message, options.producer, issuers);
   return { messages, incomplete: [], issuers, durations: [] };
 }
 
-function checkSeed(messages: unknown, name: string): readonly Message[] {
-  // A history holds each message once (R-EVT-8, D-HISTORY-IDS), as parseHistory requires.
+/** Copies of the seed's messages, each checked (a message, held once: R-EVT-8, D-HISTORY-IDS, as parseHistory requires). */
+function checkSeed(messages: unknown, name: string): Message[] {
   const earlier = earlierCopies();
-  listOf(messages, name).forEach((message, i) => {
-    const problem = readable(`${name}[${i}]`, () => messageProblem(message));
+  return listOf(messages, name).map((message, i) => {
+    const copy = copied(message, `${name}[${i}]`);
+    const problem = messageProblem(copy);
     if (problem !== undefined) throw new TypeError(`agui-reasoning: ${name}[${i}]: ${problem}`);
-    const before = earlier(message as Message, i);
+    const before = earlier(copy as Message, i);
     if (before !== undefined) {
       throw new TypeError(
-        `agui-reasoning: ${name}[${i}] repeats ${repeatedId(message as Message)} of ${name}[${before}]: a history holds each message once (R-EVT-8)`,
+        `agui-reasoning: ${name}[${i}] repeats ${repeatedId(copy as Message)} of ${name}[${before}]: a history holds each message once (R-EVT-8)`,
       );
     }
+    return copy as Message;
   });
-  return messages as readonly Message[];
 }
 
-function checkRecords(records: unknown, name: string, ...fields: string[]): void {
-  listOf(records, name).forEach((record, i) => {
-    const read = () => isPlainObject(record) && fields.every((f) => typeof record[f] === "string");
-    if (!readable(`${name}[${i}]`, read)) {
+/** Copies of the seed's records, each an object with the string `fields`. */
+function checkRecords<T>(records: unknown, name: string, ...fields: string[]): T[] {
+  return listOf(records, name).map((record, i) => {
+    const copy = copied(record, `${name}[${i}]`);
+    if (!isPlainObject(copy) || !fields.every((f) => typeof copy[f] === "string")) {
       throw new TypeError(
         `agui-reasoning: ${name}[${i}] must be an object with string ${fields.map((f) => `\`${f}\``).join(" and ")}`,
       );
     }
+    return copy as T;
   });
 }
 
@@ -211,6 +218,22 @@ function listOf(value: unknown, name: string): unknown[] {
   const list = readable(name, () => (Array.isArray(value) ? [...(value as unknown[])] : undefined));
   if (list === undefined) throw new TypeError(`agui-reasoning: ${name} must be an array`);
   return list;
+}
+
+/** The package's own copy of a part of the seed, or a `TypeError` naming it (what is wrong by kind, never a value: D-REDACT). */
+function copied(value: unknown, name: string): unknown {
+  let notJson: string | undefined;
+  try {
+    return ownCopy(value);
+  } catch (error) {
+    // Not the error as `cause`: a getter's own message may quote the conversation.
+    notJson = error instanceof NotJsonData ? error.message : undefined;
+  }
+  throw new TypeError(
+    notJson === undefined
+      ? `agui-reasoning: ${name} cannot be read (a read of it threw)`
+      : `agui-reasoning: ${name} is not JSON data: ${notJson}`,
+  );
 }
 
 /** `read()` of the seed, or a `TypeError` naming `name` when a getter or proxy trap throws (never its message, D-REDACT). */

@@ -69,8 +69,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
   }
   // D-PACE: a bad pace is reported when the middleware is made, not at its first run; so is a bad initialHistory.
   pacingOf(options, "reasoningMiddleware");
-  if (options.initialHistory !== undefined) seedOf({ initialHistory: options.initialHistory });
-  const { onHistory, initialHistory, ...pipelineOptions } = options;
+  // Its own copy, taken now (D-NO-ALIAS): what the app edits before the first run is not the conversation.
+  const initialHistory = options.initialHistory === undefined ? undefined : seedOf(options);
+  const { onHistory, initialHistory: _given, ...pipelineOptions } = options;
   const endpoint = shownIdentity(options.producer);
   // History states across runs; replays the latest.
   const histories = new ReplaySubject<ReasoningHistory>(1);

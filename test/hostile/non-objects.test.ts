@@ -14,6 +14,7 @@ import {
 import { ReasoningProtocolError } from "../../src/core/errors";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
+import { toRunInputMessages } from "../../src/history/run-input";
 import type { ReasoningHistory } from "../../src/history/types";
 import { from } from "rxjs";
 import { ev } from "../../src/testing/builders";
@@ -198,6 +199,41 @@ describe("an unreadable seed: initialHistory and initialMessages with getters th
     const create = () =>
       reasoningPipeline(from([]), { initialMessages: [message, throwingGetter(message, "role")] as never });
     expect(create).toThrow(new TypeError("agui-reasoning: initialMessages[1] cannot be read (a read of it threw)"));
+    // Any field the history keeps, not only the ones the check reads.
+    const content = () =>
+      reasoningPipeline(from([]), { initialMessages: [throwingGetter(message, "content")] as never });
+    expect(content).toThrow(new TypeError("agui-reasoning: initialMessages[0] cannot be read (a read of it threw)"));
+    const seed = history({ messages: [{ ...message, content: () => SECRETS.thought }] });
+    expect(() => reasoningMiddleware({ producer: "P", initialHistory: seed })).toThrow(
+      new TypeError("agui-reasoning: initialHistory.messages[0] is not JSON data: it holds a function"),
+    );
+  });
+
+  it("D-NO-ALIAS D-KEEPER: the pipeline keeps its own copy of the seed: an app editing the objects it gave afterwards changes neither the history nor the run input", () => {
+    const given = () => ({
+      messages: [{ id: "r1", role: "reasoning", content: "thought", encryptedValue: "VALUE" }],
+      issuers: [{ subtype: "message", entityId: "r1", issuer: "P" }],
+    });
+    // What a UI store does to messages it normalizes: drops the fields it does not know.
+    const edit = (messages: Record<string, unknown>[]) => {
+      delete messages[0]!.encryptedValue;
+      messages[0]!.content = "edited";
+    };
+    const fromMessages = given();
+    const facade = reasoningPipeline(from([]), { producer: "P", initialMessages: fromMessages.messages as never });
+    edit(fromMessages.messages);
+    const fromHistory = given();
+    const operator = deriveHistory({ producer: "P", initialHistory: history(fromHistory) });
+    edit(fromHistory.messages);
+    const derived = runOperator([], operator as unknown as OperatorFunction<unknown, ReasoningHistory>).out;
+    const fromKept = given();
+    const middleware = reasoningMiddleware({ producer: "P", initialHistory: history(fromKept) });
+    edit(fromKept.messages);
+    for (const h of [facade.history, derived.at(-1)!, middleware.history!]) {
+      const kept = [{ id: "r1", role: "reasoning", content: "thought", encryptedValue: "VALUE" }];
+      expect(h.messages).toEqual(kept);
+      expect(toRunInputMessages(h, { producer: "P" })).toEqual(kept);
+    }
   });
 });
 

@@ -167,7 +167,7 @@ describe("reasoningMiddleware (the outgoing filter, with a stand-in for the next
       initialHistory: fromA.history,
       onWarning: (w) => warnings.push(w),
     });
-    expect(toB.history).toBe(fromA.history);
+    expect(toB.history).toEqual(fromA.history);
     const { received } = await runOnce(toB, runInput({ messages: held }));
     expect(JSON.stringify(received.messages)).not.toContain("from-A");
     expect(received.messages.map((m) => m.id)).toEqual(["r1", "a1"]);
