@@ -43,7 +43,10 @@ export function expectPipeline(
 ): { toBe(diagram: string | PipelineDiagram, values?: Record<string, unknown>, error?: unknown): void } {
   return {
     toBe(diagram, values = {}, error) {
-      const rows = typeof diagram === "string" ? parseDiagram(diagram) : diagram;
+      const rows = typeof diagram === "string" ? parseDiagram(diagram) : checkedRows(diagram);
+      // A diagram with no row would assert nothing: a test that cannot fail.
+      if (Object.values(rows).every((row) => row === undefined))
+        throw new Error('agui-reasoning/testing: expectPipeline needs at least one of "events", "history", "warnings"');
       if (rows.history !== undefined) helpers.expectObservable(pipeline.history$).toBe(rows.history, values);
       if (rows.warnings !== undefined) helpers.expectObservable(pipeline.warnings$).toBe(rows.warnings, values);
       if (rows.events !== undefined) helpers.expectObservable(pipeline.events$).toBe(rows.events, values, error);
@@ -55,6 +58,18 @@ export function expectPipeline(
 }
 
 const ROW = /^\s*(events|history|warnings)\s*:(.*)$/;
+
+/** An object diagram whose keys are rows, each a string (or left out); a misspelt row would be silently skipped. */
+function checkedRows(diagram: PipelineDiagram): PipelineDiagram {
+  const given: PipelineDiagram = typeof diagram === "object" && diagram !== null ? diagram : {};
+  for (const [name, row] of Object.entries(given)) {
+    if (!["events", "history", "warnings"].includes(name) || (row !== undefined && typeof row !== "string"))
+      throw new Error(
+        `agui-reasoning/testing: diagram row ${JSON.stringify(name)} is not a string "events", "history" or "warnings"`,
+      );
+  }
+  return given;
+}
 
 /** Splits a labelled multi-line diagram into its rows. Blank lines are ignored; anything else throws. */
 export function parseDiagram(text: string): PipelineDiagram {

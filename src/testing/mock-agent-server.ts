@@ -22,7 +22,10 @@ export interface ServerTurnOptions {
   readonly events: readonly unknown[];
   /** End the response cleanly after this many events: the run stops without a terminal event. */
   readonly endAfter?: number;
-  /** After this many events stop writing and keep the response open until the client hangs up. */
+  /**
+   * After this many events stop writing and keep the response open until the client hangs up (also after the
+   * last event when it is `events.length` or more). With `endAfter` too, whichever comes first applies.
+   */
   readonly holdAfter?: number;
   /** Bytes per TCP write (default 7). */
   readonly writeSize?: number;
@@ -73,9 +76,9 @@ export interface MockAgentServer {
    * the order sent): what `returnedValues(request, server.issued)` looks for in a later request.
    */
   readonly issued: readonly IssuedValue[];
-  /** The request with this index, once it has arrived. */
+  /** The request with this index, once it has arrived (rejects when the server closes first). */
   request(index: number): Promise<RecordedRequest>;
-  /** Stops listening and ends every open connection (a held response included). */
+  /** Stops listening and ends every open connection (a held response included). Calling it again is harmless. */
   close(): Promise<void>;
 }
 
@@ -102,19 +105,28 @@ export interface ServerPage {
 
 /** How events are framed on the wire. */
 interface Framing {
+  readonly name: string;
   readonly contentType: string;
   frame(event: unknown): Buffer;
   /** Whether a cut inside a UTF-8 character means anything (text frames only). */
   readonly text: boolean;
 }
 
-const SSE: Framing = { contentType: "text/event-stream", frame: sseFrame, text: true };
+const SSE: Framing = { name: "sse", contentType: "text/event-stream", frame: sseFrame, text: true };
 
-/** Starts the server on 127.0.0.1, by default on a free port. */
+/**
+ * Starts the server on 127.0.0.1, by default on a free port. Rejects when the port is taken, or when a turn of a
+ * listed script is not one (a function's turns are checked per request: a 500 naming the problem).
+ */
 export async function mockAgentServer(
   script: ServerScript,
   options: MockAgentServerOptions = {},
 ): Promise<MockAgentServer> {
+  if (typeof script !== "function") {
+    if (!Array.isArray(script))
+      throw new TypeError("agui-reasoning/testing: mockAgentServer's script must be a list of turns or a function");
+    script.forEach(turnOptions);
+  }
   const path = options.path ?? "/agent";
   const framing = options.encoding === "protobuf" ? await protobufFraming() : SSE;
   const requests: RecordedRequest[] = [];
@@ -147,7 +159,7 @@ export async function mockAgentServer(
     const recorded = record(req, res, Buffer.concat(chunks));
     const turn = typeof script === "function" ? await script(recorded) : script[recorded.index];
     if (turn === undefined) jsonError(res, 500, `no scripted turn for request #${recorded.index}`);
-    else await respond(Array.isArray(turn) ? { events: turn } : (turn as ServerTurnOptions), res, recorded.stats);
+    else await respond(turnOptions(turn, recorded.index), res, recorded.stats);
   }
 
   function record(req: IncomingMessage, res: ServerResponse, body: Buffer): RecordedRequest {
@@ -176,13 +188,24 @@ export async function mockAgentServer(
       jsonError(res, status, `scripted status ${status}`);
       return;
     }
+    const stopAt = Math.min(turn.events.length, turn.endAfter ?? Infinity, turn.holdAfter ?? Infinity);
+    // Framed before the headers, so an event that cannot be sent is a clean 500, not a broken stream.
+    const frames = turn.events.slice(0, stopAt).map((event, i) => {
+      try {
+        return framing.frame(event);
+      } catch (error) {
+        // Its name only: a serializer's message may quote the event (D-REDACT).
+        throw new Error(
+          `event #${i} cannot be sent as ${framing.name} (${error instanceof Error ? error.name : "error"})`,
+          { cause: error },
+        );
+      }
+    });
     res.writeHead(200, { "content-type": framing.contentType, "cache-control": "no-cache", connection: "keep-alive" });
     res.flushHeaders();
 
-    const size = Math.max(1, turn.writeSize ?? 7);
-    const stopAt = Math.min(turn.events.length, turn.endAfter ?? Infinity, turn.holdAfter ?? Infinity);
-    for (let i = 0; i < stopAt; i++) {
-      const frame = framing.frame(turn.events[i]);
+    const size = turn.writeSize ?? 7;
+    for (const [i, frame] of frames.entries()) {
       let from = 0;
       for (const at of [...cutPoints(frame, size), frame.length]) {
         if (res.destroyed) return;
@@ -197,7 +220,7 @@ export async function mockAgentServer(
       if (value !== undefined) issued.push(value);
       if (turn.framePauseMs) await pause(turn.framePauseMs);
     }
-    if (turn.holdAfter !== undefined && turn.holdAfter < turn.events.length) {
+    if (turn.holdAfter !== undefined && turn.holdAfter <= (turn.endAfter ?? Infinity)) {
       // Keep the response open; only the client (or close()) can end it now.
       await new Promise<void>((resolve) => res.on("close", () => resolve()));
       return;
@@ -205,20 +228,61 @@ export async function mockAgentServer(
     res.end();
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    // A taken port is an "error" event, not a callback: without this it would be uncaught and the start would hang.
+    server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
+  let closed: Promise<void> | undefined;
 
   return {
     url: `http://127.0.0.1:${port}${path}`,
     requests,
     issued,
-    // eslint-disable-next-line rxjs-x/no-ignored-default-value -- it never completes: request(n) waits for the n-th
-    request: (index) => firstValueFrom(arrivals.pipe(filter((r) => r.index === index))),
+    request: (index) =>
+      // eslint-disable-next-line rxjs-x/no-ignored-default-value -- no default: request(n) waits for the n-th, until close()
+      firstValueFrom(arrivals.pipe(filter((r) => r.index === index))).catch(() => {
+        throw new Error(`agui-reasoning/testing: mockAgentServer closed before request #${index} arrived`);
+      }),
     close() {
-      server.closeAllConnections();
-      return new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+      closed ??= new Promise<void>((resolve, reject) => {
+        arrivals.complete();
+        server.closeAllConnections();
+        server.close((e) => (e ? reject(e) : resolve()));
+      });
+      return closed;
     },
   };
+}
+
+// A turn's numeric options: the least value, whether it must be whole, the greatest.
+const NUMBERS: Readonly<Record<string, readonly [number, boolean, number?]>> = {
+  endAfter: [0, true],
+  holdAfter: [0, true],
+  writeSize: [1, true],
+  writePauseMs: [0, false],
+  framePauseMs: [0, false],
+  status: [200, true, 599],
+};
+
+/** A scripted turn as options, or a TypeError saying what is wrong with it (never a TypeError from inside). */
+function turnOptions(turn: ServerTurn, index: number): ServerTurnOptions {
+  const options = Array.isArray(turn) ? { events: turn } : (turn as ServerTurnOptions | null);
+  const problem = (what: string) => new TypeError(`agui-reasoning/testing: mockAgentServer turn #${index}: ${what}`);
+  if (typeof options !== "object" || options === null || !Array.isArray(options.events))
+    throw problem("must be an array of events or { events: [...] }");
+  for (const [key, [least, whole, most = Infinity]] of Object.entries(NUMBERS)) {
+    const n = (options as unknown as Record<string, unknown>)[key];
+    if (n === undefined) continue;
+    if (typeof n !== "number" || !(whole ? Number.isInteger(n) : Number.isFinite(n)) || n < least || n > most)
+      throw problem(
+        `${key} must be a ${whole ? "whole " : ""}number from ${least}${most < Infinity ? ` to ${most}` : " up"}`,
+      );
+  }
+  return options;
 }
 
 /** The SSE frame of one event: `data: <json>` and a blank line. */
@@ -239,6 +303,7 @@ async function protobufFraming(): Promise<Framing> {
   const { EventEncoder, AGUI_MEDIA_TYPE } = encoder;
   const binary = new EventEncoder({ accept: AGUI_MEDIA_TYPE });
   return {
+    name: "protobuf",
     contentType: AGUI_MEDIA_TYPE,
     frame: (event) => Buffer.from(binary.encodeProtobuf(event as Parameters<typeof binary.encodeProtobuf>[0])),
     text: false,

@@ -1,4 +1,4 @@
-import { from, tap, throwError, type Observable, type Subscription } from "rxjs";
+import { from, isObservable, tap, throwError, type Observable, type Subscription } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
@@ -93,6 +93,8 @@ export class MockAgent {
     private readonly script: AgentScript,
     private readonly options: MockAgentOptions = {},
   ) {
+    if (!Array.isArray(script) && typeof script !== "function")
+      throw new TypeError("agui-reasoning/testing: mockAgent's script must be a list of turns or a function");
     this.url = options.url ?? TEST_PRODUCER;
     this.agentId = options.agentId ?? "mock-agent";
     this.threadId = options.threadId ?? "t1";
@@ -137,19 +139,22 @@ export class MockAgent {
     return this;
   }
 
-  /** Runs one turn as `AbstractAgent.runAgent` does; resolves with the new messages, rejects on a violation. */
+  /**
+   * Runs one turn as `AbstractAgent.runAgent` does; resolves with the new messages, rejects on a violation. Like
+   * that `async` method it never throws: bad messages, a throwing middleware or script reject the promise.
+   */
   runAgent(parameters: MockRunParameters = {}): Promise<{ result: unknown; newMessages: Message[] }> {
-    const input = this.prepareInput(parameters);
-    const before = new Set(this.messages.map((m) => m.id));
-    const controller = (this.abortController = new AbortController());
-    const pipeline = reasoningPipeline(from(this.chain().run(input)), {
-      producer: this.url,
-      onWarning: () => {},
-      ...this.options.pipeline,
-      initialMessages: this.messages,
-    });
-    this.isRunning = true;
     return new Promise((resolve, reject) => {
+      const input = this.prepareInput(parameters);
+      const before = new Set(this.messages.map((m) => m.id));
+      const controller = (this.abortController = new AbortController());
+      const pipeline = reasoningPipeline(from(this.chain().run(input)), {
+        producer: this.url,
+        onWarning: () => {},
+        ...this.options.pipeline,
+        initialMessages: this.messages,
+      });
+      this.isRunning = true;
       let result: unknown;
       const done = (): void => {
         this.isRunning = false;
@@ -239,17 +244,25 @@ export class MockAgent {
     }, this);
   }
 
+  /** The scripted events of a run; a script that throws or gives no events fails the run's stream, not `run()`. */
   private turnFor(input: RunAgentInput, run: number): Observable<unknown> {
     const script = this.script;
-    if (typeof script === "function") return from(script(input, run));
-    const turn = script[run - 1];
-    if (turn === undefined) {
-      return throwError(
-        () =>
-          new Error(`agui-reasoning/testing: mockAgent has no turn for run #${run} (the script has ${script.length})`),
-      );
+    try {
+      if (typeof script !== "function" && script[run - 1] === undefined)
+        throw new Error(
+          `agui-reasoning/testing: mockAgent has no turn for run #${run} (the script has ${script.length})`,
+        );
+      const turn = typeof script === "function" ? script(input, run) : script[run - 1];
+      const events: unknown = typeof turn === "function" ? turn(input) : turn;
+      if (!Array.isArray(events) && !isObservable(events))
+        throw new TypeError(
+          `agui-reasoning/testing: mockAgent's turn for run #${run} is not an array or an Observable`,
+        );
+      return from(events);
+    } catch (error) {
+      // eslint-disable-next-line rxjs-x/throw-error -- the script's own throw, passed on as it came
+      return throwError(() => error);
     }
-    return from(typeof turn === "function" ? turn(input) : turn);
   }
 }
 

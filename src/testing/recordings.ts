@@ -26,11 +26,26 @@ export const RECORDINGS = {
 export type RecordingName = keyof typeof RECORDINGS;
 
 /**
- * Parses a recording: JSON Lines (one event per line, blank lines skipped) or a JSON array. A bad line throws an error naming the line number, never its content.
+ * Parses a recording: JSON Lines (one event per line, blank lines skipped) or a JSON array. A bad line throws an error
+ * naming the line number (a bad array: saying so), never its content (D-REDACT).
  */
 export function parseRecording(text: string): unknown[] {
+  if (typeof text !== "string") {
+    const given: unknown = text;
+    const got = given instanceof Uint8Array ? "bytes" : given === null ? "null" : typeof given;
+    throw new TypeError(
+      `agui-reasoning/testing: parseRecording takes the recording's text, got ${got} (read it as "utf8")`,
+    );
+  }
   const trimmed = text.replace(/^\uFEFF/, "").trimStart();
-  if (trimmed.startsWith("[")) return JSON.parse(trimmed) as unknown[];
+  if (trimmed.startsWith("[")) {
+    try {
+      return JSON.parse(trimmed) as unknown[];
+    } catch {
+      // JSON.parse's own message quotes the text around the fault: reasoning text, values (D-REDACT).
+      throw new Error("agui-reasoning/testing: recording is not a JSON array");
+    }
+  }
   const events: unknown[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {

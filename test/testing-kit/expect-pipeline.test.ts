@@ -102,6 +102,21 @@ describe("testing kit: expectPipeline (events$, history$ and warnings$ in one di
     expect(assertionFailureOf(wrongWarnings)).toBe(true);
   });
 
+  it("a diagram asserting nothing (no row, a misspelt row, a row not a string) is refused, not passed", () => {
+    const toBe = (diagram: unknown) =>
+      createTestScheduler().run((helpers) => {
+        const p = reasoningPipeline(helpers.cold("R F |", alphabet), options());
+        expectPipeline(helpers, p).toBe(diagram as never, alphabet);
+      });
+    for (const nothing of [{}, "\n  \n", { events: undefined }, null, 5])
+      expect(() => toBe(nothing)).toThrow(
+        'agui-reasoning/testing: expectPipeline needs at least one of "events", "history", "warnings"',
+      );
+    expect(() => toBe({ event: "R F |" })).toThrow('diagram row "event" is not a string "events", "history" or');
+    expect(() => toBe({ events: "R F |", warning: "- - |" })).toThrow('diagram row "warning" is not');
+    expect(() => toBe({ events: ["R F |"] })).toThrow('diagram row "events" is not a string');
+  });
+
   it("a pipeline whose events row is left out is still started (history and warnings are asserted)", () => {
     createTestScheduler().run((helpers) => {
       const p = reasoningPipeline(helpers.cold("R h F |", alphabet), options());

@@ -107,6 +107,71 @@ describe("mockAgentServer: a scripted AG-UI endpoint over real HTTP", () => {
   });
 });
 
+describe("mockAgentServer used by mistake: clear errors, nothing uncaught, nothing left hanging", () => {
+  it("a taken port rejects the start; close() twice is harmless", async () => {
+    const server = await serve([]);
+    const port = Number(new URL(server.url).port);
+    await expect(mockAgentServer([], { port })).rejects.toThrow(/EADDRINUSE/);
+    await server.close();
+    await expect(server.close()).resolves.toBeUndefined();
+  });
+
+  it("request(n) rejects when the server closes before the n-th request arrives", async () => {
+    const server = await mockAgentServer([[ev.runStarted()]]);
+    const never = server.request(1);
+    await server.close();
+    await expect(never).rejects.toThrow("agui-reasoning/testing: mockAgentServer closed before request #1 arrived");
+    await expect(server.request(0)).rejects.toThrow("closed before request #0 arrived");
+  });
+
+  it("a malformed turn is named: a listed one when the server starts, a function's with a 500", async () => {
+    const start = (turn: unknown) => mockAgentServer([[], turn as never]);
+    await expect(start(null)).rejects.toThrow(
+      new TypeError("agui-reasoning/testing: mockAgentServer turn #1: must be an array of events or { events: [...] }"),
+    );
+    await expect(start({ holdAfter: 1 })).rejects.toThrow("turn #1: must be an array of events");
+    await expect(start({ events: [], endAfter: -1 })).rejects.toThrow(
+      "turn #1: endAfter must be a whole number from 0 up",
+    );
+    await expect(start({ events: [], holdAfter: 1.5 })).rejects.toThrow("holdAfter must be a whole number from 0 up");
+    await expect(start({ events: [], writeSize: 0 })).rejects.toThrow("writeSize must be a whole number from 1 up");
+    await expect(start({ events: [], framePauseMs: Number.NaN })).rejects.toThrow("framePauseMs must be a number");
+    await expect(start({ events: [], status: 99_999 })).rejects.toThrow(
+      "status must be a whole number from 200 to 599",
+    );
+    await expect(mockAgentServer("turns" as never)).rejects.toThrow("script must be a list of turns or a function");
+
+    const turns = [{ events: [], endAfter: "2" }, { events: [ev.runStarted(), { secret: "thought", n: 1n }] }];
+    const server = await serve(({ index }) => turns[index] as never);
+    const answer = async () => {
+      const response = await fetch(server.url, { method: "POST", body: "{}" });
+      return [response.status, await response.json()] as const;
+    };
+    expect(await answer()).toEqual([500, { error: expect.stringContaining("turn #0: endAfter must be") as unknown }]);
+    // An event that cannot be serialized: a clean 500 before any frame, naming the event, not quoting it (D-REDACT).
+    expect(await answer()).toEqual([500, { error: "event #1 cannot be sent as sse (TypeError)" }]);
+  });
+
+  it("holdAfter of every event holds the response after the last one; an earlier endAfter ends it", async () => {
+    const events = [ev.runStarted(), ev.runFinished()];
+    const server = await serve([
+      { events, holdAfter: 2 },
+      { events, endAfter: 1, holdAfter: 2 },
+    ]);
+    const held = await fetch(server.url, { method: "POST", body: "{}" });
+    const reader = held.body!.getReader();
+    let text = "";
+    while (!text.includes("RUN_FINISHED")) text += new TextDecoder().decode((await reader.read()).value);
+    const ended = await fetch(server.url, { method: "POST", body: "{}" });
+    expect((await ended.text()).match(/data:/g)).toHaveLength(1);
+    expect(await server.requests[1]!.end).toBe("finished");
+    // Still open after everything was sent: only the client (or close()) ends it.
+    expect(server.requests[0]!.stats.framesSent).toBe(2);
+    await reader.cancel();
+    expect(await server.requests[0]!.end).toBe("client-closed");
+  });
+});
+
 describe("returnedValues: which issued values a request carried back", () => {
   const issued = [
     { subtype: "message", entityId: "m1", encryptedValue: VALUE },

@@ -174,6 +174,38 @@ describe("testing kit: mockAgent", () => {
     expect(typeof release).toBe("function");
   });
 
+  it("runAgent never throws, as AbstractAgent's async runAgent: bad messages, a throwing middleware or script reject", async () => {
+    const bad = mockAgent([turn2]);
+    bad.setMessages([{ id: 1 } as never]);
+    const rejected = (agent: ReturnType<typeof mockAgent>) => {
+      let promise: Promise<unknown> | undefined;
+      expect(() => (promise = agent.runAgent())).not.toThrow();
+      return expect(promise).rejects;
+    };
+    await rejected(bad).toThrow("initialMessages[0]: `id` must be a string");
+    expect(bad.isRunning).toBe(false);
+    await rejected(
+      mockAgent([turn2]).use(() => {
+        throw new Error("middleware failed");
+      }),
+    ).toThrow("middleware failed");
+    await rejected(
+      mockAgent(() => {
+        throw new Error("script failed");
+      }),
+    ).toThrow("script failed");
+    const wrong = mockAgent([null, 5] as never);
+    await rejected(wrong).toThrow(
+      new TypeError("agui-reasoning/testing: mockAgent's turn for run #1 is not an array or an Observable"),
+    );
+    // run() itself answers with a failing stream, recorded as errored, not with a throw.
+    expect((runPipeline(wrong.run(input("r2"))).error as Error).message).toMatch(/run #2 is not an array/);
+    expect(wrong.runs.map((r) => r.status)).toEqual(["errored", "errored"]);
+    expect(() => mockAgent(undefined as never)).toThrow(
+      new TypeError("agui-reasoning/testing: mockAgent's script must be a list of turns or a function"),
+    );
+  });
+
   it("as<HttpAgent>() hands the mock to code typed for an HttpAgent", () => {
     const agent = mockAgent([turn2]);
     const answerOf = (http: HttpAgent): Observable<string> =>

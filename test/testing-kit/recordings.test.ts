@@ -131,5 +131,15 @@ describe("testing kit: recorded example streams", () => {
     expect(() => parseRecording('{"type":"A"}\n{"delta":"secret text"')).toThrow(
       /^agui-reasoning\/testing: recording line 2 is not JSON$/,
     );
+    // A file read without an encoding is a Buffer: named, not "text.replace is not a function".
+    expect(() => parseRecording(Buffer.from('{"type":"A"}') as never)).toThrow(
+      new TypeError(
+        'agui-reasoning/testing: parseRecording takes the recording\'s text, got bytes (read it as "utf8")',
+      ),
+    );
+    // JSON.parse's own message would quote the text near the fault.
+    expect(() => parseRecording('[{"delta":"secret text"}, oops]')).toThrow(
+      /^agui-reasoning\/testing: recording is not a JSON array$/,
+    );
   });
 });
