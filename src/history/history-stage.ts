@@ -15,7 +15,7 @@ import { earlierCopies, repeatedId } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import { NotJsonData, ownCopy } from "./own-copy";
-import type { ReasoningHistory, ValueIssuer } from "./types";
+import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "./types";
 import { isInstant } from "../core/json";
 import { optionsOf } from "../core/arguments";
 
@@ -172,7 +172,11 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
     const durations = field("durations");
     return {
       messages: checkSeed(field("messages"), "initialHistory.messages"),
-      incomplete: checkRecords(field("incomplete"), "initialHistory.incomplete", "kind", "id"),
+      // A seed has no run open: an item it lists as open was cut off with its stream (a run aborted, a
+      // history saved mid-run) and can never go on here — truncated (R-RUN-5), not streaming forever.
+      incomplete: checkRecords<IncompleteItem>(field("incomplete"), "initialHistory.incomplete", "kind", "id").map(
+        (item) => (item.reason === "open" ? { ...item, reason: "truncated" } : item),
+      ),
       issuers: checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId"),
       // A history from before D-DURATION has no durations: it gets an empty list.
       durations: checkRecords(durations ?? [], "initialHistory.durations", "kind", "id"),

@@ -9,6 +9,8 @@ import type { AguiEvent } from "../../src/core/types";
 import { createHistoryStage } from "../../src/history/history-stage";
 import type { IncompleteItem, IncompleteReason, ReasoningHistory } from "../../src/history/types";
 import { ev } from "../../src/testing/builders";
+import { NEVER, concat, from, of } from "rxjs";
+import { deriveHistory, reasoningMiddleware, reasoningPipeline, reasoningView } from "../../src";
 
 type Op =
   | { readonly op: "start" | "end"; readonly kind: IncompleteItem["kind"]; readonly n: number }
@@ -138,5 +140,39 @@ describe("history.incomplete: a persistent, indexed list", () => {
     expect(JSON.parse(JSON.stringify(history)).incomplete).toEqual(expected);
     expect({ ...history }.incomplete).toEqual(expected);
     expect(history.incomplete).toBe(history.incomplete);
+  });
+});
+
+describe("a seed's open items (R-RUN-5)", () => {
+  it("R-RUN-5 D-TRUNC D-PATHS: an item a seed lists as open (its run was abandoned, or the history saved mid-run) is truncated in every pipeline seeded with it, and no longer shown streaming", () => {
+    // A run abandoned mid-reasoning: the consumer left, so no end of source marked anything.
+    const abandoned = reasoningPipeline(
+      concat(of(ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "thinking")), NEVER),
+      {
+        producer: "P",
+      },
+    );
+    abandoned.events$.subscribe({ error: () => {} }).unsubscribe();
+    const cut = abandoned.history;
+    expect(cut.incomplete).toEqual([{ kind: "message", id: "m1", reason: "open" }]);
+    expect(reasoningView(cut).turns[0]!.groups[0]!.blocks[0]!.streaming).toBe(true);
+
+    const truncated = [{ kind: "message", id: "m1", reason: "truncated" }];
+    const facade = reasoningPipeline(from([ev.runStarted(), ev.runFinished()]), { producer: "P", initialHistory: cut });
+    facade.events$.subscribe({ error: () => {} });
+    const derived: ReasoningHistory[] = [];
+    from([ev.runStarted(), ev.runFinished()])
+      .pipe(deriveHistory({ producer: "P", initialHistory: cut }))
+      .subscribe({ next: (h) => derived.push(h), error: () => {} });
+    const middleware = reasoningMiddleware({ producer: "P", initialHistory: cut });
+    for (const seeded of [facade.history, derived.at(-1)!, middleware.history!]) {
+      expect(seeded.incomplete).toEqual(truncated);
+      expect(reasoningView(seeded).turns[0]!.groups[0]!.blocks[0]!.streaming).toBe(false);
+      // The text delivered stays, as it does in a truncated run (D-TRUNC).
+      expect(seeded.messages).toEqual(cut.messages);
+    }
+    // Nothing else the seed lists changes: truncated and abandoned items keep their reason.
+    const listed = { ...cut, incomplete: [{ kind: "message", id: "m1", reason: "abandoned" }] } as ReasoningHistory;
+    expect(createHistoryStage({ initialHistory: listed }).init().history.incomplete).toEqual(listed.incomplete);
   });
 });
