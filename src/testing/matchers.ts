@@ -1,6 +1,7 @@
 import { isObservable, type Observable } from "rxjs";
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
+import { WARNING_CODES, type ReasoningWarningCode } from "../core/warning-codes";
 import { defined, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
 import { runPipeline } from "./run-pipeline";
 import { inspectEvents, type InspectOptions } from "../cli/inspect";
@@ -29,7 +30,7 @@ declare global {
        * `collectWarnings()` collector, a `runStage`/`runPipeline` result, or an array of events (run
        * through the whole pipeline).
        */
-      toWarnWith(code: string, expected?: ExpectedWarning): R;
+      toWarnWith(code: ReasoningWarningCode, expected?: ExpectedWarning): R;
       /**
        * The events pass `agui-reasoning check`: the same pipeline, lint rules and gates, failing with
        * the explanation the command prints (the violation, its rule, the ids). Options as the
@@ -79,6 +80,10 @@ export const reasoningMatchers = {
   },
 
   toWarnWith(this: MatcherContext, received: unknown, code: string, expected: ExpectedWarning = {}): MatcherResult {
+    // A misspelt code would make `.not.toWarnWith` pass whatever happened: refused both ways.
+    if (!Object.hasOwn(WARNING_CODES, code)) {
+      throw new TypeError(`toWarnWith: ${JSON.stringify(code)} is not one of WARNING_CODES`);
+    }
     const warnings = warningsOf(received);
     if ("problem" in warnings) return { pass: false, message: () => `expected warnings, but ${warnings.problem}` };
     const wanted = { code, ...defined(expected) };

@@ -77,6 +77,13 @@ describe("testing kit: toWarnWith", () => {
     expect(unknownEntity).toWarnWith("UNKNOWN_ENTITY", { ids: ["nope"], lossy: true, eventIndex: 1 });
     expect(unknownEntity).not.toWarnWith("UNKNOWN_ENTITY", { ids: ["other"] });
     expect([ev.runStarted(), ev.runFinished()]).not.toWarnWith("UNKNOWN_ENTITY");
+    // A misspelt code neither compiles nor passes, with or without `.not` (it would pass whatever happened).
+    // @ts-expect-error not a warning code
+    expect(() => expect(unknownEntity).not.toWarnWith("UNKNWON_ENTITY")).toThrow(
+      /"UNKNWON_ENTITY" is not one of WARNING_CODES/,
+    );
+    // @ts-expect-error not a warning code
+    expect(() => expect(unknownEntity).toWarnWith("UNKNWON_ENTITY")).toThrow(/is not one of WARNING_CODES/);
   });
 
   it("R-PROC-6: warning arrays, collectors and run results are accepted", () => {
