@@ -15,7 +15,7 @@ import { earlierCopies, repeatedId } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import { NotJsonData, ownCopy } from "./own-copy";
-import type { IncompleteItem, ReasoningHistory, ValueIssuer } from "./types";
+import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 import { isInstant } from "../core/json";
 import { optionsOf } from "../core/arguments";
 
@@ -179,7 +179,17 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
       ),
       issuers: checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId"),
       // A history from before D-DURATION has no durations: it gets an empty list.
-      durations: checkRecords(durations ?? [], "initialHistory.durations", "kind", "id"),
+      durations: checkRecords<ReasoningDuration>(durations ?? [], "initialHistory.durations", "kind", "id").map(
+        (record, i) => {
+          // The view subtracts these (D-DURATION): what parseHistory would refuse is refused here too.
+          if (!isInstant(record.startedAt) || (record.endedAt !== undefined && !isInstant(record.endedAt))) {
+            throw new TypeError(
+              `agui-reasoning: initialHistory.durations[${i}] must have an integer \`startedAt\` (and \`endedAt\`, if any) in milliseconds`,
+            );
+          }
+          return record;
+        },
+      ),
     };
   }
   const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages");

@@ -209,6 +209,21 @@ describe("an unreadable seed: initialHistory and initialMessages with getters th
     );
   });
 
+  it.each([
+    ["a string startedAt", { kind: "message", id: "m1", startedAt: "0", startObserved: true }],
+    ["a fractional endedAt", { kind: "message", id: "m1", startedAt: 0, startObserved: true, endedAt: 1.5 }],
+  ])(
+    "D-DURATION D-HISTORY-IDS: initialHistory with a duration record of %s is refused naming it, as parseHistory refuses it",
+    (_name, record) => {
+      const seed = history({ messages: [message], durations: [record] });
+      const refusal = new TypeError(
+        "agui-reasoning: initialHistory.durations[0] must have an integer `startedAt` (and `endedAt`, if any) in milliseconds",
+      );
+      expect(() => reasoningPipeline(from([]), { initialHistory: seed })).toThrow(refusal);
+      expect(() => reasoningMiddleware({ producer: "P", initialHistory: seed })).toThrow(refusal);
+    },
+  );
+
   it("D-NO-ALIAS D-KEEPER: the pipeline keeps its own copy of the seed: an app editing the objects it gave afterwards changes neither the history nor the run input", () => {
     const given = () => ({
       messages: [{ id: "r1", role: "reasoning", content: "thought", encryptedValue: "VALUE" }],
