@@ -202,7 +202,7 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
 function checkSeed(messages: unknown, name: string): Message[] {
   const earlier = earlierCopies();
   return listOf(messages, name).map((message, i) => {
-    const copy = copied(message, `${name}[${i}]`);
+    const copy = readable(`${name}[${i}]`, () => ownCopy(message));
     const problem = messageProblem(copy);
     if (problem !== undefined) throw new TypeError(`agui-reasoning: ${name}[${i}]: ${problem}`);
     const before = earlier(copy as Message, i);
@@ -218,7 +218,7 @@ function checkSeed(messages: unknown, name: string): Message[] {
 /** Copies of the seed's records, each an object with the string `fields`. */
 function checkRecords<T>(records: unknown, name: string, ...fields: string[]): T[] {
   return listOf(records, name).map((record, i) => {
-    const copy = copied(record, `${name}[${i}]`);
+    const copy = readable(`${name}[${i}]`, () => ownCopy(record));
     if (!isPlainObject(copy) || !fields.every((f) => typeof copy[f] === "string")) {
       throw new TypeError(
         `agui-reasoning: ${name}[${i}] must be an object with string ${fields.map((f) => `\`${f}\``).join(" and ")}`,
@@ -235,13 +235,15 @@ function listOf(value: unknown, name: string): unknown[] {
   return list;
 }
 
-/** The package's own copy of a part of the seed, or a `TypeError` naming it (what is wrong by kind, never a value: D-REDACT). */
-function copied(value: unknown, name: string): unknown {
+/**
+ * `read()` of the seed, or a `TypeError` naming `name`: when a getter or proxy trap throws (never its
+ * message, D-REDACT: not as `cause` either), or when what it copies is not JSON data (by kind, never a value).
+ */
+function readable<T>(name: string, read: () => T): T {
   let notJson: string | undefined;
   try {
-    return ownCopy(value);
+    return read();
   } catch (error) {
-    // Not the error as `cause`: a getter's own message may quote the conversation.
     notJson = error instanceof NotJsonData ? error.message : undefined;
   }
   throw new TypeError(
@@ -249,15 +251,6 @@ function copied(value: unknown, name: string): unknown {
       ? `agui-reasoning: ${name} cannot be read (a read of it threw)`
       : `agui-reasoning: ${name} is not JSON data: ${notJson}`,
   );
-}
-
-/** `read()` of the seed, or a `TypeError` naming `name` when a getter or proxy trap throws (never its message, D-REDACT). */
-function readable<T>(name: string, read: () => T): T {
-  try {
-    return read();
-  } catch {
-    throw new TypeError(`agui-reasoning: ${name} cannot be read (a read of it threw)`);
-  }
 }
 
 function clockOf(scheduler: SchedulerLike = asyncScheduler): Clock {
