@@ -19,6 +19,7 @@ import { upcastStateFromJSON, upcastStateToJSON } from "../src/resume/upcast-cod
 import { ev, msg, sequentialIds } from "../src/testing/builders";
 import { createTestScheduler } from "../src/testing/marbles";
 import { runPipeline, TEST_PRODUCER, type PipelineRun } from "../src/testing/run-pipeline";
+import { resumable } from "../src/resilience";
 
 /** Everything one pipeline (or two, stitched) did. */
 interface Outcome {
@@ -63,7 +64,7 @@ function split(events: readonly unknown[], at: number): Outcome & { snapshot: Pi
   for (const e of events.slice(0, at)) source.next(e);
   const snapshot = throughJson(first.exportState());
   sub.unsubscribe();
-  const second = runPipeline(events.slice(at), { ...options, resumeFrom: snapshot });
+  const second = runPipeline(events.slice(at), { ...options, resumeFrom: resumable(snapshot) });
   const stitched = {
     events: [...out, ...second.events],
     // The resumed pipeline starts by publishing the history it resumed from: the first's last one.
@@ -249,7 +250,7 @@ describe("resume: exportState() → resumeFrom", () => {
         () =>
           reasoningPipeline(cold("c-----d-----e|", values), {
             ...options,
-            resumeFrom: throughJson(first.exportState()),
+            resumeFrom: resumable(throughJson(first.exportState())),
           }).events$,
       );
       const stitched = concat(first.events$.pipe(takeUntil(cold("------------x"))), resumed);
@@ -283,7 +284,7 @@ describe("resume: exportState() → resumeFrom", () => {
     ]);
     expect(snapshot.history.open).toEqual({ messages: ["a1"], toolCalls: ["tc1"] });
     expect(snapshot.index).toBe(11);
-    const second = runPipeline(events.slice(11), { ...options, resumeFrom: snapshot });
+    const second = runPipeline(events.slice(11), { ...options, resumeFrom: resumable(snapshot) });
     expect(second.error).toBeUndefined();
     expect([...first.run.events, ...second.events]).toEqual(reference.events);
     expect(second.history).toEqual(reference.history);
@@ -339,7 +340,10 @@ describe("resume: exportState() → resumeFrom", () => {
     const first = reasoningPipeline(source, options);
     first.connect();
     for (const e of events.slice(0, 3)) source.next(e);
-    const second = runPipeline(events.slice(3), { ...options, resumeFrom: throughJson(first.exportState()) });
+    const second = runPipeline(events.slice(3), {
+      ...options,
+      resumeFrom: resumable(throughJson(first.exportState())),
+    });
     sameError(second.error, reference.error);
   });
 
@@ -375,7 +379,7 @@ describe("resume: exportState() → resumeFrom", () => {
     const { snapshot } = split(events, 11);
     expect(snapshot.history.removed).toEqual({ messages: ["a1"], toolCalls: [] });
     expect(snapshot.chunks.streams).toEqual([]);
-    const idle = reasoningPipeline(new Subject<unknown>(), { ...optionsFor(), resumeFrom: snapshot });
+    const idle = reasoningPipeline(new Subject<unknown>(), { ...optionsFor(), resumeFrom: resumable(snapshot) });
     expect(idle.exportState()).toStrictEqual(snapshot);
   });
 
@@ -538,7 +542,7 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
       reasoningPipeline(new Subject<unknown>(), {
         ...optionsFor(),
         ...extra,
-        resumeFrom: resumeFrom as PipelineSnapshot,
+        resumeFrom: resumable(resumeFrom as PipelineSnapshot),
       });
 
   const cases: [string, (s: Record<string, any>) => unknown, string][] = [
@@ -686,6 +690,25 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
       "resumeFrom: /producer names another producer than this pipeline's `producer` option",
     );
     expect(create({ ...good(), producer: null })).toThrow(TypeError);
+  });
+
+  it("R-TRANS-1: resumeFrom takes resumable(snapshot): the snapshot itself, or anything else, is a TypeError saying so (never what a hostile value throws)", () => {
+    const says =
+      'agui-reasoning: resumeFrom takes `resumable(snapshot)` from "agui-reasoning/resilience", not the snapshot itself';
+    const given = (resumeFrom: unknown) => () =>
+      reasoningPipeline(new Subject<unknown>(), { ...optionsFor(), resumeFrom: resumeFrom as never });
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("secret thought");
+        },
+      },
+    );
+    for (const wrong of [good(), 42, "{}", null, { [Symbol.for("agui-reasoning/resumable")]: "not a reader" }, hostile])
+      expect(given(wrong)).toThrow(says);
+    // The resilience entry's wrapper, whichever copy of the package made it (a registered symbol).
+    expect(given(resumable(good() as PipelineSnapshot))).not.toThrow();
   });
 
   it("R-TRANS-1: resumeFrom already holds the history: initialHistory or initialMessages with it is refused", () => {
