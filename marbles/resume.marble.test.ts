@@ -14,6 +14,7 @@ import type { PipelineSnapshot } from "../src/resume/pipeline-snapshot";
 import { expandStateFromJSON, expandStateToJSON } from "../src/resume/chunk-codec";
 import { verifyStateFromJSON, verifyStateToJSON } from "../src/resume/discipline-codec";
 import { historyStateFromJSON } from "../src/resume/history-codec";
+import { historyToJSON } from "../src/storage/history-format";
 import { resumedStage } from "../src/resume/resumed-stage";
 import { upcastStateFromJSON, upcastStateToJSON } from "../src/resume/upcast-codec";
 import { ev, msg, sequentialIds } from "../src/testing/builders";
@@ -347,6 +348,19 @@ describe("resume: exportState() → resumeFrom", () => {
     sameError(second.error, reference.error);
   });
 
+  it("D-ISSUER R-TRANS-1: the snapshot's history is historyToJSON's stored form, issuer records included (none configured: null)", () => {
+    for (const producer of [TEST_PRODUCER, undefined]) {
+      const source = new Subject<unknown>();
+      const live = reasoningPipeline(source, { ...optionsFor(), producer });
+      live.connect();
+      for (const e of [ev.runStarted(), ev.reasoningChunk("m1", "x"), ev.encryptedValue("message", "m1", "v1")])
+        source.next(e);
+      const stored = live.exportState().history.history;
+      expect(stored).toStrictEqual(historyToJSON(live.history));
+      expect(stored.issuers).toEqual([{ subtype: "message", entityId: "m1", issuer: producer ?? null }]);
+    }
+  });
+
   it("R-TRANS-1: exportState is plain JSON: it survives JSON text unchanged, carries its format and version, and a resumed pipeline that has not started exports it back", () => {
     const events =
       STREAMS["subagent lanes, steps per owner, a snapshot removing an open message (D-SNAPSHOT-OPEN)"]!.events;
@@ -362,6 +376,8 @@ describe("resume: exportState() → resumeFrom", () => {
       producer: TEST_PRODUCER,
       index: 10,
     });
+    // Its history is the stored form serializeHistory writes (storage and resume read one format).
+    expect(original.history.history).toStrictEqual(historyToJSON(live.history));
     // Chunk lanes in opening order, steps per owner, the subagents announced in the run.
     expect(original.chunks.streams).toEqual([
       { chunkType: "REASONING_MESSAGE_CHUNK", id: "m1", owner: "sa1", opener: [] },

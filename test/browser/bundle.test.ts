@@ -13,7 +13,8 @@ const KiB = 1024;
 // 32 KiB until issue 23 added reasoning durations (D-DURATION) and the display view; 36 KiB until the
 // lossy warning for a list naming a message twice (R-EVT-8) and the redaction of the client's error reports (D-REDACT);
 // 37 KiB until the public functions checked their own arguments (src/core/arguments.ts); 38 KiB until
-// the reader of resume snapshots left the facade for agui-reasoning/resilience (`resumable`, about 2.4 KiB).
+// the reader of resume snapshots left the facade for agui-reasoning/resilience (`resumable`), about 3.1 KiB with
+// exportState() writing the pipeline's own history directly.
 const BUDGET_GZIP_BYTES = 36 * KiB;
 
 /** What a chat UI imports (the web demo's page imports exactly this). */
