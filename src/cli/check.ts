@@ -28,31 +28,18 @@ export const EXIT = { valid: 0, violation: 1, unusable: 2 } as const;
 
 /** `agui-reasoning <argv…>`; resolves with the exit code. Never throws, never prints a stack trace. */
 export async function runCheck(argv: readonly string[], io: CliIo): Promise<number> {
-  let args: CheckArgs | "help" | "version";
   try {
-    args = parseArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(escaped(`agui-reasoning: ${error.message}\n\n${USAGE}\n`));
-    return EXIT.unusable;
-  }
-  if (args === "help") {
-    io.stdout.write(`${USAGE}\n`);
+    const args = parseArgs(argv);
+    if (args !== "help" && args !== "version") return await check(args, io);
+    io.stdout.write(args === "help" ? `${USAGE}\n` : `agui-reasoning ${version}\n`);
     return EXIT.valid;
-  }
-  if (args === "version") {
-    io.stdout.write(`agui-reasoning ${version}\n`);
-    return EXIT.valid;
-  }
-  try {
-    return await check(args, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(escaped(`agui-reasoning: ${error.message}\n\n${USAGE}\n`));
+      return EXIT.unusable;
+    }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(
-      escaped(
-        `agui-reasoning: ${error instanceof InputError || error instanceof UsageError ? "" : "internal error: "}${message}\n`,
-      ),
-    );
+    io.stderr.write(escaped(`agui-reasoning: ${error instanceof InputError ? "" : "internal error: "}${message}\n`));
     return EXIT.unusable;
   }
 }

@@ -19,8 +19,6 @@ import { checkFailure, protocolFailure, type Gates } from "./verdict";
 
 /** What `inspectEvents` is asked: the check's gates, and the run input's messages. */
 export interface InspectOptions extends Gates {
-  /** The producer identity of encrypted values (default: a test producer). */
-  readonly producer?: string;
   readonly initialMessages?: readonly Message[];
 }
 
@@ -41,7 +39,7 @@ export function inspectEvents(events: readonly unknown[], options: InspectOption
   };
   const inspection = new Inspection(source, {});
   let run: PipelineRun | undefined;
-  inspection.run({ producer: options.producer ?? "agui-reasoning/testing" }, (r) => (run = r));
+  inspection.run({ producer: "agui-reasoning/testing" }, (r) => (run = r));
   if (run === undefined) throw new Error("agui-reasoning/testing: toBeConformant needs events that end synchronously");
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, passed on as it is
   if (run.failure !== undefined && !(run.failure instanceof ReasoningProtocolError)) throw run.failure;
@@ -62,8 +60,7 @@ export interface Source {
   lineOf(index: number): number | undefined;
   /**
    * Called once the pipeline read `events` source events and the stream did not fail otherwise: what
-   * reading found beyond the events (R-TRANS-2: a recording cut inside an event, a broken connection),
-   * or an `InputError` when the source proved unusable.
+   * reading found beyond the events (R-TRANS-2: a recording cut inside an event, a broken connection).
    */
   ended(events: number): ReasoningWarning[];
 }

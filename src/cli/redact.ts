@@ -155,11 +155,6 @@ export function redact<T>(node: T, options: RedactOptions): T {
   return done as T;
 }
 
-/** Encrypted values only, by key: what `--show-reasoning` without a stream's secrets leaves. */
-export function redactValues<T>(node: T): T {
-  return redact(node, { showValues: false, showReasoning: true });
-}
-
 /** The replacement of one string held under `key` of `holder` (the string itself when it stays). */
 function replacer(options: RedactOptions): (holder: object, key: string, value: string) => string {
   const { showValues, showReasoning, secrets } = options;

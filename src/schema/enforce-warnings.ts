@@ -1,8 +1,9 @@
+import { PROTOCOL_VERSION } from "@ag-ui/core";
 import { typeOf } from "../core/errors";
 import type { ReasoningWarning, StepContext } from "../core/types";
 import { catalogued, type WarningDetails } from "../core/warning-codes";
 import { idsOf } from "./event-ids";
-import { OWN_PROTOCOL_VERSION, type VersionVerdict } from "./protocol-version";
+import type { VersionVerdict } from "./protocol-version";
 import type { StripNote } from "./strip-unknown";
 import { LEGACY_THINKING } from "../upcast/legacy-thinking";
 
@@ -91,8 +92,8 @@ export function protocolVersionWarning(
   );
   const message =
     verdict === "newer"
-      ? `the producer declares protocolVersion ${shown}, newer than ${OWN_PROTOCOL_VERSION}: proceeding under the processing model (newer material is stripped with warnings)`
-      : `cannot interpret protocolVersion ${shown} (not MAJOR.MINOR): proceeding as for a newer version than ${OWN_PROTOCOL_VERSION}`;
+      ? `the producer declares protocolVersion ${shown}, newer than ${PROTOCOL_VERSION}: proceeding under the processing model (newer material is stripped with warnings)`
+      : `cannot interpret protocolVersion ${shown} (not MAJOR.MINOR): proceeding as for a newer version than ${PROTOCOL_VERSION}`;
   return catalogued("PROTOCOL_VERSION", verdict === "newer" ? "R-VER-17" : "R-VER-16", {
     message,
     eventType: "RUN_STARTED",

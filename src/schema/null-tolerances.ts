@@ -39,18 +39,8 @@ const ROWS: ReadonlyArray<readonly [schema: unknown, field: string]> = [
 /** The registry row "`rawEvent: null` on an event": applies to every event schema. */
 const EVERY_EVENT_FIELD = "rawEvent";
 
-// schema → fields whose `null` is tolerated; built on first use.
-let bySchema: Map<unknown, ReadonlySet<string>> | undefined;
-
-/** The fields of `schema` whose whole-field `null` the registry tolerates. */
+/** The fields of `schema` whose whole-field `null` the registry tolerates (read once per schema, when its plan is compiled). */
 export function toleratedNulls(schema: unknown, isEvent: boolean): ReadonlySet<string> {
-  if (bySchema === undefined) {
-    bySchema = new Map();
-    for (const [s, field] of ROWS) bySchema.set(s, new Set([...(bySchema.get(s) ?? []), field]));
-  }
-  const rows = bySchema.get(schema);
-  if (!isEvent) return rows ?? EMPTY;
-  return new Set([EVERY_EVENT_FIELD, ...(rows ?? [])]);
+  const fields = ROWS.filter(([s]) => s === schema).map(([, field]) => field);
+  return new Set(isEvent ? [EVERY_EVENT_FIELD, ...fields] : fields);
 }
-
-const EMPTY: ReadonlySet<string> = new Set();

@@ -22,9 +22,6 @@ export function compareProtocolVersion(declared: string): VersionVerdict {
   return "same";
 }
 
-/** The version this package speaks ("1.0"). */
-export const OWN_PROTOCOL_VERSION: string = PROTOCOL_VERSION;
-
 function parse(version: string): readonly [number, number] | undefined {
   const match = MAJOR_MINOR.exec(version);
   return match ? [Number(match[1]), Number(match[2])] : undefined;

@@ -9,7 +9,7 @@ import { printable } from "../cli/printable";
 import { renderFailure, verdictLine } from "../cli/render";
 
 /** What `toBeConformant` checks besides the protocol: the command's gates, and the run input. */
-export type ConformanceOptions = Omit<InspectOptions, "producer">;
+export type ConformanceOptions = InspectOptions;
 
 declare global {
   // Declaration merging into @types/jest's `expect`: the type parameters must be exactly its

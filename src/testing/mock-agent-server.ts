@@ -112,7 +112,13 @@ interface Framing {
   readonly text: boolean;
 }
 
-const SSE: Framing = { name: "sse", contentType: "text/event-stream", frame: sseFrame, text: true };
+/** One `data:` frame per event, ended by a blank line. */
+const SSE: Framing = {
+  name: "sse",
+  contentType: "text/event-stream",
+  frame: (event) => Buffer.from(`data: ${JSON.stringify(event)}\n\n`, "utf8"),
+  text: true,
+};
 
 /**
  * Starts the server on 127.0.0.1, by default on a free port. Rejects when the port is taken, or when a turn of a
@@ -285,11 +291,6 @@ function turnOptions(turn: ServerTurn, index: number): ServerTurnOptions {
   return options;
 }
 
-/** The SSE frame of one event: `data: <json>` and a blank line. */
-export function sseFrame(event: unknown): Buffer {
-  return Buffer.from(`data: ${JSON.stringify(event)}\n\n`, "utf8");
-}
-
 /** AG-UI's binary framing, from `@ag-ui/encoder` (loaded only when asked for). */
 async function protobufFraming(): Promise<Framing> {
   let encoder: typeof import("@ag-ui/encoder");
@@ -314,7 +315,7 @@ async function protobufFraming(): Promise<Framing> {
  * Where to cut one frame into TCP writes: every `size` bytes, plus one cut inside the first
  * multi-byte character (if any), so a decoder that is not streaming sees a broken character.
  */
-export function cutPoints(frame: Buffer, size: number): number[] {
+function cutPoints(frame: Buffer, size: number): number[] {
   const cuts = new Set<number>();
   for (let at = size; at < frame.length; at += size) cuts.add(at);
   const lead = frame.findIndex((byte) => byte >= 0xc0 && byte <= 0xf7);

@@ -1,4 +1,4 @@
-import { byteLength } from "../core/json";
+import { byteLength, isPlainObject } from "../core/json";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
   readonly subtype: "message" | "tool-call";
@@ -23,14 +23,14 @@ export interface ReturnedValue {
  * read defensively: a missing or malformed `messages` list means nothing came back.
  */
 export function returnedValues(request: unknown, issued: readonly IssuedValue[]): ReturnedValue[] {
-  const body = isRecord(request) && "json" in request && !("messages" in request) ? request.json : request;
+  const body = isPlainObject(request) && "json" in request && !("messages" in request) ? request.json : request;
   const received = new Map<string, unknown>();
-  const messages = isRecord(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  const messages = isPlainObject(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
   for (const m of messages) {
-    if (!isRecord(m)) continue;
+    if (!isPlainObject(m)) continue;
     received.set(`message\u0000${String(m.id)}`, m.encryptedValue);
     for (const call of Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : []) {
-      if (isRecord(call)) received.set(`tool-call\u0000${String(call.id)}`, call.encryptedValue);
+      if (isPlainObject(call)) received.set(`tool-call\u0000${String(call.id)}`, call.encryptedValue);
     }
   }
   return issued.map((v) => {
@@ -42,8 +42,4 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
       identical: typeof got === "string" && got === v.encryptedValue,
     };
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }

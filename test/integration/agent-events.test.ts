@@ -51,7 +51,8 @@ describe("agentEvents", () => {
 
   it("R-TRANS-2 a run that ended on its own (complete or error) is not aborted afterwards", () => {
     const { agent, runs } = fakeAgent();
-    const completed = agentEvents(agent, runInput()).subscribe();
+    // A reply without any event fails (R-TRANS-3): handled here, or it escapes as an unhandled error.
+    const completed = agentEvents(agent, runInput()).subscribe({ error: () => {} });
     runs[0]!.events.complete();
     completed.unsubscribe();
     expect(runs[0]!.signal.aborted).toBe(false);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runCheck, type CliIo } from "../../src/cli/check";
 import { nestingDepth } from "../../src/cli/nesting";
-import { redactValues, redactedValue } from "../../src/cli/redact";
+import { redact, redactedValue } from "../../src/cli/redact";
 
 const ROOT = resolve(__dirname, "../..");
 const VALUE = "gAAAAA-deep-SECRET-VALUE==";
@@ -104,6 +104,8 @@ describe("agui-reasoning check on a 10,000-level nested event", () => {
 });
 
 describe("redactValues and nestingDepth are iterative", () => {
+  /** Encrypted values only, by key: what `--show-reasoning` without a stream's secrets leaves. */
+  const redactValues = <T>(node: T): T => redact(node, { showValues: false, showReasoning: true });
   /** `{ a: { a: … leaf … } }`, `depth` levels above `leaf`. */
   const nested = (depth: number, leaf: unknown): Record<string, unknown> => {
     let node: Record<string, unknown> = leaf as Record<string, unknown>;

@@ -9,8 +9,6 @@ import {
 } from "../../src/testing/mock-agent-server";
 export {
   mockAgentServer as startAgentServer,
-  sseFrame,
-  cutPoints,
   type MockAgentServer as AgentServer,
   type ServerScript as AgentScript,
   type ServerTurnOptions as AgentTurn,
