@@ -14,11 +14,13 @@ import type { PipelineSnapshot } from "../src/resume/pipeline-snapshot";
 import { expandStateFromJSON, expandStateToJSON } from "../src/resume/chunk-codec";
 import { verifyStateFromJSON, verifyStateToJSON } from "../src/resume/discipline-codec";
 import { historyStateFromJSON } from "../src/resume/history-codec";
+import { historyToJSON } from "../src/storage/history-format";
 import { resumedStage } from "../src/resume/resumed-stage";
 import { upcastStateFromJSON, upcastStateToJSON } from "../src/resume/upcast-codec";
 import { ev, msg, sequentialIds } from "../src/testing/builders";
 import { createTestScheduler } from "../src/testing/marbles";
 import { runPipeline, TEST_PRODUCER, type PipelineRun } from "../src/testing/run-pipeline";
+import { resumable } from "../src/resilience";
 
 /** Everything one pipeline (or two, stitched) did. */
 interface Outcome {
@@ -63,7 +65,7 @@ function split(events: readonly unknown[], at: number): Outcome & { snapshot: Pi
   for (const e of events.slice(0, at)) source.next(e);
   const snapshot = throughJson(first.exportState());
   sub.unsubscribe();
-  const second = runPipeline(events.slice(at), { ...options, resumeFrom: snapshot });
+  const second = runPipeline(events.slice(at), { ...options, resumeFrom: resumable(snapshot) });
   const stitched = {
     events: [...out, ...second.events],
     // The resumed pipeline starts by publishing the history it resumed from: the first's last one.
@@ -249,7 +251,7 @@ describe("resume: exportState() → resumeFrom", () => {
         () =>
           reasoningPipeline(cold("c-----d-----e|", values), {
             ...options,
-            resumeFrom: throughJson(first.exportState()),
+            resumeFrom: resumable(throughJson(first.exportState())),
           }).events$,
       );
       const stitched = concat(first.events$.pipe(takeUntil(cold("------------x"))), resumed);
@@ -283,7 +285,7 @@ describe("resume: exportState() → resumeFrom", () => {
     ]);
     expect(snapshot.history.open).toEqual({ messages: ["a1"], toolCalls: ["tc1"] });
     expect(snapshot.index).toBe(11);
-    const second = runPipeline(events.slice(11), { ...options, resumeFrom: snapshot });
+    const second = runPipeline(events.slice(11), { ...options, resumeFrom: resumable(snapshot) });
     expect(second.error).toBeUndefined();
     expect([...first.run.events, ...second.events]).toEqual(reference.events);
     expect(second.history).toEqual(reference.history);
@@ -339,8 +341,24 @@ describe("resume: exportState() → resumeFrom", () => {
     const first = reasoningPipeline(source, options);
     first.connect();
     for (const e of events.slice(0, 3)) source.next(e);
-    const second = runPipeline(events.slice(3), { ...options, resumeFrom: throughJson(first.exportState()) });
+    const second = runPipeline(events.slice(3), {
+      ...options,
+      resumeFrom: resumable(throughJson(first.exportState())),
+    });
     sameError(second.error, reference.error);
+  });
+
+  it("D-ISSUER R-TRANS-1: the snapshot's history is historyToJSON's stored form, issuer records included (none configured: null)", () => {
+    for (const producer of [TEST_PRODUCER, undefined]) {
+      const source = new Subject<unknown>();
+      const live = reasoningPipeline(source, { ...optionsFor(), producer });
+      live.connect();
+      for (const e of [ev.runStarted(), ev.reasoningChunk("m1", "x"), ev.encryptedValue("message", "m1", "v1")])
+        source.next(e);
+      const stored = live.exportState().history.history;
+      expect(stored).toStrictEqual(historyToJSON(live.history));
+      expect(stored.issuers).toEqual([{ subtype: "message", entityId: "m1", issuer: producer ?? null }]);
+    }
   });
 
   it("R-TRANS-1: exportState is plain JSON: it survives JSON text unchanged, carries its format and version, and a resumed pipeline that has not started exports it back", () => {
@@ -358,6 +376,8 @@ describe("resume: exportState() → resumeFrom", () => {
       producer: TEST_PRODUCER,
       index: 10,
     });
+    // Its history is the stored form serializeHistory writes (storage and resume read one format).
+    expect(original.history.history).toStrictEqual(historyToJSON(live.history));
     // Chunk lanes in opening order, steps per owner, the subagents announced in the run.
     expect(original.chunks.streams).toEqual([
       { chunkType: "REASONING_MESSAGE_CHUNK", id: "m1", owner: "sa1", opener: [] },
@@ -375,7 +395,7 @@ describe("resume: exportState() → resumeFrom", () => {
     const { snapshot } = split(events, 11);
     expect(snapshot.history.removed).toEqual({ messages: ["a1"], toolCalls: [] });
     expect(snapshot.chunks.streams).toEqual([]);
-    const idle = reasoningPipeline(new Subject<unknown>(), { ...optionsFor(), resumeFrom: snapshot });
+    const idle = reasoningPipeline(new Subject<unknown>(), { ...optionsFor(), resumeFrom: resumable(snapshot) });
     expect(idle.exportState()).toStrictEqual(snapshot);
   });
 
@@ -538,7 +558,7 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
       reasoningPipeline(new Subject<unknown>(), {
         ...optionsFor(),
         ...extra,
-        resumeFrom: resumeFrom as PipelineSnapshot,
+        resumeFrom: resumable(resumeFrom as PipelineSnapshot),
       });
 
   const cases: [string, (s: Record<string, any>) => unknown, string][] = [
@@ -686,6 +706,25 @@ describe("resume: a broken snapshot is a TypeError at creation naming what is wr
       "resumeFrom: /producer names another producer than this pipeline's `producer` option",
     );
     expect(create({ ...good(), producer: null })).toThrow(TypeError);
+  });
+
+  it("R-TRANS-1: resumeFrom takes resumable(snapshot): the snapshot itself, or anything else, is a TypeError saying so (never what a hostile value throws)", () => {
+    const says =
+      'agui-reasoning: resumeFrom takes `resumable(snapshot)` from "agui-reasoning/resilience", not the snapshot itself';
+    const given = (resumeFrom: unknown) => () =>
+      reasoningPipeline(new Subject<unknown>(), { ...optionsFor(), resumeFrom: resumeFrom as never });
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("secret thought");
+        },
+      },
+    );
+    for (const wrong of [good(), 42, "{}", null, { [Symbol.for("agui-reasoning/resumable")]: "not a reader" }, hostile])
+      expect(given(wrong)).toThrow(says);
+    // The resilience entry's wrapper, whichever copy of the package made it (a registered symbol).
+    expect(given(resumable(good() as PipelineSnapshot))).not.toThrow();
   });
 
   it("R-TRANS-1: resumeFrom already holds the history: initialHistory or initialMessages with it is refused", () => {

@@ -14,12 +14,12 @@ import type { Conversation } from "../history/conversation";
 import type { ReasoningHistory } from "../history/types";
 import {
   exportPipelineState,
-  readPipelineSnapshot,
   type FacadeStages,
   type FacadeStates,
   type PipelineSnapshot,
   type ResumePoint,
 } from "../resume/pipeline-snapshot";
+import { resumePoint } from "../resume/resumable";
 import { historyLane } from "./delta-lane";
 import { Fanout } from "./fanout";
 import { PacedHistory } from "./paced-history";
@@ -248,7 +248,7 @@ function resumePointOf(options: ReasoningPipelineOptions): ResumePoint | undefin
       "agui-reasoning: resumeFrom already holds the history; do not also give initialHistory or initialMessages",
     );
   }
-  return readPipelineSnapshot(options.resumeFrom, options.producer);
+  return resumePoint(options.resumeFrom, options.producer);
 }
 
 function describeRejection(error: unknown): string {

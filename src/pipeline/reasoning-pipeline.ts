@@ -6,18 +6,20 @@ import type { VerifyOptions } from "../discipline/verify-discipline";
 import type { HistoryOptions } from "../history/history-stage";
 import type { ReasoningHistory } from "../history/types";
 import type { PipelineSnapshot } from "../resume/pipeline-snapshot";
+import type { Resumable } from "../resume/resumable";
 import { FacadeRun } from "./facade-run";
 import type { Fanout } from "./fanout";
 import { optionsOf } from "../core/arguments";
 
 export interface ReasoningPipelineOptions extends UpcastOptions, VerifyOptions, HistoryOptions {
   /**
-   * Continue where another pipeline stopped (its `exportState()`, possibly through JSON): every
-   * stage starts from that state and source indexes continue from its `index`. Checked at creation
-   * (a broken snapshot is a `TypeError`); it must have been exported for the same `producer`, and
-   * it already holds the history, so `initialHistory`/`initialMessages` cannot be given with it.
+   * Continue where another pipeline stopped: `resumable(snapshot)` from `agui-reasoning/resilience`,
+   * of its `exportState()` (possibly through JSON). Every stage starts from that state and source
+   * indexes continue from its `index`. Checked at creation (a broken snapshot is a `TypeError`); it
+   * must have been exported for the same `producer`, and it already holds the history, so
+   * `initialHistory`/`initialMessages` cannot be given with it.
    */
-  resumeFrom?: PipelineSnapshot;
+  resumeFrom?: Resumable;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface ReasoningPipeline {
   /** Starts the source without subscribing `events$`; unsubscribe to stop it. */
   connect(): Subscription;
   /**
-   * Where the pipeline stands, as a plain JSON snapshot for `resumeFrom`: before start, between two
+   * Where the pipeline stands, as a plain JSON snapshot for `resumeFrom` (`resumable(snapshot)`): before start, between two
    * source events (e.g. from a `history$` subscriber), after the source failed or was unsubscribed,
    * or after it completed — then the state from before the end of the source, so that a stream cut
    * mid-run (RUN_TRUNCATED) can be continued. Throws while an event is being processed (from an

@@ -2,7 +2,12 @@ import { quotedId } from "../core/errors";
 import { Conversation, toolCallsOf, type HistoryState, type OpenSpan } from "../history/conversation";
 import { ownCopy } from "../history/own-copy";
 import { Table } from "../history/table";
-import { historyToJSON, readStoredHistory, type StoredHistory } from "../storage/history-format";
+import {
+  HISTORY_FORMAT,
+  HISTORY_FORMAT_VERSION,
+  readStoredHistory,
+  type StoredHistory,
+} from "../storage/history-format";
 import { JsonShape } from "../storage/json-shape";
 
 /** Id lists of `HistoryOpenSets`, in JSON. */
@@ -26,15 +31,19 @@ export interface HistoryStateJSON {
 
 export function historyStateToJSON(state: HistoryState): HistoryStateJSON {
   const { parts } = conversationOf(state);
-  const stored = historyToJSON(state.history);
+  // The pipeline's own history (no guarded reads needed, unlike `historyToJSON`'s of an app's), stored
+  // as `historyToJSON` stores it.
+  const { messages, incomplete, issuers, durations } = state.history;
   return {
     // The snapshot is the caller's to keep, redact or tamper with: it shares no object with the live
     // history, which editing it would otherwise change (D-NO-ALIAS). O(history), as the export is.
     history: {
-      ...stored,
-      messages: stored.messages.map((message) => ownCopy(message)),
-      incomplete: stored.incomplete.map((item) => ({ ...item })),
-      durations: stored.durations.map((duration) => ({ ...duration })),
+      format: HISTORY_FORMAT,
+      version: HISTORY_FORMAT_VERSION,
+      messages: messages.map((message) => ownCopy(message)),
+      incomplete: incomplete.map((item) => ({ ...item })),
+      issuers: issuers.map((r) => ({ subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null })),
+      durations: durations.map((duration) => ({ ...duration })),
     },
     open: { messages: [...parts.openMessages.toArray()], toolCalls: [...parts.openToolCalls.toArray()] },
     removed: { messages: [...parts.removedMessages.toArray()], toolCalls: [...parts.removedToolCalls.toArray()] },

@@ -66,6 +66,7 @@ const RESILIENCE_EXPORTS = [
   "SNAPSHOT_VERSION",
   "downcastToThinking",
   "repairStream",
+  "resumable",
 ];
 
 const TESTING_EXPORTS = [
@@ -131,7 +132,7 @@ describe("public API: the export lists are deliberate", () => {
     });
   });
 
-  it("the per-stage state codecs and resumedStage are internal (resume is the facade's exportState/resumeFrom)", () => {
+  it("the per-stage state codecs and resumedStage are internal (resume is the facade's exportState and resumeFrom, with resumable)", () => {
     const internal = [
       "upcastStateToJSON",
       "upcastStateFromJSON",

@@ -18,6 +18,7 @@ import { mockAgent } from "../../src/testing/mock-agent";
 import { ev, msg } from "../../src/testing/builders";
 import { runPipeline, TEST_PRODUCER } from "../../src/testing/run-pipeline";
 import { countingClock } from "../support/clock";
+import { resumable } from "../../src/resilience";
 
 const at = (timestamp: number) => ({ timestamp });
 const quiet = { onWarning: () => {}, producer: TEST_PRODUCER };
@@ -202,7 +203,7 @@ describe("D-DURATION: when reasoning started and ended, beside the messages", ()
       first.events$.subscribe({ error: () => {} });
       const snapshot = JSON.parse(JSON.stringify(first.exportState())) as ReturnType<typeof first.exportState>;
       // The source completed mid-run: the snapshot is the state from before the end of the source.
-      const second = reasoningPipeline(from(stamped.slice(cut)), { ...quiet, resumeFrom: snapshot });
+      const second = reasoningPipeline(from(stamped.slice(cut)), { ...quiet, resumeFrom: resumable(snapshot) });
       let last: ReasoningHistory | undefined;
       second.history$.subscribe((h) => (last = h));
       second.events$.subscribe({ error: (e: unknown) => fail(e) });

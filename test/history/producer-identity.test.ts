@@ -10,6 +10,7 @@ import { identityKey, sameProducer, shownIdentity } from "../../src/history/prod
 import { ev } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
 import { useAgentServers } from "../support/sse-server";
+import { resumable } from "../../src/resilience";
 
 const serve = useAgentServers();
 
@@ -159,14 +160,14 @@ describe("D-IDENTITY resume", () => {
   it("D-IDENTITY a snapshot resumes under another spelling of its producer's URL", async () => {
     const snapshot = await exported("http://agent.example/run");
     expect(() =>
-      reasoningPipeline(from([]), { producer: "HTTP://AGENT.EXAMPLE:80/run#2", resumeFrom: snapshot }),
+      reasoningPipeline(from([]), { producer: "HTTP://AGENT.EXAMPLE:80/run#2", resumeFrom: resumable(snapshot) }),
     ).not.toThrow();
   });
 
   it("D-IDENTITY a snapshot of another producer is refused, naming both identities", async () => {
     const snapshot = await exported("http://agent.example/run?key=k");
-    expect(() => reasoningPipeline(from([]), { producer: "http://other.example/run", resumeFrom: snapshot })).toThrow(
-      "http://agent.example/run in the snapshot, http://other.example/run here",
-    );
+    expect(() =>
+      reasoningPipeline(from([]), { producer: "http://other.example/run", resumeFrom: resumable(snapshot) }),
+    ).toThrow("http://agent.example/run in the snapshot, http://other.example/run here");
   });
 });

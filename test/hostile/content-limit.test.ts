@@ -23,6 +23,7 @@ import type { ReasoningHistory } from "../../src/history/types";
 import { reasoningPipeline } from "../../src/pipeline/reasoning-pipeline";
 import { ev } from "../../src/testing/builders";
 import { expectProtocolError, failureOf, runFacade, runOperator } from "./support/run";
+import { resumable } from "../../src/resilience";
 
 /** The six operators chained, as the facade runs them (deriveHistory last: its output is the history). */
 function chained(maxContentLength?: number): OperatorFunction<unknown, ReasoningHistory> {
@@ -204,7 +205,7 @@ describe("D-LIMIT maxContentLength: content past the bound fails the run, never 
         ev.runFinished("r2"),
       ],
       {
-        resumeFrom: p.exportState(),
+        resumeFrom: resumable(p.exportState()),
         maxContentLength: 10,
       },
     );

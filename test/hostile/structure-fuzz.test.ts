@@ -26,6 +26,7 @@ import type { ReasoningHistory } from "../../src/history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../../src/pipeline/reasoning-pipeline";
 import type { PipelineSnapshot } from "../../src/resume/pipeline-snapshot";
 import { build, HOSTILE_NESTED_OBJECTS, hostileObjects, hostileScalar, nestedScalar } from "./support/hostile-values";
+import { resumable } from "../../src/resilience";
 
 const SEED = Number(process.env.FC_SEED ?? 20261201);
 /** Cases per run (the issue asks for at least 20,000). */
@@ -376,7 +377,7 @@ function problemsOf(events: readonly unknown[], split: number): string[] {
     problems.push(`split at ${split}: exportState threw ${error instanceof Error ? error.message : String(error)}`);
     return problems;
   }
-  const second = viaFacade(events.slice(split), { ...options, resumeFrom: snapshot }).out;
+  const second = viaFacade(events.slice(split), { ...options, resumeFrom: resumable(snapshot) }).out;
   if (verdict(second.end) !== v)
     problems.push(`split at ${split}: resumed run ends ${verdict(second.end)}, whole ${v}`);
   const stitched = [...first.out.events, ...second.events];

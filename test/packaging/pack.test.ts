@@ -129,6 +129,7 @@ const EXPECTED = {
   subpaths: {
     stages: { code: "ORPHAN_END", sameClass: true },
     resilience: { repaired: ["RUN_STARTED", "RUN_ERROR"], snapshot: "agui-reasoning/pipeline-state" },
+    resumed: { here: ["REASONING_MESSAGE_END", "RUN_FINISHED"], esm: ["REASONING_MESSAGE_END", "RUN_FINISHED"] },
   },
   testing: {
     events: [
@@ -276,17 +277,31 @@ const orphan = stages.runStage(stages.createVerifyStage(), [events[0], { type: "
 const repaired = [];
 rxjs.from([events[0]]).pipe(resilience.repairStream({ onWarning() {} })).subscribe((e) => repaired.push(e.type));
 
+// Resume: a stream cut mid-run, continued by a new pipeline with the resilience entry's reader, loaded in this
+// module format and as an ES module (a CommonJS app may get the two entries in two formats).
+const cut = main.reasoningPipeline(rxjs.from(events.slice(0, 2)), { producer: "https://agent.example/run", onWarning() {} });
+cut.events$.subscribe({ error() {} });
+const snapshot = JSON.parse(JSON.stringify(cut.exportState()));
+const resumeWith = (resumable) => {
+  const out = [];
+  main.reasoningPipeline(rxjs.from([events[2]]), { producer: "https://agent.example/run", resumeFrom: resumable(snapshot), onWarning() {} })
+    .events$.subscribe((e) => out.push(e.type));
+  return out;
+};
+
 // The storage entry: the key-value adapter over a Map, and the IndexedDB adapter, which says what Node lacks.
 const strings = new Map();
 const kv = new storage.KeyValueHistoryStore({ get: (k) => strings.get(k), set: (k, v) => strings.set(k, v) });
 Promise.all([
   kv.save("t1", run.history).then(() => kv.load("t1")),
   new storage.IndexedDbHistoryStore().load("t1").catch((e) => e.message),
-]).then(([reloaded, indexedDbInNode]) => console.log(JSON.stringify({
+  import("agui-reasoning/resilience"),
+]).then(([reloaded, indexedDbInNode, esm]) => console.log(JSON.stringify({
   main: { events: seen, messages: pipeline.history.messages },
   subpaths: {
     stages: { code: orphan.code, sameClass: orphan instanceof main.ReasoningProtocolError },
     resilience: { repaired, snapshot: resilience.SNAPSHOT_FORMAT },
+    resumed: { here: resumeWith(resilience.resumable), esm: resumeWith(esm.resumable) },
   },
   testing: {
     events: run.events.map((e) => e.type),

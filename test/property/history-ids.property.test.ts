@@ -27,6 +27,7 @@ import {
 import { validCaseArb, type GeneratedCase } from "./arbitraries";
 import { mintingIds } from "./harness";
 import { SEED, TOTAL_RUNS } from "./property-run";
+import { resumable, type PipelineSnapshot } from "../../src/resilience";
 
 type Obj = Record<string, unknown>;
 
@@ -115,8 +116,8 @@ describe("D-HISTORY-IDS every way into a history accepts what the pipeline deriv
           const ids = mintingIds();
           const first = run(events.slice(0, cut), { ...base, idFactory: ids, initialMessages: c.initialMessages });
           if (first.error !== undefined && first.error !== "RUN_TRUNCATED") continue; // not exportable
-          const snapshot = JSON.parse(JSON.stringify(first.exportState())) as ReasoningPipelineOptions["resumeFrom"];
-          const second = run(events.slice(cut), { ...base, idFactory: ids, resumeFrom: snapshot });
+          const snapshot = JSON.parse(JSON.stringify(first.exportState())) as PipelineSnapshot;
+          const second = run(events.slice(cut), { ...base, idFactory: ids, resumeFrom: resumable(snapshot) });
           expect({ cut, error: second.error, history: second.history }).toEqual({
             cut,
             error: whole.error,

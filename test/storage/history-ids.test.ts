@@ -19,6 +19,7 @@ import {
   type ReasoningPipelineOptions,
 } from "../../src";
 import { ev } from "../../src/testing/builders";
+import { resumable } from "../../src/resilience";
 
 const PRODUCER = "http://127.0.0.1:8123/langgraph";
 
@@ -106,7 +107,7 @@ describe("D-HISTORY-IDS a LangGraph Python conversation (assistant and tool mess
       });
       await lastValueFrom(first.events$.pipe(toArray())).catch(() => undefined);
       const snapshot = JSON.parse(JSON.stringify(first.exportState())) as ReturnType<typeof first.exportState>;
-      const second = await run(events.slice(cut), { resumeFrom: snapshot });
+      const second = await run(events.slice(cut), { resumeFrom: resumable(snapshot) });
       expect(second.history).toEqual(whole.history);
     }
   });
