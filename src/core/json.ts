@@ -56,3 +56,39 @@ export function byteLength(text: string): number {
   }
   return bytes;
 }
+
+/** A piece of output text on `writeJson`'s work stack (anything else there is a value still to write). */
+class Written {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * `JSON.stringify(value)` for JSON data as `ownCopy` makes it (plain objects and arrays, no
+ * `undefined`, no `toJSON`), without recursion: for values nested deeper than `JSON.stringify`'s
+ * stack reaches (a few thousand levels), which the pipeline carries (docs/security.md).
+ */
+export function writeJson(value: unknown): string {
+  let out = "";
+  const work: unknown[] = [value];
+  while (work.length > 0) {
+    const next = work.pop();
+    if (next instanceof Written) out += next.text;
+    else if (Array.isArray(next)) {
+      out += "[";
+      work.push(new Written("]"));
+      for (let i = next.length - 1; i >= 0; i--) {
+        work.push(next[i]);
+        if (i > 0) work.push(new Written(","));
+      }
+    } else if (isPlainObject(next)) {
+      out += "{";
+      work.push(new Written("}"));
+      const keys = Object.keys(next);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        work.push(next[keys[i]!]);
+        work.push(new Written(`${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:`));
+      }
+    } else out += JSON.stringify(next);
+  }
+  return out;
+}

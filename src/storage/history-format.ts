@@ -5,6 +5,7 @@ import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
+import { writeJson } from "../core/json";
 
 /** The format tag of a stored history. */
 export const HISTORY_FORMAT = "agui-reasoning/history";
@@ -67,12 +68,20 @@ export function serializeHistory(history: ReasoningHistory): string {
   try {
     return JSON.stringify(doc);
   } catch {
-    // Only a history built by hand gets here (a throwing getter, a cycle, a BigInt): name the entry,
-    // never the error JSON.stringify or the getter threw, which may quote content (D-REDACT).
+    // A history built by hand (a throwing getter, a cycle, a BigInt): the entry is named, never the
+    // error JSON.stringify or the getter threw, which may quote content (D-REDACT). Or values nested
+    // deeper than JSON.stringify recurses, which the pipeline carries (D-HISTORY-IDS): the copies
+    // are written without recursion.
     const shape = new JsonShape("serializeHistory");
-    for (const list of ["messages", "incomplete", "durations"] as const)
-      doc[list].forEach((entry, i) => shape.json(entry, `/${list}/${i}`));
-    return shape.fail("", "cannot be written as JSON");
+    const copy = (list: readonly unknown[], name: string): unknown[] =>
+      list.map((entry, i) => shape.json(entry, `/${name}/${i}`));
+    return writeJson({
+      ...doc,
+      messages: copy(doc.messages, "messages"),
+      incomplete: copy(doc.incomplete, "incomplete"),
+      issuers: copy(doc.issuers, "issuers"),
+      durations: copy(doc.durations, "durations"),
+    });
   }
 }
 

@@ -28,7 +28,8 @@ const STORE = "KeyValueHistoryStore";
 /**
  * A `HistoryStore` over any `StringStore`: one record per thread (stored-record.ts: the exact text
  * `serializeHistory` writes, read all or nothing), written with one `set`, so a thread holds the old
- * record or the new one, never a mix. The saves of one thread are written in the order they were called.
+ * record or the new one, never a mix. The saves of one thread are written in the order they were called,
+ * and a load reads after every save of its thread called before it.
  */
 export class KeyValueHistoryStore implements HistoryStore {
   readonly capabilities: HistoryStoreCapabilities;
@@ -71,7 +72,11 @@ export class KeyValueHistoryStore implements HistoryStore {
   }
 
   async load(threadId: string): Promise<ReasoningHistory | undefined> {
-    const record = await this.strings.get(this.keyOf(threadId));
+    const key = this.keyOf(threadId);
+    // A load sees the saves called before it, as the reference store's does (D-PATHS): a UI saving
+    // without awaiting then reading back must not get the older record. A failed save was its caller's.
+    await this.writing.get(key)?.catch(() => undefined);
+    const record = await this.strings.get(key);
     return record === null || record === undefined ? undefined : historyOfRecord(STORE, threadId, record);
   }
 }

@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { NotJsonData, ownCopy } from "../../src/history/own-copy";
+import { writeJson } from "../../src/core/json";
 
 /** Every object and array reachable from `value`. */
 function objectsOf(value: unknown, into = new Set<object>()): Set<object> {
@@ -91,5 +92,17 @@ describe("ownCopy", () => {
       },
     });
     expect(() => ownCopy(looping)).toThrow(new NotJsonData("it contains a cycle"));
+  });
+});
+
+describe("writeJson", () => {
+  it("D-HISTORY-IDS: writes an own copy exactly as JSON.stringify does (-0, lone surrogates, __proto__ keys, empty containers)", () => {
+    fc.assert(
+      fc.property(jsonish, fc.string({ unit: "binary" }), (value, text) => {
+        const copy = ownCopy({ value, [text]: [-0, 1e21, text, {}, []] });
+        expect(writeJson(copy)).toBe(JSON.stringify(copy));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

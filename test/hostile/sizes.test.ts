@@ -26,6 +26,8 @@ import {
   runOperator,
 } from "./support/run";
 import { deepStream, SECRETS } from "./support/streams";
+import { InMemoryHistoryStore, parseHistory, serializeHistory } from "../../src";
+import { KeyValueHistoryStore } from "../../src/storage";
 
 const MB = 1024 * 1024;
 const DEPTH = 10_000;
@@ -239,5 +241,28 @@ describe(`values nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
       h?.messages.map((m) => [m.id, m.role, depthOf((m as { metadata?: { deep?: unknown } }).metadata?.deep)]);
     expect(shape(last)).toEqual(shape(runFacade(events).history));
     expect(shape(last)).toEqual([["m1", "reasoning", DEPTH]]);
+  });
+
+  it("D-HISTORY-IDS R-REASON-17: the history of such a stream is written, read back and kept by the stores (past JSON.stringify's stack, a few thousand levels)", async () => {
+    const events = deepStream(DEPTH);
+    // Activity content too: an object and an array, each 10,000 levels deep.
+    events.splice(-1, 0, ev.activitySnapshot("act", "plan", { deep: deepObject(DEPTH), list: deepArray(DEPTH) }));
+    const run = runFacade(events);
+    expect(failureOf(run.error)).toBeUndefined();
+    const text = serializeHistory(run.history);
+    const strings = new Map<string, string>();
+    const stores = [
+      new InMemoryHistoryStore(),
+      new KeyValueHistoryStore({ get: (key) => strings.get(key), set: (key, value) => strings.set(key, value) }),
+    ];
+    for (const store of stores) await store.save("t1", run.history);
+    expect([...strings.values()]).toEqual([text]);
+    // Compared without recursing 10,000 levels: the text written again, and the depths held.
+    for (const back of [parseHistory(text), ...(await Promise.all(stores.map((store) => store.load("t1"))))]) {
+      expect(serializeHistory(back!)).toBe(text);
+      const [m1, act] = back!.messages as unknown as [{ metadata: { deep: unknown } }, { content: { deep: unknown } }];
+      expect([depthOf(m1.metadata.deep), depthOf(act.content.deep)]).toEqual([DEPTH, DEPTH]);
+    }
+    expect(text).toContain(`${"[".repeat(DEPTH)}"leaf"${"]".repeat(DEPTH)}`);
   });
 });

@@ -253,6 +253,47 @@ describe("KeyValueHistoryStore over any string store", () => {
     expect(await store.load("t1")).toStrictEqual(third);
   });
 
+  it("D-PATHS R-REASON-17: a load sees every save of its thread called before it, finished or not, as InMemoryHistoryStore's does; a failed one leaves what was there", async () => {
+    const first = firstTurn();
+    const second = { ...first, messages: [...first.messages, msg.user("u2", "again")] };
+    const data = new Map<string, string>();
+    const later: (() => void)[] = [];
+    const stores: [string, StringStore][] = [
+      ["synchronous", { get: (key) => data.get(key), set: (key, value) => void data.set(key, value) }],
+      [
+        "slow",
+        {
+          get: async (key) => data.get(key),
+          set: (key, value) => new Promise<void>((resolve) => later.push(() => resolve(void data.set(key, value)))),
+        },
+      ],
+    ];
+    for (const [label, strings] of stores) {
+      data.clear();
+      const store = new KeyValueHistoryStore(strings);
+      // The slow store's writes complete once the test lets them.
+      const completeWrites = async (): Promise<void> => {
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const write of later.splice(0)) write();
+      };
+      const saved = store.save("t1", first);
+      await completeWrites();
+      await saved;
+      // Fire and forget (a UI saving each published history), then read back in the same session.
+      void store.save("t1", second);
+      const loading = store.load("t1");
+      await completeWrites();
+      expect({ label, loaded: await loading }).toStrictEqual({ label, loaded: second });
+    }
+    const failing = new KeyValueHistoryStore({
+      get: (key) => data.get(key),
+      set: () => Promise.reject(new Error("connection reset")),
+    });
+    const failed = failing.save("t1", first);
+    await expect(failing.load("t1")).resolves.toStrictEqual(second);
+    await expect(failed).rejects.toThrow("connection reset");
+  });
+
   it("refuses a store without get/set and an empty thread id with a clear TypeError", async () => {
     expect(() => new KeyValueHistoryStore({} as StringStore)).toThrow(
       "agui-reasoning: KeyValueHistoryStore needs a store with get(key) and set(key, value) functions",
