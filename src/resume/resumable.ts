@@ -27,8 +27,8 @@ export function resumable(snapshot: PipelineSnapshot): Resumable {
 }
 
 /**
- * Where the facade resumes (`resumeFrom`), or undefined: the reader of a `Resumable`, else a
- * `TypeError` saying what `resumeFrom` takes (a snapshot given as it is, as before 0.1.0's resilience split).
+ * Where the facade resumes: what the `Resumable` given as `resumeFrom` reads, else a `TypeError` saying
+ * what `resumeFrom` takes (the snapshot itself, as it took before `resumable`, is the likely mistake).
  */
 export function resumePoint(resumeFrom: unknown, producer: string | undefined): ResumePoint {
   let read: unknown;
