@@ -1,7 +1,6 @@
-import { from } from "rxjs";
 import type { ReasoningHistory } from "../src";
-import { enforceSchema, expandChunks, reasoningPipeline, upcastThinking, verifyDiscipline } from "../src";
-import { drain, facade as pacedFacade, floor, median } from "./paced-cells";
+import { reasoningPipeline } from "../src";
+import { facade as pacedFacade, floor, median } from "./paced-cells";
 import { buildStream, conversationEvents, type ConversationShape } from "./streams";
 
 /**
@@ -27,21 +26,6 @@ const ONLY = process.argv
   .split(",");
 const wanted = (target: string): boolean => ONLY === undefined || ONLY.includes(target);
 const SHAPES: readonly ConversationShape[] = ["mixed", "parallel"];
-/**
- * The four validating operators piped (fused, as an app pipes them), no history: a bound on what P1
- * can reach by changing the history alone (docs/performance.md, "What P1 asks of each event").
- */
-const validated = (events: Iterable<unknown>): Promise<number> => {
-  const onWarning = (): void => {};
-  return drain(
-    from(events).pipe(
-      upcastThinking({ onWarning }),
-      enforceSchema({ onWarning }),
-      expandChunks({ onWarning }),
-      verifyDiscipline({ onWarning }),
-    ),
-  );
-};
 const facade = (
   events: Iterable<unknown>,
   historyPace: number | undefined,
@@ -151,9 +135,9 @@ async function main(): Promise<void> {
     );
   }
   out.push(
-    "| P1: 4,000 runs | floor | facade | × floor | paced (16 ms) | × floor | histories (paced / unpaced) | target | validating operators alone, × floor |",
+    "| P1: 4,000 runs | floor | facade | × floor | paced (16 ms) | × floor | histories (paced / unpaced) | target |",
   );
-  out.push("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  out.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const shape of wanted("P1") ? SHAPES : []) {
     const { events } = buildStream({ kind: "conversation", shape, runs: 4_000 });
     const unpaced = await facade(events, undefined);
@@ -167,11 +151,10 @@ async function main(): Promise<void> {
       floor: () => floor(events),
       facade: () => facade(events, undefined),
       paced: () => facade(events, 16),
-      validated: () => validated(events),
     });
     const ratio = t.paced! / t.floor!;
     out.push(
-      `| ${shape} | ${t.floor!.toFixed(1)} ms | ${t.facade!.toFixed(1)} ms | ${(t.facade! / t.floor!).toFixed(2)}× | ${t.paced!.toFixed(1)} ms | ${ratio.toFixed(2)}× | ${paced.histories} / ${unpaced.histories} | ≤ 4×: ${verdict(ratio <= 4)} | ${(t.validated! / t.floor!).toFixed(2)}× |`,
+      `| ${shape} | ${t.floor!.toFixed(1)} ms | ${t.facade!.toFixed(1)} ms | ${(t.facade! / t.floor!).toFixed(2)}× | ${t.paced!.toFixed(1)} ms | ${ratio.toFixed(2)}× | ${paced.histories} / ${unpaced.histories} | ≤ 4×: ${verdict(ratio <= 4)} |`,
     );
   }
 
