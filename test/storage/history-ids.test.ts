@@ -123,3 +123,63 @@ describe("D-HISTORY-IDS a LangGraph Python conversation (assistant and tool mess
     for (const way of ways) expect(way.history.messages).toEqual(input);
   });
 });
+
+describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () => {
+  const B = "https://b.example/agent";
+  const C = "https://c.example/agent";
+  /** A saved conversation of B's in the shape above, the tool result holding a value of its own too. */
+  const ofB: Message[] = [
+    {
+      id: "X",
+      role: "assistant",
+      toolCalls: [{ id: "call-1", type: "function", function: { name: "get_weather", arguments: "{}" } }],
+      encryptedValue: "b-assistant",
+    },
+    { id: "X", role: "tool", toolCallId: "call-1", content: "18 °C", encryptedValue: "b-tool-result" },
+  ];
+
+  it("D-HISTORY-IDS: a history the pipeline derives with both values (as initialMessages or a MESSAGES_SNAPSHOT) is stored, read back equal and resumed", async () => {
+    const derived = [
+      (await run([], { producer: B, initialMessages: ofB })).history,
+      (await run([ev.runStarted("r"), ev.messagesSnapshot(ofB), ev.runFinished("r")], { producer: B })).history,
+    ];
+    for (const history of derived) {
+      expect(history.issuers).toHaveLength(2);
+      expect(parseHistory(serializeHistory(history))).toEqual(history);
+      const first = reasoningPipeline(from([]), { producer: B, initialHistory: history });
+      const resumed = await run([], { producer: B, resumeFrom: resumable(first.exportState()) });
+      expect(resumed.history).toEqual(history);
+    }
+    const third = JSON.parse(serializeHistory(derived[0]!)) as { issuers: unknown[] };
+    third.issuers.push(third.issuers[0]);
+    expect(() => parseHistory(third)).toThrow('parseHistory: /issuers/2 is a third record for message "X"');
+  });
+
+  it("D-ISSUER: the tool message's value is never sent, its issuer being one no record tells apart; C's value under X goes to C alone", async () => {
+    const fromB = (await run([], { producer: B, initialMessages: ofB })).history;
+    // C continues the conversation and issues a value for X: routed to the assistant message (D-TOOL-RESULT-ID).
+    const { history } = await run(
+      [ev.runStarted("r"), ev.encryptedValue("message", "X", "c-assistant"), ev.runFinished("r")],
+      { producer: C, initialHistory: fromB },
+    );
+    const valuesFor = (producer: string) => {
+      const warnings: string[] = [];
+      const input = toRunInputMessages(history, { producer, onWarning: (w) => warnings.push(w.message) });
+      return {
+        values: input.map((m) => [m.role, (m as { encryptedValue?: string }).encryptedValue ?? null]),
+        warnings,
+      };
+    };
+    expect(valuesFor(C)).toEqual({
+      values: [
+        ["assistant", "c-assistant"],
+        ["tool", null],
+      ],
+      warnings: [expect.stringContaining("1 value whose issuer cannot be told (on a tool message sharing its id")],
+    });
+    expect(valuesFor(B).values).toEqual([
+      ["assistant", null],
+      ["tool", null],
+    ]);
+  });
+});
