@@ -12,7 +12,6 @@ import { renderJunit } from "./render-junit";
 import { renderSarif } from "./render-sarif";
 import type { RedactOptions } from "./redact";
 import { Progress } from "./progress";
-import type { DeepestEvent } from "./nesting";
 import { liveSource } from "./live-source";
 import { printable as escaped } from "./printable";
 
@@ -118,11 +117,11 @@ const HISTORY_PACE_MS = 60_000;
  * recurses into every level of an event or message) — an `InputError` naming the most deeply nested
  * event, so the user learns which event cannot be printed rather than seeing an internal error.
  */
-function printable<T>(source: Source, deepest: DeepestEvent | undefined, render: () => T): T {
+function printable<T>(source: Source, deepest: Inspection["deepest"], render: () => T): T {
   try {
     return render();
   } catch (error) {
-    if (!(error instanceof RangeError) || deepest?.index === undefined) throw error;
+    if (!(error instanceof RangeError) || deepest === undefined) throw error;
     const line = source.lineOf(deepest.index);
     throw new InputError(
       `event #${deepest.index}${line !== undefined ? ` (line ${line})` : ""} of ${source.label} is nested ${deepest.depth.toLocaleString("en-US")} levels deep, ` +

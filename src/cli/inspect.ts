@@ -10,7 +10,6 @@ import type { AguiEvent, ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 import { Linter } from "./lint-rules";
-import { DeepestEvent } from "./nesting";
 import { countHistory, type CheckOutcome } from "./outcome";
 import { StreamSecrets } from "./redact";
 import { ReportBuilder } from "./run-report";
@@ -81,7 +80,8 @@ interface InspectionOptions {
 export class Inspection {
   private readonly report: ReportBuilder;
   readonly secrets: StreamSecrets | undefined;
-  readonly deepest: DeepestEvent | undefined;
+  /** The most deeply nested source event once one nests, kept with the secrets: output that cannot be printed names it. */
+  deepest: { readonly index: number; readonly depth: number } | undefined;
   readonly events: AguiEvent[] | undefined;
   private readonly warnings: ReasoningWarning[] | undefined;
   private readonly trail = new SourceTrail();
@@ -93,7 +93,6 @@ export class Inspection {
   ) {
     this.report = new ReportBuilder(options.keepAllValues);
     this.secrets = options.prints ? new StreamSecrets() : undefined;
-    this.deepest = options.prints ? new DeepestEvent() : undefined;
     this.events = options.keepAll ? [] : undefined;
     this.warnings = options.keepAll ? [] : undefined;
     this.linter = new Linter(source.initialMessages ?? [], (w) => this.warning(w));
@@ -105,8 +104,8 @@ export class Inspection {
     this.trail.observe(raw, type);
     this.report.onSourceEvent(raw, type);
     this.linter.onSource(raw, index, type);
-    this.secrets?.collect(raw);
-    this.deepest?.observe(raw, index);
+    const depth = this.secrets?.collect(raw) ?? 0;
+    if (depth > (this.deepest?.depth ?? 0)) this.deepest = { index, depth };
     this.options.onRead?.(index + 1);
   }
 

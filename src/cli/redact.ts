@@ -68,22 +68,39 @@ export class StreamSecrets {
     if (parts && parts.length > 1) this.add(parts.join(""), false);
   }
 
-  /** Walks one source event (iteratively: hostile nesting is fine). */
-  collect(event: unknown): void {
-    const stack: unknown[] = [event];
+  /**
+   * Walks one source event (iteratively: any depth JSON.parse accepted) and returns how deeply it
+   * nests: 0 for a scalar, 1 for `{}` or `[]`, one more per level inside. The same walk measures it
+   * because output that prints events overflows the call stack on hostile nesting (JSON.stringify
+   * recurses), and then names the deepest event.
+   */
+  collect(event: unknown): number {
+    if (typeof event !== "object" || event === null) return 0;
+    let deepest = 0;
+    // Containers still to open, with their depth (parallel stacks: no object per entry).
+    const stack: object[] = [event];
+    const depths: number[] = [1];
     while (stack.length > 0) {
-      const node = stack.pop();
-      if (typeof node !== "object" || node === null) continue;
-      if (Array.isArray(node)) {
-        for (const child of node) stack.push(child);
-        continue;
+      const node = stack.pop()!;
+      const depth = depths.pop()!;
+      if (depth > deepest) deepest = depth;
+      let children: unknown[];
+      if (Array.isArray(node)) children = node;
+      else {
+        const o = node as Record<string, unknown>;
+        if (typeof o.encryptedValue === "string") this.add(o.encryptedValue, true);
+        if (REASONING_DELTA_TYPES.has(o.type) && typeof o.delta === "string") this.add(o.delta, false);
+        if (o.role === "reasoning" && typeof o.content === "string") this.add(o.content, false);
+        children = Object.values(o);
       }
-      const o = node as Record<string, unknown>;
-      if (typeof o.encryptedValue === "string") this.add(o.encryptedValue, true);
-      if (REASONING_DELTA_TYPES.has(o.type) && typeof o.delta === "string") this.add(o.delta, false);
-      if (o.role === "reasoning" && typeof o.content === "string") this.add(o.content, false);
-      for (const key of Object.keys(o)) stack.push(o[key]);
+      for (const child of children) {
+        if (typeof child === "object" && child !== null) {
+          stack.push(child);
+          depths.push(depth + 1);
+        }
+      }
     }
+    return deepest;
   }
 
   /** `value`: an encrypted value, else reasoning text. */

@@ -1,4 +1,4 @@
-import { byteLength } from "../core/json";
+import { byteLength, rawField } from "../core/json";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 
 /** How a run ended, as far as the check saw it. */
@@ -195,7 +195,7 @@ function newRun(number: number, runId: string | undefined, threadId: string | un
 }
 
 function finishedEnd(outcome: unknown): RunEnd {
-  const type = typeof outcome === "object" && outcome !== null ? (outcome as { type?: unknown }).type : undefined;
+  const type = rawField(outcome, "type");
   if (type === "cancelled") return "cancelled";
   if (type === "interrupt") return "interrupted";
   return "finished";

@@ -29,7 +29,9 @@ export class StrictUtf8 {
    */
   end(): boolean {
     if (this.carry === undefined) return false;
-    if (!wellFormedStart(this.carry)) throw notUtf8(this.offset);
+    // Its second byte, when there is one, must be in its lead's range.
+    const [lead, second] = this.carry;
+    if (second !== undefined && !inSecondRange(lead!, second)) throw notUtf8(this.offset);
     return true;
   }
 }
@@ -59,14 +61,8 @@ function incompleteTail(bytes: Uint8Array): number {
   return n;
 }
 
-/**
- * Whether a carried sequence (a lead byte and continuation bytes, `incompleteTail`) is how a
- * well-formed one begins: its second byte, when there is one, in the lead's range.
- */
-function wellFormedStart(bytes: Uint8Array): boolean {
-  const lead = bytes[0]!;
-  const second = bytes[1];
-  if (second === undefined) return true;
+/** The second byte's range excludes overlongs (E0, F0), surrogates (ED) and > U+10FFFF (F4). */
+function inSecondRange(lead: number, second: number): boolean {
   const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
   const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
   return second >= low && second <= high;
@@ -82,11 +78,8 @@ function firstInvalid(bytes: Uint8Array): number {
       i++;
       continue;
     }
-    // The second byte's range excludes overlongs (E0, F0), surrogates (ED) and > U+10FFFF (F4).
     const second = bytes[i + 1];
-    const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
-    const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
-    if (second === undefined || second < low || second > high) return i;
+    if (second === undefined || !inSecondRange(b, second)) return i;
     for (let k = 2; k < need; k++) {
       const c = bytes[i + k];
       if (c === undefined || (c & 0xc0) !== 0x80) return i;

@@ -244,9 +244,7 @@ function baseFieldsClean(event: Record<string, unknown>): boolean {
   const timestamp = event.timestamp;
   if (timestamp !== undefined && !isInstant(timestamp)) return false;
   if (event.rawEvent === null) return false;
-  const metadata = event.metadata;
-  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)))
-    return false;
+  if (event.metadata !== undefined && !isPlainObject(event.metadata)) return false;
   const subagentRunId = event.subagentRunId;
   return subagentRunId === undefined || typeof subagentRunId === "string";
 }

@@ -36,9 +36,7 @@ export function stripUnknown(value: unknown, plan: Plan): Stripped | undefined {
   if (stripped === REMOVED) walk.absorbRemoval(0);
   // Every change leaves a note, so no note means the value came back as it was.
   if (walk.notes.length === 0) return undefined;
-  return walk.shortened === undefined
-    ? { value: stripped, notes: walk.notes }
-    : { value: stripped, notes: walk.notes, shortened: walk.shortened };
+  return { value: stripped, notes: walk.notes, shortened: walk.shortened };
 }
 
 /** One walk over one value: the current path and what was removed so far. */

@@ -1,3 +1,5 @@
+import { rawField } from "../core/json";
+
 /**
  * A read-only structural view of a zod v4 schema (`schema._zod.def`, zod's documented surface for
  * library authors; `def.type` names the kind), limited to what the walker reads: independent of
@@ -51,7 +53,7 @@ export function unwrap(schema: ZodNode): ZodNode {
 /** An object schema the spec leaves open (JSON Patch operations carry `.meta({ specOpen: true })`). */
 export function isSpecOpen(schema: ZodNode): boolean {
   const meta = typeof schema.meta === "function" ? schema.meta() : undefined;
-  return typeof meta === "object" && meta !== null && (meta as { specOpen?: unknown }).specOpen === true;
+  return rawField(meta, "specOpen") === true;
 }
 
 /** The string values a literal or enum schema admits (after unwrapping); `undefined` for other kinds. */

@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runCheck, type CliIo } from "../../src/cli/check";
-import { nestingDepth } from "../../src/cli/nesting";
-import { redact, redactedValue } from "../../src/cli/redact";
+import { StreamSecrets, redact, redactedValue } from "../../src/cli/redact";
 
 const ROOT = resolve(__dirname, "../..");
 const VALUE = "gAAAAA-deep-SECRET-VALUE==";
@@ -103,7 +102,7 @@ describe("agui-reasoning check on a 10,000-level nested event", () => {
   });
 });
 
-describe("redactValues and nestingDepth are iterative", () => {
+describe("redaction and the secrets walk are iterative", () => {
   /** Encrypted values only, by key: what `--show-reasoning` without a stream's secrets leaves. */
   const redactValues = <T>(node: T): T => redact(node, { showValues: false, showReasoning: true });
   /** `{ a: { a: … leaf … } }`, `depth` levels above `leaf`. */
@@ -133,12 +132,8 @@ describe("redactValues and nestingDepth are iterative", () => {
     expect(redactValues(input)).toBe(input);
   });
 
-  it("hostile nesting: nestingDepth counts every container level, 100,000 deep", () => {
-    expect([
-      nestingDepth("x"),
-      nestingDepth({}),
-      nestingDepth([[], { a: [1] }]),
-      nestingDepth(nested(100_000, {})),
-    ]).toEqual([0, 1, 3, 100_001]);
+  it("hostile nesting: the secrets walk measures every container level, 100,000 deep", () => {
+    const depth = (event: unknown): number => new StreamSecrets().collect(event);
+    expect([depth("x"), depth({}), depth([[], { a: [1] }]), depth(nested(100_000, {}))]).toEqual([0, 1, 3, 100_001]);
   });
 });
