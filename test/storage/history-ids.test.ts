@@ -8,8 +8,8 @@
  * LangGraph stream (test/fixtures/real-streams/README.md).
  */
 import { fixedClock } from "../support/clock";
-import { from, lastValueFrom, toArray } from "rxjs";
-import type { Message } from "@ag-ui/core";
+import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import type { Message, RunAgentInput } from "@ag-ui/core";
 import {
   parseHistory,
   reasoningPipeline,
@@ -20,6 +20,8 @@ import {
 } from "../../src";
 import { ev } from "../../src/testing/builders";
 import { resumable } from "../../src/resilience";
+import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
+import { runInput } from "../support/http-run";
 
 const PRODUCER = "http://127.0.0.1:8123/langgraph";
 
@@ -181,5 +183,24 @@ describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () =>
       ["assistant", null],
       ["tool", null],
     ]);
+  });
+
+  it("D-ISSUER D-KEEPER: the middleware records no value the application sets on such a tool message, so the other message's value still goes to B alone", async () => {
+    const held = (
+      await run([], { producer: B, initialMessages: [ofB[0]!, { ...ofB[1]!, encryptedValue: undefined } as Message] })
+    ).history;
+    const middleware = reasoningMiddleware({ producer: C, initialHistory: held, onWarning: () => {} });
+    let received: RunAgentInput | undefined;
+    const next = {
+      run: (input: RunAgentInput) => {
+        received = input;
+        return from([ev.runStarted(), ev.runFinished()]);
+      },
+    };
+    // The application's copies: the assistant message without its value, the tool result with one it set.
+    const sent = [{ ...ofB[0]!, encryptedValue: undefined }, ofB[1]!] as Message[];
+    await lastValueFrom((middleware(runInput({ messages: sent }), next) as Observable<unknown>).pipe(toArray()));
+    expect(JSON.stringify(received!.messages)).not.toContain("b-assistant");
+    expect(middleware.history!.issuers).toEqual([{ subtype: "message", entityId: "X", issuer: B }]);
   });
 });
