@@ -40,6 +40,7 @@ export type {
 export {
   reasoningView,
   type ReasoningView,
+  type ReasoningViewOptions,
   type TurnView,
   type ReasoningGroup,
   type ReasoningBlock,

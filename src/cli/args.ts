@@ -75,12 +75,42 @@ reply that is not an event stream.`;
 
 /** The options without a value, and what each sets. */
 const SWITCHES = new Map<string, Partial<CheckArgs>>([
+  ["--json", { format: "json" }],
   ["--history", { history: true }],
   ["--show-values", { showValues: true }],
   ["--show-reasoning", { showReasoning: true }],
   ["--allow-empty", { allowEmpty: true }],
   ["--no-progress", { progress: false }],
   ["--fail-on-lossy", { failOnLossy: true }],
+]);
+
+/** The options with a value, and what each sets once its value is checked. */
+const VALUED = new Map<string, (value: string) => Partial<CheckArgs>>([
+  [
+    "--format",
+    (f) => {
+      if (!(FORMATS as readonly string[]).includes(f))
+        throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(f)})`);
+      return { format: f as OutputFormat };
+    },
+  ],
+  [
+    "--max-warnings",
+    (n) => {
+      if (!/^\d+$/.test(n)) throw new UsageError(`--max-warnings needs a whole number (got ${JSON.stringify(n)})`);
+      return { maxWarnings: Number(n) };
+    },
+  ],
+  ["--url", (url) => ({ url })],
+  ["--input", (input) => ({ input })],
+  [
+    "--accept",
+    (t) => {
+      if (t !== "sse" && t !== "proto")
+        throw new UsageError(`--accept must be sse or proto (got ${JSON.stringify(t)})`);
+      return { accept: t };
+    },
+  ],
 ]);
 
 /** Parses `check …` arguments (argv without the node binary and script). */
@@ -92,83 +122,50 @@ export function parseArgs(argv: readonly string[]): CheckArgs | "help" | "versio
   const command = rest.shift();
   if (command !== "check") throw new UsageError(`unknown command ${JSON.stringify(command)} (expected "check")`);
 
-  let file: string | undefined;
-  let url: string | undefined;
-  let input: string | undefined;
-  let accept: "sse" | "proto" | undefined;
-  let format: OutputFormat | undefined;
-  let maxWarnings: number | undefined;
-  const flags = {
-    history: false,
-    showValues: false,
-    showReasoning: false,
-    allowEmpty: false,
-    progress: true,
-    failOnLossy: false,
-  };
-  const setFormat = (f: OutputFormat): void => {
-    if (format !== undefined && format !== f)
-      throw new UsageError(`one output format at a time (got ${format} and ${f})`);
-    format = f;
-  };
+  const given: { -readonly [K in keyof CheckArgs]?: CheckArgs[K] } = {};
   while (rest.length > 0) {
     const arg = rest.shift()!;
     if (arg === "--help" || arg === "-h") return "help";
     if (arg === "--version") return "version";
-    const switched = SWITCHES.get(arg);
-    if (switched !== undefined) {
-      Object.assign(flags, switched);
+    const valued = VALUED.get(arg);
+    const set = valued !== undefined ? valued(value(arg, rest)) : SWITCHES.get(arg);
+    if (set !== undefined) {
+      if (set.format !== undefined && given.format !== undefined && set.format !== given.format)
+        throw new UsageError(`one output format at a time (got ${given.format} and ${set.format})`);
+      Object.assign(given, set);
       continue;
     }
-    switch (arg) {
-      case "--json":
-        setFormat("json");
-        break;
-      case "--format": {
-        const f = value(arg, rest);
-        if (!(FORMATS as readonly string[]).includes(f))
-          throw new UsageError(`--format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(f)})`);
-        setFormat(f as OutputFormat);
-        break;
-      }
-      case "--max-warnings": {
-        const n = value(arg, rest);
-        if (!/^\d+$/.test(n)) throw new UsageError(`--max-warnings needs a whole number (got ${JSON.stringify(n)})`);
-        maxWarnings = Number(n);
-        break;
-      }
-      case "--url":
-        url = value(arg, rest);
-        break;
-      case "--input":
-        input = value(arg, rest);
-        break;
-      case "--accept": {
-        const t = value(arg, rest);
-        if (t !== "sse" && t !== "proto")
-          throw new UsageError(`--accept must be sse or proto (got ${JSON.stringify(t)})`);
-        accept = t;
-        break;
-      }
-      default:
-        if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
-        if (file !== undefined)
-          throw new UsageError(`one input at a time (got ${JSON.stringify(file)} and ${JSON.stringify(arg)})`);
-        file = arg;
-    }
+    if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
+    if (given.file !== undefined)
+      throw new UsageError(`one input at a time (got ${JSON.stringify(given.file)} and ${JSON.stringify(arg)})`);
+    given.file = arg;
   }
+  const { file, url, format } = given;
   if (url !== undefined && file !== undefined) throw new UsageError("give either a file or --url, not both");
   if (url === undefined && file === undefined)
     throw new UsageError("nothing to check: give a file, - for stdin, or --url");
-  if (input !== undefined && url === undefined) throw new UsageError("--input only goes with --url");
-  if (accept !== undefined && url === undefined) throw new UsageError("--accept only goes with --url");
+  if (given.input !== undefined && url === undefined) throw new UsageError("--input only goes with --url");
+  if (given.accept !== undefined && url === undefined) throw new UsageError("--accept only goes with --url");
   if (url !== undefined && !/^https?:\/\//.test(url))
     throw new UsageError(`--url needs an http(s) URL, got ${JSON.stringify(url)}`);
   // --json always holds the history; the CI formats hold none.
-  if (flags.history && (format === "github" || format === "junit" || format === "sarif"))
+  if (given.history && (format === "github" || format === "junit" || format === "sarif"))
     throw new UsageError(`--history goes with the human report, not --format ${format}`);
-  return { file, url, input, accept: accept ?? "sse", format: format ?? "human", maxWarnings, ...flags };
+  return { ...DEFAULTS, ...given };
 }
+
+/** What an option left out means. */
+const DEFAULTS: CheckArgs = {
+  accept: "sse",
+  format: "human",
+  history: false,
+  showValues: false,
+  showReasoning: false,
+  allowEmpty: false,
+  progress: true,
+  maxWarnings: undefined,
+  failOnLossy: false,
+};
 
 function value(option: string, rest: string[]): string {
   const v = rest.shift();

@@ -133,8 +133,7 @@ export function readRecording(
       mode = "lines";
       held = [];
       splitter = new LineSplitter(format === "SSE");
-      splitter.push(text, onLine);
-      if (final && !subscriber.closed) endLines();
+      feed(text, final);
     };
 
     const feed = (text: string, final: boolean): void => {

@@ -1,4 +1,16 @@
-import { from, isObservable, tap, throwError, type Observable, type Subscription } from "rxjs";
+import {
+  concat,
+  defer,
+  EMPTY,
+  from,
+  isObservable,
+  Observable,
+  of,
+  takeUntil,
+  tap,
+  throwError,
+  type Subscription,
+} from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
@@ -50,6 +62,22 @@ export interface MockRunParameters {
   readonly tools?: RunAgentInput["tools"];
   readonly context?: RunAgentInput["context"];
   readonly forwardedProps?: unknown;
+}
+
+/**
+ * `source` until `signal` aborts; then, as `@ag-ui/client` 1.0's HTTP transport reports a fetch it
+ * aborted, a `RUN_ERROR` with `code: "abort"`, and the end.
+ */
+function abortable(source: Observable<unknown>, signal: AbortSignal): Observable<unknown> {
+  const aborted = new Observable<void>((subscriber) => {
+    const abort = (): void => subscriber.next();
+    signal.addEventListener("abort", abort);
+    return () => signal.removeEventListener("abort", abort);
+  });
+  return concat(
+    source.pipe(takeUntil(aborted)),
+    defer(() => (signal.aborted ? of({ type: "RUN_ERROR", message: "Request aborted", code: "abort" }) : EMPTY)),
+  );
 }
 
 /**
@@ -119,10 +147,14 @@ export class MockAgent {
     return this as unknown as T;
   }
 
+  /**
+   * The next scripted turn for `input`, recorded. Like `HttpAgent.run`, it ends when `abortController`
+   * (as it is now) aborts: with a `RUN_ERROR` of `code: "abort"`, which the middleware sees too.
+   */
   run(input: RunAgentInput): Observable<AguiEvent> {
     const record: { input: RunAgentInput; status: MockRun["status"] } = { input, status: "pending" };
     this.runs.push(record);
-    return this.turnFor(input, this.runs.length).pipe(
+    const scripted = this.turnFor(input, this.runs.length).pipe(
       tap<unknown>({
         subscribe: () => (record.status = "running"),
         error: () => (record.status = "errored"),
@@ -131,7 +163,8 @@ export class MockAgent {
           if (record.status === "running") record.status = "unsubscribed";
         },
       }),
-    ) as Observable<AguiEvent>;
+    );
+    return abortable(scripted, this.abortController.signal) as Observable<AguiEvent>;
   }
 
   use(...middlewares: AgentMiddleware[]): this {
@@ -147,7 +180,7 @@ export class MockAgent {
     return new Promise((resolve, reject) => {
       const input = this.prepareInput(parameters);
       const before = new Set(this.messages.map((m) => m.id));
-      const controller = (this.abortController = new AbortController());
+      this.abortController = new AbortController();
       const pipeline = reasoningPipeline(from(this.chain().run(input)), {
         producer: this.url,
         onWarning: () => {},
@@ -179,16 +212,14 @@ export class MockAgent {
       events.add(history);
       events.add(warnings);
       this.active = events;
-      controller.signal.addEventListener("abort", () => {
-        if (this.active !== events) return;
-        events.unsubscribe();
-        done();
-        reject(new Error(`agui-reasoning/testing: run ${input.runId} aborted`));
-      });
     });
   }
 
-  /** Aborts the `runAgent` in progress (its scripted stream is unsubscribed). */
+  /**
+   * Aborts the `runAgent` in progress as `HttpAgent`'s does: its scripted stream is unsubscribed, a
+   * `RUN_ERROR` with `code: "abort"` ends the run (what was open is abandoned, D-RUN-ERROR), and `runAgent`
+   * resolves with what arrived.
+   */
   abortRun(): void {
     this.abortController.abort();
   }

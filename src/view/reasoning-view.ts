@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { ReasoningDuration, ReasoningHistory } from "../history/types";
-import { checkHistory } from "../core/arguments";
+import { checkHistory, optionsOf } from "../core/arguments";
 
 /**
  * What a chat UI shows of the reasoning in a history: per assistant turn, its reasoning blocks in
@@ -51,10 +51,20 @@ export interface ReasoningBlock {
   readonly durationMs: number | undefined;
   /** Its duration record (start, end, whether observed), if the history has one. */
   readonly timing: ReasoningDuration | undefined;
-  /** Still open in a running run. */
+  /** Still open in a running run (never with `running: false`). */
   readonly streaming: boolean;
   /** The provider sent a value and no text ("reasoning hidden by the provider"). */
   readonly redacted: boolean;
+}
+
+export interface ReasoningViewOptions {
+  /**
+   * Whether a run may still be streaming into `history` (default `true`). Give `false` for a history no
+   * pipeline is running for — loaded from a store, before the conversation's next run — so that an item
+   * saved while it was open (the tab closed mid-answer) shows as interrupted, not as "Thinking…" forever.
+   * A chat UI can pass its own flag: `{ running: agent.isRunning }`.
+   */
+  readonly running?: boolean;
 }
 
 /**
@@ -63,11 +73,18 @@ export interface ReasoningBlock {
  * is that view's `TurnView` object itself (`===`), so a memoized component re-renders only the turn
  * that changed, and only changed turns are rebuilt. The view itself is `previous` when no turn changed.
  */
-export function reasoningView(history: ReasoningHistory, previous?: ReasoningView): ReasoningView {
+export function reasoningView(
+  history: ReasoningHistory,
+  previous?: ReasoningView,
+  options?: ReasoningViewOptions,
+): ReasoningView {
   checkHistory(history, "reasoningView");
+  const { running = true } = optionsOf(options, "reasoningView");
+  if (typeof running !== "boolean") throw new TypeError("agui-reasoning: reasoningView's `running` must be a boolean");
   const messages = history.messages;
   const durations = durationsById(history.durations);
-  const open = openMessages(history);
+  // A history nothing runs for streams nothing: an item it lists as open was cut off with its stream (R-RUN-5).
+  const open = running ? openMessages(history) : NOTHING_OPEN;
   const before = previous?.turns ?? NO_TURNS;
   const turns: TurnView[] = [];
   let changed = false;
@@ -197,6 +214,7 @@ function durationsById(durations: readonly ReasoningDuration[] | undefined): Rea
 }
 
 const EMPTY_MAP: ReadonlyMap<string, ReasoningDuration> = new Map();
+const NOTHING_OPEN: ReadonlySet<string> = new Set();
 
 /** Ids of reasoning messages open in a running run (not abandoned or truncated: those stream no more). */
 function openMessages(history: ReasoningHistory): ReadonlySet<string> {

@@ -400,6 +400,14 @@ describe("the command line", () => {
     [["check", "a.jsonl", "--json", "--format", "junit"], "one output format at a time"],
     [["check", "a.jsonl", "--format", "github", "--history"], "--history goes with the human report"],
     [["check", "a.jsonl", "--format", "junit", "--history"], "--history goes with the human report"],
+    [["check", "a.jsonl", "--format"], "--format needs a value"],
+    [["check", "--url", "--json"], "--url needs a value"],
+    [["check", "a.jsonl", "--frmat", "json"], "unknown option --frmat"],
+    [["check", "a.jsonl", "b.jsonl"], 'one input at a time (got "a.jsonl" and "b.jsonl")'],
+    [["check", "a.jsonl", "--url", "http://x"], "give either a file or --url, not both"],
+    [["check", "--url", "ftp://x"], '--url needs an http(s) URL, got "ftp://x"'],
+    [["check", "a.jsonl", "--input", "in.json"], "--input only goes with --url"],
+    [["check", "a.jsonl", "--sarif"], "unknown option --sarif"],
   ])("R-PROC-4: %j is a usage error, exit 2", async (argv, message) => {
     const r = await check(argv);
     expect(r.code).toBe(2);

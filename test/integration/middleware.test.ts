@@ -3,12 +3,13 @@
  * `agent.runAgent()` against the local HTTP server.
  */
 import { HttpAgent } from "@ag-ui/client";
-import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import { concat, from, lastValueFrom, NEVER, tap, toArray, type Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import type { ReasoningHistory, ReasoningWarning } from "../../src";
 import { ReasoningProtocolError } from "../../src";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import { ev } from "../../src/testing/builders";
+import { mockAgent } from "../../src/testing/mock-agent";
 import { useAgentServers } from "../support/sse-server";
 import { ANSWER, THOUGHTS, VALUES, turnOne, turnTwo } from "../support/turns";
 import { runInput } from "../support/http-run";
@@ -114,6 +115,61 @@ describe("reasoningMiddleware on HttpAgent.runAgent()", () => {
     // In the middleware path the client owns the request, and its run() reads the response to the
     // end even after the failure (agent.abortRun() is how to stop it): let it finish.
     await expect(server.requests[0]!.end).resolves.toBe("finished");
+  });
+});
+
+describe("abortRun() on a real HttpAgent, and the testing kit's mockAgent alike", () => {
+  const events = [
+    ev.runStarted(),
+    ev.reasoningMessageStart("m1"),
+    ev.reasoningMessageContent("m1", "Let me"),
+    ev.reasoningMessageEnd("m1"),
+    ev.textStart("a1"),
+    ev.textContent("a1", "Hel"),
+    ev.textContent("a1", "lo"),
+    ev.runFinished(),
+  ];
+
+  /** Runs `agent` (with the middleware) until its first message's text arrived, aborts it, and reports. */
+  async function abortMidAnswer(agent: {
+    use(m: unknown): unknown;
+    runAgent(): Promise<{ newMessages: Message[] }>;
+    abortRun(): void;
+    messages: Message[];
+  }) {
+    const seen: string[] = [];
+    const middleware = reasoningMiddleware({ producer: "https://agent.test/run", onWarning: () => {} });
+    agent.use((input: RunAgentInput, next: { run(i: RunAgentInput): Observable<{ type: string }> }) =>
+      next.run(input).pipe(
+        tap((e) => {
+          seen.push(e.type);
+          if (e.type === "TEXT_MESSAGE_CONTENT") setTimeout(() => agent.abortRun(), 50);
+        }),
+      ),
+    );
+    agent.use(middleware);
+    const outcome = await agent.runAgent().then(
+      (r) => ({ resolved: r.newMessages }),
+      (e: unknown) => ({ rejected: e }),
+    );
+    return { outcome, seen, messages: agent.messages, incomplete: middleware.history?.incomplete };
+  }
+
+  it("D-RUN-ERROR R-RUN-13: runAgent resolves with what arrived; a RUN_ERROR (code abort) ends the run and the open answer is abandoned — the mock as the real client", async () => {
+    const server = await serve([{ events, holdAfter: 6 }]);
+    const real = await abortMidAnswer(new HttpAgent({ url: server.url }));
+    const mock = await abortMidAnswer(mockAgent([() => concat(from(events.slice(0, 6)), NEVER)]));
+    for (const run of [real, mock]) {
+      expect(run.outcome).toEqual({
+        resolved: [
+          { id: "m1", role: "reasoning", content: "Let me" },
+          { id: "a1", role: "assistant", content: "Hel" },
+        ],
+      });
+      expect(run.seen.slice(-2)).toEqual(["TEXT_MESSAGE_CONTENT", "RUN_ERROR"]);
+      expect(run.incomplete).toEqual([{ kind: "message", id: "a1", reason: "abandoned" }]);
+    }
+    expect(mock.messages).toEqual(real.messages);
   });
 });
 

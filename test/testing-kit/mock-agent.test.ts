@@ -1,6 +1,6 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { FilterToolCallsMiddleware, type HttpAgent } from "@ag-ui/client";
-import { map, Observable } from "rxjs";
+import { map, Observable, tap } from "rxjs";
 import { reasoningPipeline, toRunInputMessages } from "../../src";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import {
@@ -157,21 +157,34 @@ describe("testing kit: mockAgent", () => {
     );
   });
 
-  it("abortRun() unsubscribes the scripted stream and rejects runAgent", async () => {
+  it("D-RUN-ERROR: abortRun() ends the run as HttpAgent's does: the scripted stream is unsubscribed, a RUN_ERROR (code abort) ends the run, runAgent resolves with what arrived", async () => {
     let release!: () => void;
     const agent = mockAgent([
       () =>
         new Observable<unknown>((s) => {
           s.next(ev.runStarted());
+          s.next(ev.textStart("a1"));
+          s.next(ev.textContent("a1", "Hel"));
           release = () => s.next(ev.runFinished());
         }),
     ]);
+    const seen: string[] = [];
+    agent.use((input, next) => next.run(input).pipe(tap((e) => seen.push(e.type))));
     const running = agent.runAgent();
     expect(agent.isRunning).toBe(true);
     agent.abortRun();
-    await expect(running).rejects.toThrow("run r1 aborted");
+    // @ag-ui/client 1.0's HttpAgent over a real connection: RUN_ERROR code "abort", the promise resolves
+    // with the partial message (checked against it in test/integration/http-agent.test.ts).
+    await expect(running).resolves.toEqual({ result: undefined, newMessages: [msg.assistant("a1", "Hel")] });
+    expect(agent.isRunning).toBe(false);
     expect(agent.runs[0]?.status).toBe("unsubscribed");
     expect(typeof release).toBe("function");
+    expect(agent.messages).toEqual([msg.assistant("a1", "Hel")]);
+    // The RUN_ERROR is the agent's own run's (HttpAgent's transport): the middleware sees it.
+    expect(seen).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RUN_ERROR"]);
+    // A later abort (no run in progress) changes nothing.
+    agent.abortRun();
+    expect(agent.messages).toEqual([msg.assistant("a1", "Hel")]);
   });
 
   it("runAgent never throws, as AbstractAgent's async runAgent: bad messages, a throwing middleware or script reject", async () => {

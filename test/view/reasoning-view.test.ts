@@ -1,5 +1,11 @@
-import { asyncScheduler, from } from "rxjs";
-import { reasoningPipeline, reasoningView, toRunInputMessages, type ReasoningHistory } from "../../src";
+import { asyncScheduler, concat, from, NEVER } from "rxjs";
+import {
+  InMemoryHistoryStore,
+  reasoningPipeline,
+  reasoningView,
+  toRunInputMessages,
+  type ReasoningHistory,
+} from "../../src";
 import { ev, historyOf, msg } from "../../src/testing/builders";
 import { runPipeline, TEST_PRODUCER } from "../../src/testing/run-pipeline";
 
@@ -94,6 +100,40 @@ describe("reasoningView: what a chat UI shows of the reasoning", () => {
     const last = views[views.length - 1]!.turns[0]!.groups[0]!;
     expect(last.streaming).toBe(false);
     expect(last.durationMs).toBeUndefined();
+  });
+
+  it("R-RUN-5: a history saved mid-run and loaded again streams nothing with { running: false } (the tab closed mid-thought), and stays exactly what was saved", async () => {
+    const store = new InMemoryHistoryStore();
+    const p = reasoningPipeline(
+      concat(
+        from([ev.runStarted(), ev.reasoningMessageStart("m1"), ev.reasoningMessageContent("m1", "thinking")]),
+        NEVER,
+      ),
+      quiet,
+    );
+    // A chat UI saving on every history, while the answer streams; then the tab is closed.
+    const saved: Promise<void>[] = [];
+    p.history$.subscribe((h) => {
+      if (h.messages.length > 0) saved.push(store.save("t1", h));
+    });
+    p.events$.subscribe().unsubscribe();
+    await Promise.all(saved);
+    const loaded = (await store.load("t1"))!;
+    expect(loaded.incomplete).toEqual([{ kind: "message", id: "m1", reason: "open" }]); // lossless (D-HISTORY-IDS)
+    // As if a run were still streaming into it (the default): "Thinking…".
+    expect(reasoningView(loaded).turns[0]!.groups[0]!.streaming).toBe(true);
+    // Nothing runs for it: interrupted, with its text, and no duration.
+    const still = reasoningView(loaded, undefined, { running: false });
+    expect(still.turns[0]!.groups[0]).toEqual(expect.objectContaining({ streaming: false, durationMs: undefined }));
+    expect(still.turns[0]!.groups[0]!.blocks[0]).toEqual(
+      expect.objectContaining({ text: "thinking", streaming: false, durationMs: undefined }),
+    );
+    // Identity-stable across the flag: the same flag again gives the same view; a change rebuilds the turn.
+    expect(reasoningView(loaded, still, { running: false })).toBe(still);
+    expect(reasoningView(loaded, still).turns[0]).not.toBe(still.turns[0]);
+    expect(() => reasoningView(loaded, undefined, { running: "no" as never })).toThrow(
+      "agui-reasoning: reasoningView's `running` must be a boolean",
+    );
   });
 
   it("identity-stable: an unchanged turn is the previous view's object (===), a changed one is not; no change gives the same view", () => {
