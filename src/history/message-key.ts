@@ -32,3 +32,16 @@ export function earlierCopies(
 export function repeatedId(message: Pick<Message, "id" | "role">): string {
   return `the ${message.role === "tool" ? "tool message id" : "id"} ${quotedId(message.id)}`;
 }
+
+/**
+ * Ids a tool message shares with a message of another role (D-TOOL-RESULT-ID). Lookups by id, an
+ * encrypted value's and its issuer record's (D-ISSUER), resolve to the other message.
+ */
+export function sharedIds(messages: readonly Pick<Message, "id" | "role">[]): Set<string> {
+  const tool = new Set<string>();
+  const other = new Set<string>();
+  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
+  const shared = new Set<string>();
+  for (const id of tool) if (other.has(id)) shared.add(id);
+  return shared;
+}

@@ -5,7 +5,8 @@ import { plural } from "../core/plural";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
-import { dropValues } from "./drop-values";
+import { dropValues, type DropValue } from "./drop-values";
+import { sharedIds } from "./message-key";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
 import { checkHistory, optionsOf } from "../core/arguments";
@@ -50,21 +51,36 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
     return true;
   };
 
+  // A tool message sharing its id with a message of another role (D-TOOL-RESULT-ID): the records name
+  // a message by id, and a value routed by that id lands on the other one, so no record can be told to
+  // be this value's. It is never sent (D-ISSUER: never to a producer that did not issue it).
+  const shared = sharedIds(history.messages);
+  const unattributable: DropValue = (_, id) => {
+    withheld.add(UNATTRIBUTABLE, "message", id);
+    return true;
+  };
   const messages: Message[] = [];
   for (const message of history.messages) {
     if (message.role === "activity") continue;
-    messages.push(freshCopy(dropValues(message, notIssuedHere, dropped)));
+    const drop = message.role === "tool" && shared.has(message.id) ? unattributable : notIssuedHere;
+    messages.push(freshCopy(dropValues(message, drop, dropped)));
   }
 
   if (dropped.length > 0) warningSink(options)(withheld.warning(producer, dropped));
   return messages;
 }
 
+/** Stands for the issuer of a value on a tool message sharing its id with another message: unknown. */
+const UNATTRIBUTABLE = Symbol("unattributable");
+
 /** The values left out of one run input, by recorded issuer: what `VALUE_WITHHELD` says (D-IDENTITY). */
 class WithheldValues {
-  private readonly byIssuer = new Map<string | undefined, { messages: string[]; toolCalls: string[] }>();
+  private readonly byIssuer = new Map<
+    string | undefined | typeof UNATTRIBUTABLE,
+    { messages: string[]; toolCalls: string[] }
+  >();
 
-  add(issuer: string | undefined, subtype: "message" | "tool-call", id: string): void {
+  add(issuer: string | undefined | typeof UNATTRIBUTABLE, subtype: "message" | "tool-call", id: string): void {
     let group = this.byIssuer.get(issuer);
     if (group === undefined) this.byIssuer.set(issuer, (group = { messages: [], toolCalls: [] }));
     (subtype === "message" ? group.messages : group.toolCalls).push(id);
@@ -76,11 +92,16 @@ class WithheldValues {
    */
   warning(producer: string, ids: readonly string[]): ReasoningWarning {
     const groups = [...this.byIssuer].map(([issuer, { messages, toolCalls }]) => {
-      const by = issuer === undefined ? "with no recorded issuer" : `issued by ${shownIdentity(issuer)}`;
+      const by =
+        issuer === UNATTRIBUTABLE
+          ? "whose issuer cannot be told (on a tool message sharing its id with another message, D-TOOL-RESULT-ID)"
+          : issuer === undefined
+            ? "with no recorded issuer"
+            : `issued by ${shownIdentity(issuer)}`;
       const on = [idList("message", messages), idList("tool call", toolCalls)].filter((s) => s !== "").join(", ");
       return `${plural(messages.length + toolCalls.length, "value")} ${by} (on ${on})`;
     });
-    const named = [...this.byIssuer.keys()].some((issuer) => issuer !== undefined);
+    const named = [...this.byIssuer.keys()].some((issuer) => typeof issuer === "string");
     return catalogued("VALUE_WITHHELD", "D-ISSUER", {
       message:
         `${plural(ids.length, "encrypted value")} left out of the run input for producer ${shownIdentity(producer)}, ` +

@@ -3,7 +3,7 @@ import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
 import { heldDurations } from "../history/durations";
 import { hasValue, issuersOf } from "../history/issuers";
-import { messageKey } from "../history/message-key";
+import { messageKey, sharedIds } from "../history/message-key";
 import { NotJsonData, ownCopy } from "../history/own-copy";
 import { messageProblem } from "../history/read-event";
 import { toRunInputMessages } from "../history/run-input";
@@ -56,7 +56,7 @@ export function continueConversation(
     }
   }
 
-  const merge = new ValueMerge(producer);
+  const merge = new ValueMerge(producer, sharedIds(app));
   const messages: Message[] = [...(following.get("") ?? [])];
   const outgoing: Message[] = [];
   // Key → the history's message for it. A key the application repeats is held once (R-EVT-8); each
@@ -112,17 +112,26 @@ class ValueMerge {
   // Entity key → the record replacing (or joining) the held one.
   private readonly changed = new Map<string, ValueIssuer>();
 
-  constructor(private readonly producer: string) {}
+  /**
+   * @param shared ids a tool message shares with a message of another role (D-TOOL-RESULT-ID): the
+   * record of such an id is the other message's, and a value on the tool message never travels
+   * (`toRunInputMessages`), so it records nothing — recording it would hand the other's value to `producer`.
+   */
+  constructor(
+    private readonly producer: string,
+    private readonly shared: ReadonlySet<string>,
+  ) {}
 
   /** Records the values of a message the application added. */
   added(message: Message): void {
+    if (this.unrecorded(message)) return;
     for (const record of issuersOf(message, this.producer))
       this.changed.set(entityKey(record.subtype, record.entityId), record);
   }
 
   /** The held message, with every value the application set itself in place of the held one. */
   kept(held: Message, copy: Message): Message {
-    const kept = this.takeValue(held, copy, "message", held.id);
+    const kept = this.takeValue(held, copy, this.unrecorded(held) ? undefined : "message", held.id);
     return withMatchedCalls(kept, copy, (call, theirs) => this.takeValue(call, theirs, "tool-call", call.id));
   }
 
@@ -148,12 +157,25 @@ class ValueMerge {
     return out;
   }
 
-  /** `held`, or a copy of it with the application's value when the application set a different one. */
-  private takeValue<T extends object>(held: T, copy: object, subtype: ValueIssuer["subtype"], id: string): T {
+  /**
+   * `held`, or a copy of it with the application's value when the application set a different one,
+   * recorded as `producer`'s (`subtype` undefined: not recorded).
+   */
+  private takeValue<T extends object>(
+    held: T,
+    copy: object,
+    subtype: ValueIssuer["subtype"] | undefined,
+    id: string,
+  ): T {
     if (!hasValue(copy)) return held;
     if (hasValue(held) && held.encryptedValue === copy.encryptedValue) return held;
-    this.changed.set(entityKey(subtype, id), { subtype, entityId: id, issuer: this.producer });
+    if (subtype !== undefined)
+      this.changed.set(entityKey(subtype, id), { subtype, entityId: id, issuer: this.producer });
     return { ...held, encryptedValue: copy.encryptedValue };
+  }
+
+  private unrecorded(message: Message): boolean {
+    return message.role === "tool" && this.shared.has(message.id);
   }
 }
 

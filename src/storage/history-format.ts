@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { earlierCopies, repeatedId } from "../history/message-key";
+import { earlierCopies, repeatedId, sharedIds } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -101,10 +101,11 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
   const nested = shape.at(path);
   const doc = nested.object(nested.parsed(json), "");
   const version = nested.header(doc, HISTORY_FORMAT, HISTORY_FORMAT_VERSION, OLDEST_READ);
+  const messages = readMessages(nested, doc.messages);
   return {
-    messages: readMessages(nested, doc.messages),
+    messages,
     incomplete: readIncomplete(nested, doc.incomplete),
-    issuers: readIssuers(nested, doc.issuers),
+    issuers: readIssuers(nested, doc.issuers, sharedIds(messages)),
     durations: version < 2 ? [] : readDurations(nested, doc.durations),
   };
 }
@@ -153,18 +154,21 @@ function readIncomplete(shape: JsonShape, value: unknown): IncompleteItem[] {
   });
 }
 
-function readIssuers(shape: JsonShape, value: unknown): ValueIssuer[] {
-  // One record per entity (D-ISSUER, D-REPEAT).
+function readIssuers(shape: JsonShape, value: unknown, shared: ReadonlySet<string>): ValueIssuer[] {
+  // One record per entity (D-ISSUER, D-REPEAT); a message id a tool message shares with a message of
+  // another role names two messages, and the pipeline may record a value of each (D-HISTORY-IDS).
   const repeated = repeatsOf();
+  const again = repeatsOf();
   return shape.array(value, "/issuers").map((entry, i) => {
     const record = shape.object(entry, `/issuers/${i}`);
     const subtype = shape.oneOf(record.subtype, KINDS, `/issuers/${i}/subtype`);
     const entityId = shape.string(record.entityId, `/issuers/${i}/entityId`);
     const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
-    if (repeated(subtype, entityId))
+    const twoMessages = subtype === "message" && shared.has(entityId);
+    if (repeated(subtype, entityId) && (!twoMessages || again(subtype, entityId)))
       shape.fail(
         `/issuers/${i}`,
-        `is a second record for ${subtype} ${quotedId(entityId)}: one issuer per stored value (D-ISSUER)`,
+        `is a ${twoMessages ? "third" : "second"} record for ${subtype} ${quotedId(entityId)}: one issuer per stored value (D-ISSUER)`,
       );
     return { subtype, entityId, issuer };
   });

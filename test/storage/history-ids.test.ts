@@ -8,8 +8,8 @@
  * LangGraph stream (test/fixtures/real-streams/README.md).
  */
 import { fixedClock } from "../support/clock";
-import { from, lastValueFrom, toArray } from "rxjs";
-import type { Message } from "@ag-ui/core";
+import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import type { Message, RunAgentInput } from "@ag-ui/core";
 import {
   parseHistory,
   reasoningPipeline,
@@ -20,6 +20,8 @@ import {
 } from "../../src";
 import { ev } from "../../src/testing/builders";
 import { resumable } from "../../src/resilience";
+import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
+import { runInput } from "../support/http-run";
 
 const PRODUCER = "http://127.0.0.1:8123/langgraph";
 
@@ -121,5 +123,84 @@ describe("D-HISTORY-IDS a LangGraph Python conversation (assistant and tool mess
       run([ev.runStarted("r"), ev.messagesSnapshot(input), ev.runFinished("r")]),
     ]);
     for (const way of ways) expect(way.history.messages).toEqual(input);
+  });
+});
+
+describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () => {
+  const B = "https://b.example/agent";
+  const C = "https://c.example/agent";
+  /** A saved conversation of B's in the shape above, the tool result holding a value of its own too. */
+  const ofB: Message[] = [
+    {
+      id: "X",
+      role: "assistant",
+      toolCalls: [{ id: "call-1", type: "function", function: { name: "get_weather", arguments: "{}" } }],
+      encryptedValue: "b-assistant",
+    },
+    { id: "X", role: "tool", toolCallId: "call-1", content: "18 °C", encryptedValue: "b-tool-result" },
+  ];
+
+  it("D-HISTORY-IDS: a history the pipeline derives with both values (as initialMessages or a MESSAGES_SNAPSHOT) is stored, read back equal and resumed", async () => {
+    const derived = [
+      (await run([], { producer: B, initialMessages: ofB })).history,
+      (await run([ev.runStarted("r"), ev.messagesSnapshot(ofB), ev.runFinished("r")], { producer: B })).history,
+    ];
+    for (const history of derived) {
+      expect(history.issuers).toHaveLength(2);
+      expect(parseHistory(serializeHistory(history))).toEqual(history);
+      const first = reasoningPipeline(from([]), { producer: B, initialHistory: history });
+      const resumed = await run([], { producer: B, resumeFrom: resumable(first.exportState()) });
+      expect(resumed.history).toEqual(history);
+    }
+    const third = JSON.parse(serializeHistory(derived[0]!)) as { issuers: unknown[] };
+    third.issuers.push(third.issuers[0]);
+    expect(() => parseHistory(third)).toThrow('parseHistory: /issuers/2 is a third record for message "X"');
+  });
+
+  it("D-ISSUER: the tool message's value is never sent, its issuer being one no record tells apart; C's value under X goes to C alone", async () => {
+    const fromB = (await run([], { producer: B, initialMessages: ofB })).history;
+    // C continues the conversation and issues a value for X: routed to the assistant message (D-TOOL-RESULT-ID).
+    const { history } = await run(
+      [ev.runStarted("r"), ev.encryptedValue("message", "X", "c-assistant"), ev.runFinished("r")],
+      { producer: C, initialHistory: fromB },
+    );
+    const valuesFor = (producer: string) => {
+      const warnings: string[] = [];
+      const input = toRunInputMessages(history, { producer, onWarning: (w) => warnings.push(w.message) });
+      return {
+        values: input.map((m) => [m.role, (m as { encryptedValue?: string }).encryptedValue ?? null]),
+        warnings,
+      };
+    };
+    expect(valuesFor(C)).toEqual({
+      values: [
+        ["assistant", "c-assistant"],
+        ["tool", null],
+      ],
+      warnings: [expect.stringContaining("1 value whose issuer cannot be told (on a tool message sharing its id")],
+    });
+    expect(valuesFor(B).values).toEqual([
+      ["assistant", null],
+      ["tool", null],
+    ]);
+  });
+
+  it("D-ISSUER D-KEEPER: the middleware records no value the application sets on such a tool message, so the other message's value still goes to B alone", async () => {
+    const held = (
+      await run([], { producer: B, initialMessages: [ofB[0]!, { ...ofB[1]!, encryptedValue: undefined } as Message] })
+    ).history;
+    const middleware = reasoningMiddleware({ producer: C, initialHistory: held, onWarning: () => {} });
+    let received: RunAgentInput | undefined;
+    const next = {
+      run: (input: RunAgentInput) => {
+        received = input;
+        return from([ev.runStarted(), ev.runFinished()]);
+      },
+    };
+    // The application's copies: the assistant message without its value, the tool result with one it set.
+    const sent = [{ ...ofB[0]!, encryptedValue: undefined }, ofB[1]!] as Message[];
+    await lastValueFrom((middleware(runInput({ messages: sent }), next) as Observable<unknown>).pipe(toArray()));
+    expect(JSON.stringify(received!.messages)).not.toContain("b-assistant");
+    expect(middleware.history!.issuers).toEqual([{ subtype: "message", entityId: "X", issuer: B }]);
   });
 });
