@@ -22,6 +22,15 @@ const make =
 const history = main.emptyHistory();
 
 /** [what is called, the name its error must give, the call]. */
+/** A test name for `h` (a proxy whose reads throw has none JSON can give). */
+function shown(h: unknown): string {
+  try {
+    return JSON.stringify(h);
+  } catch {
+    return "a history whose message throws when read";
+  }
+}
+
 const WRONG: [string, string, () => unknown][] = [
   ...[null, 42, "x"].flatMap((options): [string, string, () => unknown][] => [
     [`reasoningPipeline(source, ${String(options)})`, "reasoningPipeline", call(main.reasoningPipeline, of(), options)],
@@ -43,17 +52,38 @@ const WRONG: [string, string, () => unknown][] = [
       call(main.agentEvents, { run: () => of() }, {}, options),
     ],
   ]),
-  ...[undefined, null, 42, {}, { messages: [] }, { messages: {}, incomplete: [], issuers: [] }].flatMap(
-    (h): [string, string, () => unknown][] => [
-      [`reasoningView(${JSON.stringify(h)})`, "reasoningView", call(main.reasoningView, h)],
-      [`messagesOf(${JSON.stringify(h)})`, "messagesOf", call(main.messagesOf, h)],
-      [
-        `toRunInputMessages(${JSON.stringify(h)})`,
-        "toRunInputMessages",
-        call(main.toRunInputMessages, h, { producer: "p" }),
+  ...[
+    undefined,
+    null,
+    42,
+    {},
+    { messages: [] },
+    { messages: {}, incomplete: [], issuers: [] },
+    // Entries a UI store may hold: a null where a message was, a message without its id, a bad record.
+    { messages: [null], incomplete: [], issuers: [] },
+    { messages: [{ role: "user", content: "hi" }], incomplete: [], issuers: [] },
+    { messages: [], incomplete: [7], issuers: [] },
+    { messages: [], incomplete: [], issuers: [null] },
+    { messages: [], incomplete: [], issuers: [], durations: [null] },
+    {
+      messages: [
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error("secret thought");
+            },
+          },
+        ),
       ],
-    ],
-  ),
+      incomplete: [],
+      issuers: [],
+    },
+  ].flatMap((h): [string, string, () => unknown][] => [
+    [`reasoningView(${shown(h)})`, "reasoningView", call(main.reasoningView, h)],
+    [`messagesOf(${shown(h)})`, "messagesOf", call(main.messagesOf, h)],
+    [`toRunInputMessages(${shown(h)})`, "toRunInputMessages", call(main.toRunInputMessages, h, { producer: "p" })],
+  ]),
   ...[undefined, null, {}, { run: 1 }].flatMap((agent): [string, string, () => unknown][] => [
     [`agentEvents(${JSON.stringify(agent)})`, "agentEvents", call(main.agentEvents, agent, {})],
   ]),
@@ -75,6 +105,7 @@ describe("a public function called with a wrong argument names itself", () => {
     }
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(new RegExp(`^agui-reasoning: ${name}\\b`));
+    expect((error as Error).message).not.toContain("secret"); // D-REDACT: never what a hostile read threw
   });
 
   it("absent options are the defaults", () => {
