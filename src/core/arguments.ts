@@ -35,9 +35,9 @@ function historyProblem(history: unknown): string | undefined {
       for (let i = 0; i < entries.length; i++) {
         const entry: unknown = entries[i];
         if (typeof entry !== "object" || entry === null) return `its ${list}[${i}] is not an object`;
+        if (list !== "messages") continue;
         const { id, role } = entry as { id?: unknown; role?: unknown };
-        if (list === "messages" && (typeof id !== "string" || typeof role !== "string"))
-          return `its messages[${i}] has no string id and role`;
+        if (typeof id !== "string" || typeof role !== "string") return `its messages[${i}] has no string id and role`;
       }
     }
     return undefined;

@@ -19,9 +19,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * A property of raw input, or `undefined` when it is not an object or the property cannot be read
  * (a throwing getter, a revoked proxy): such input is not JSON data, and enforcement rejects it.
  */
-export function rawField(raw: unknown, key: string): unknown {
+export function rawField(raw: unknown, key: PropertyKey): unknown {
   try {
-    return typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[key] : undefined;
+    return typeof raw === "object" && raw !== null ? (raw as Record<PropertyKey, unknown>)[key] : undefined;
   } catch {
     return undefined;
   }

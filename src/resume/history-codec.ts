@@ -6,6 +6,7 @@ import {
   HISTORY_FORMAT,
   HISTORY_FORMAT_VERSION,
   readStoredHistory,
+  storedIssuer,
   type StoredHistory,
 } from "../storage/history-format";
 import { JsonShape } from "../storage/json-shape";
@@ -42,7 +43,7 @@ export function historyStateToJSON(state: HistoryState): HistoryStateJSON {
       version: HISTORY_FORMAT_VERSION,
       messages: messages.map((message) => ownCopy(message)),
       incomplete: incomplete.map((item) => ({ ...item })),
-      issuers: issuers.map((r) => ({ subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null })),
+      issuers: issuers.map(storedIssuer),
       durations: durations.map((duration) => ({ ...duration })),
     },
     open: { messages: [...parts.openMessages.toArray()], toolCalls: [...parts.openToolCalls.toArray()] },

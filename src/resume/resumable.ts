@@ -1,3 +1,4 @@
+import { rawField } from "../core/json";
 import { readPipelineSnapshot, type PipelineSnapshot, type ResumePoint } from "./pipeline-snapshot";
 
 /**
@@ -31,12 +32,8 @@ export function resumable(snapshot: PipelineSnapshot): Resumable {
  * what `resumeFrom` takes (the snapshot itself, as it took before `resumable`, is the likely mistake).
  */
 export function resumePoint(resumeFrom: unknown, producer: string | undefined): ResumePoint {
-  let read: unknown;
-  try {
-    read = typeof resumeFrom === "object" && resumeFrom !== null ? (resumeFrom as Resumable)[READ_SNAPSHOT] : undefined;
-  } catch {
-    read = undefined;
-  }
+  // A getter or proxy trap that throws counts as no reader (input is hostile).
+  const read = rawField(resumeFrom, READ_SNAPSHOT);
   if (typeof read !== "function") {
     throw new TypeError(
       'agui-reasoning: resumeFrom takes `resumable(snapshot)` from "agui-reasoning/resilience", not the snapshot itself',

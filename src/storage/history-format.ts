@@ -53,13 +53,15 @@ export function historyToJSON(history: ReasoningHistory): StoredHistory {
     version: HISTORY_FORMAT_VERSION,
     messages: shape.array(h.messages, "/messages") as Message[],
     incomplete: shape.array(h.incomplete, "/incomplete") as IncompleteItem[],
-    issuers: issuers.map((entry, i) => {
-      const r = shape.object(entry, `/issuers/${i}`) as unknown as ValueIssuer;
-      return { subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null };
-    }),
+    issuers: issuers.map((entry, i) => storedIssuer(shape.object(entry, `/issuers/${i}`) as unknown as ValueIssuer)),
     // A history built before durations existed (no such list) is stored with none.
     durations: h.durations === undefined ? [] : (shape.array(h.durations, "/durations") as ReasoningDuration[]),
   };
+}
+
+/** An issuer record as stored: `null` for an issuer none was configured for (JSON has no `undefined`). */
+export function storedIssuer(r: ValueIssuer): StoredIssuer {
+  return { subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null };
 }
 
 /** `history` as JSON text: `{"format":"agui-reasoning/history","version":2,…}`. */

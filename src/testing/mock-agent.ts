@@ -3,12 +3,13 @@ import {
   defer,
   EMPTY,
   from,
+  fromEvent,
   isObservable,
-  Observable,
   of,
   takeUntil,
   tap,
   throwError,
+  type Observable,
   type Subscription,
 } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
@@ -69,13 +70,8 @@ export interface MockRunParameters {
  * aborted, a `RUN_ERROR` with `code: "abort"`, and the end.
  */
 function abortable(source: Observable<unknown>, signal: AbortSignal): Observable<unknown> {
-  const aborted = new Observable<void>((subscriber) => {
-    const abort = (): void => subscriber.next();
-    signal.addEventListener("abort", abort);
-    return () => signal.removeEventListener("abort", abort);
-  });
   return concat(
-    source.pipe(takeUntil(aborted)),
+    source.pipe(takeUntil(fromEvent(signal, "abort"))),
     defer(() => (signal.aborted ? of({ type: "RUN_ERROR", message: "Request aborted", code: "abort" }) : EMPTY)),
   );
 }
