@@ -8,10 +8,8 @@ import type { AguiEvent } from "../core/types";
 export interface Family {
   /** Position in `FAMILIES` (index of the family's open set in the state). */
   readonly index: number;
-  /** Singular noun for messages: "reasoning message". */
+  /** Noun for messages: "reasoning message" (the plural adds an "s"). */
   readonly noun: string;
-  /** Plural noun for messages: "reasoning messages". */
-  readonly nouns: string;
   readonly open: EventType;
   readonly continues: readonly EventType[];
   readonly closes: readonly EventType[];
@@ -37,12 +35,20 @@ export interface Family {
 
 /** The rule each violation of a family breaks. */
 export interface FamilyRules {
-  readonly orphanContent: string;
-  readonly orphanEnd: string;
+  /** A CONTENT or END naming an item that is not open, or an opener naming a parent never announced. */
+  readonly orphan: string;
   readonly duplicateOpen: string;
   readonly openAtFinish: string;
   readonly attribution: string;
 }
+
+/** The rules of a family whose every violation breaks `rule`, but a tag that disagrees with its opener's. */
+const everyRule = (rule: string, attribution = "R-SUB-2"): FamilyRules => ({
+  orphan: rule,
+  duplicateOpen: rule,
+  openAtFinish: rule,
+  attribution,
+});
 
 const SPAN = 0;
 const REASONING_MESSAGE = 1;
@@ -53,14 +59,12 @@ export const FAMILIES: readonly Family[] = [
   {
     index: SPAN,
     noun: "reasoning span",
-    nouns: "reasoning spans",
     open: EventType.REASONING_START,
     continues: [],
     closes: [EventType.REASONING_END],
     key: "messageId",
     rules: {
-      orphanContent: "R-REASON-10",
-      orphanEnd: "R-REASON-10",
+      orphan: "R-REASON-10",
       duplicateOpen: "R-REASON-10",
       openAtFinish: "R-REASON-13",
       attribution: "D-SPAN-OWNER",
@@ -73,14 +77,12 @@ export const FAMILIES: readonly Family[] = [
   {
     index: REASONING_MESSAGE,
     noun: "reasoning message",
-    nouns: "reasoning messages",
     open: EventType.REASONING_MESSAGE_START,
     continues: [EventType.REASONING_MESSAGE_CONTENT],
     closes: [EventType.REASONING_MESSAGE_END],
     key: "messageId",
     rules: {
-      orphanContent: "R-REASON-9",
-      orphanEnd: "R-REASON-9",
+      orphan: "R-REASON-9",
       duplicateOpen: "R-REASON-11",
       openAtFinish: "R-REASON-13",
       attribution: "R-SUB-2",
@@ -94,18 +96,11 @@ export const FAMILIES: readonly Family[] = [
   {
     index: 2,
     noun: "text message",
-    nouns: "text messages",
     open: EventType.TEXT_MESSAGE_START,
     continues: [EventType.TEXT_MESSAGE_CONTENT],
     closes: [EventType.TEXT_MESSAGE_END],
     key: "messageId",
-    rules: {
-      orphanContent: "R-TEXT-9",
-      orphanEnd: "R-TEXT-9",
-      duplicateOpen: "R-TEXT-9",
-      openAtFinish: "R-TEXT-9",
-      attribution: "R-SUB-2",
-    },
+    rules: everyRule("R-TEXT-9"),
     perOwner: false,
     attributed: true,
     reopenable: true,
@@ -114,18 +109,11 @@ export const FAMILIES: readonly Family[] = [
   {
     index: 3,
     noun: "tool call",
-    nouns: "tool calls",
     open: EventType.TOOL_CALL_START,
     continues: [EventType.TOOL_CALL_ARGS],
     closes: [EventType.TOOL_CALL_END],
     key: "toolCallId",
-    rules: {
-      orphanContent: "R-TOOL-6",
-      orphanEnd: "R-TOOL-6",
-      duplicateOpen: "R-TOOL-6",
-      openAtFinish: "R-TOOL-6",
-      attribution: "R-SUB-2",
-    },
+    rules: everyRule("R-TOOL-6"),
     perOwner: false,
     attributed: true,
     reopenable: true,
@@ -133,18 +121,11 @@ export const FAMILIES: readonly Family[] = [
   {
     index: 4,
     noun: "step",
-    nouns: "steps",
     open: EventType.STEP_STARTED,
     continues: [],
     closes: [EventType.STEP_FINISHED],
     key: "stepName",
-    rules: {
-      orphanContent: "R-RUN-12",
-      orphanEnd: "R-RUN-12",
-      duplicateOpen: "R-RUN-12",
-      openAtFinish: "R-RUN-12",
-      attribution: "R-SUB-2",
-    },
+    rules: everyRule("R-RUN-12"),
     perOwner: true,
     attributed: true,
     reopenable: true,
@@ -152,18 +133,11 @@ export const FAMILIES: readonly Family[] = [
   {
     index: 5,
     noun: "subagent invocation",
-    nouns: "subagent invocations",
     open: EventType.SUBAGENT_STARTED,
     continues: [],
     closes: [EventType.SUBAGENT_FINISHED, EventType.SUBAGENT_ERROR],
     key: "subagentRunId",
-    rules: {
-      orphanContent: "R-SUB-5",
-      orphanEnd: "R-SUB-5",
-      duplicateOpen: "R-SUB-5",
-      openAtFinish: "R-SUB-5",
-      attribution: "R-SUB-5",
-    },
+    rules: everyRule("R-SUB-5", "R-SUB-5"),
     perOwner: false,
     attributed: false,
     reopenable: false,

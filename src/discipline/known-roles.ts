@@ -1,5 +1,6 @@
 import type { AguiEvent, StepContext } from "../core/types";
-import { quote, violation } from "./violation";
+import { quote } from "./violation";
+import { protocolError } from "../core/errors";
 
 /**
  * Message id → role of every message the consumer knows, across runs (D-ROLE-CONFLICT). A `Map`,
@@ -70,7 +71,7 @@ export function checkRoleConflict(
 ): string | undefined {
   const known = roles.get(id);
   if (known === undefined || (known === "reasoning") === (role === "reasoning")) return known;
-  throw violation(
+  throw protocolError(
     "ID_ROLE_CONFLICT",
     "D-ROLE-CONFLICT",
     event,

@@ -1,6 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { FAMILIES, NAMESPACE_RULE, type Family } from "./families";
-import { ownerText, quote, violation } from "./violation";
+import { ownerText, quote } from "./violation";
+import { protocolError } from "../core/errors";
 import { emptied } from "../core/emptied";
 
 /** One item of a family in the current run. */
@@ -53,7 +54,7 @@ export function resetOpenSets(sets: OpenSets): void {
 export function keyOf(event: AguiEvent, family: Family, ctx: StepContext): string {
   const id = event[family.key];
   if (typeof id === "string") return id;
-  throw violation(
+  throw protocolError(
     "MALFORMED_EVENT",
     "R-PROC-4",
     event,
@@ -72,7 +73,7 @@ export function tagOf(event: AguiEvent, ctx: StepContext): string | undefined {
 
 function malformedTag(event: AguiEvent, ctx: StepContext): Error {
   const tag = event.subagentRunId;
-  return violation(
+  return protocolError(
     "MALFORMED_EVENT",
     "R-SUB-1",
     event,
@@ -115,7 +116,7 @@ export function checkOpen(
   const item = findItem(sets, family, id, owner);
   if (item === undefined) return undefined;
   if (item.open) {
-    throw violation(
+    throw protocolError(
       "DUPLICATE_OPEN",
       family.rules.duplicateOpen,
       event,
@@ -125,7 +126,7 @@ export function checkOpen(
     );
   }
   if (!family.reopenable) {
-    throw violation(
+    throw protocolError(
       "DUPLICATE_OPEN",
       family.rules.duplicateOpen,
       event,
@@ -135,7 +136,7 @@ export function checkOpen(
     );
   }
   if (family.attributed && owner !== undefined && owner !== item.owner) {
-    throw violation(
+    throw protocolError(
       "ATTRIBUTION_MISMATCH",
       family.rules.attribution,
       event,
@@ -155,12 +156,12 @@ export function checkParent(sets: OpenSets, family: Family, event: AguiEvent, ct
   const parent = event[field];
   if (parent === undefined) return;
   if (typeof parent !== "string") {
-    throw violation("MALFORMED_EVENT", "R-PROC-4", event, ctx, [], `/${field} must be a string when present.`);
+    throw protocolError("MALFORMED_EVENT", "R-PROC-4", event, ctx, [], `/${field} must be a string when present.`);
   }
   if (!sets.families[family.index]!.byId.has(parent)) {
-    throw violation(
+    throw protocolError(
       "ORPHAN_CONTENT",
-      family.rules.orphanContent,
+      family.rules.orphan,
       event,
       ctx,
       [parent],
@@ -221,7 +222,7 @@ export function closeItem(sets: OpenSets, family: Family, event: AguiEvent, id: 
 function mismatch(family: Family, event: AguiEvent, id: string, owner: string | undefined, ctx: StepContext): Error {
   const tag = event.subagentRunId;
   if (typeof tag !== "string") return malformedTag(event, ctx);
-  return violation(
+  return protocolError(
     "ATTRIBUTION_MISMATCH",
     family.rules.attribution,
     event,
@@ -236,7 +237,7 @@ function checkOtherOwners(sets: OpenSets, family: Family, event: AguiEvent, id: 
   const tag = event.subagentRunId as string | undefined;
   for (const [owner, scope] of sets.families[family.index]!.byOwner) {
     if (owner !== tag && scope.get(id)?.open === true) {
-      throw violation(
+      throw protocolError(
         "ATTRIBUTION_MISMATCH",
         family.rules.attribution,
         event,
@@ -258,7 +259,7 @@ function orphan(
 ): Error {
   const other = family.separateFrom === undefined ? undefined : FAMILIES[family.separateFrom]!;
   if (other !== undefined && sets.families[other.index]!.byId.get(id)?.open === true) {
-    return violation(
+    return protocolError(
       code,
       NAMESPACE_RULE,
       event,
@@ -267,7 +268,6 @@ function orphan(
       `No active ${family.noun} found with ID ${quote(id)}: that id is open as a ${other.noun}, which is a separate namespace.`,
     );
   }
-  const rule = code === "ORPHAN_CONTENT" ? family.rules.orphanContent : family.rules.orphanEnd;
   // A message open in the other message family (a snapshot may have restated its role): the
   // diagnostic names the family that holds it open, and what closes it (D-SNAPSHOT-ROLE).
   const holder =
@@ -277,18 +277,18 @@ function orphan(
           (f) => f !== family && f.declaresRole !== undefined && sets.families[f.index]!.byId.get(id)?.open === true,
         );
   if (holder !== undefined) {
-    return violation(
+    return protocolError(
       code,
-      rule,
+      family.rules.orphan,
       event,
       ctx,
       [id],
       `No active ${family.noun} found with ID ${quote(id)}: it is open as a ${holder.noun}, which only ${holder.closes.join(" or ")} closes (a MESSAGES_SNAPSHOT restating its role does not change that).`,
     );
   }
-  return violation(
+  return protocolError(
     code,
-    rule,
+    family.rules.orphan,
     event,
     ctx,
     [id],

@@ -1,11 +1,11 @@
-import { ReasoningProtocolError } from "../core/errors";
+import { protocolError, ReasoningProtocolError } from "../core/errors";
 import { plural } from "../core/plural";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued } from "../core/warning-codes";
 import type { Family } from "./families";
 import { recordMessages } from "./known-roles";
 import { openFamilies, openItems, resetOpenSets, type OpenSets } from "./open-items";
-import { quote, violation } from "./violation";
+import { quote } from "./violation";
 import type { VerifyState } from "./verify-state";
 
 /** Errors list at most this many open ids (a hostile stream may hold `maxOpenItems` of them). */
@@ -29,7 +29,7 @@ export function requireOpenRun(state: VerifyState, event: AguiEvent, ctx: StepCo
   if (state.phase === "active") return;
   const id = family === undefined ? undefined : event[family.key];
   const why = OUTSIDE_RUN[state.phase];
-  throw violation("EVENT_OUTSIDE_RUN", why.rule, event, ctx, typeof id === "string" ? [id] : [], why.detail);
+  throw protocolError("EVENT_OUTSIDE_RUN", why.rule, event, ctx, typeof id === "string" ? [id] : [], why.detail);
 }
 
 /** RUN_STARTED opens a run (R-RUN-9) and seeds roles from its input echo. */
@@ -38,7 +38,7 @@ export function startRun(state: VerifyState, event: AguiEvent, ctx: StepContext)
   if (state.phase === "active") {
     const ids = [state.runId, runId].filter((id): id is string => id !== undefined);
     const open = state.runId === undefined ? "" : ` (run ${quote(state.runId)})`;
-    throw violation(
+    throw protocolError(
       "NESTED_RUN",
       "R-RUN-9",
       event,
@@ -68,13 +68,13 @@ export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext
     const cancelled =
       typeof outcome === "object" && outcome !== null && (outcome as { type?: unknown }).type === "cancelled";
     const open = listOpen(state.sets);
-    throw violation(
+    throw protocolError(
       "OPEN_AT_RUN_FINISHED",
       cancelled ? "R-RUN-4" : families[0]!.rules.openAtFinish,
       event,
       ctx,
       open.ids,
-      `Cannot send 'RUN_FINISHED' while ${families.map((f) => f.nouns).join(", ")} are still active (${open.text}).`,
+      `Cannot send 'RUN_FINISHED' while ${families.map((f) => `${f.noun}s`).join(", ")} are still active (${open.text}).`,
     );
   }
   resetOpenSets(state.sets);

@@ -21,7 +21,8 @@ import {
   tagOf,
 } from "./open-items";
 import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
-import { quote, violation } from "./violation";
+import { quote } from "./violation";
+import { protocolError } from "../core/errors";
 import { VerifyState } from "./verify-state";
 import { optionsOf } from "../core/arguments";
 
@@ -104,7 +105,7 @@ function verify(
         break;
       }
       case "chunk":
-        throw violation(
+        throw protocolError(
           "MALFORMED_EVENT",
           "R-STREAM-7",
           event,
@@ -145,7 +146,7 @@ function open(state: VerifyState, family: Family, event: AguiEvent, ctx: StepCon
   const known = role === undefined ? undefined : checkRoleConflict(state.roles, id, role, event, ctx);
   checkParent(state.sets, family, event, ctx);
   if (state.sets.total >= maxOpenItems) {
-    throw violation(
+    throw protocolError(
       "LIMIT_EXCEEDED",
       "D-LIMIT",
       event,
@@ -161,5 +162,5 @@ function open(state: VerifyState, family: Family, event: AguiEvent, ctx: StepCon
 
 function notAnEvent(event: unknown, ctx: StepContext): Error {
   const what = typeof event === "object" && event !== null ? "an object without a string type" : "not an object";
-  return violation("MALFORMED_EVENT", "R-PROC-4", event, ctx, [], `The event is ${what}.`);
+  return protocolError("MALFORMED_EVENT", "R-PROC-4", event, ctx, [], `The event is ${what}.`);
 }

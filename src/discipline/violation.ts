@@ -1,7 +1,4 @@
-import { protocolError, truncateId } from "../core/errors";
-
-/** A verification failure about `event` (the digest's FAIL): the shared `protocolError`. */
-export const violation = protocolError;
+import { truncateId } from "../core/errors";
 
 /** An id (or role, or owner) quoted for a detail sentence; long ids are truncated. */
 export function quote(id: string): string {

@@ -189,7 +189,7 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     // removing the field would reshape the event. Its FINISHED then goes as an orphan; events tagged
     // with its id stay (they need no announcement). Lossy: the invocation's name and nesting are lost.
     const text = `${typeof event.type === "string" ? event.type : "an event"} for the ${family.noun} ${quotedId(id)} names the parent ${quotedId(parent)}, which was not announced in this run; it was dropped`;
-    const rule = family.rules.orphanContent;
+    const rule = family.rules.orphan;
     return result(state, NONE, [repairWarning("REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id, parent], text, true)]);
   }
   const ended = !family.reopenable && state.endedSubagents.has(id);
@@ -214,9 +214,8 @@ function continueItem(state: RepairState, family: Family, closes: boolean, event
     }
     return pass(state, event);
   }
-  const rule = closes ? family.rules.orphanEnd : family.rules.orphanContent;
   const what = `${String(event.type)} for the ${family.noun} ${quotedId(id)}, which is not open,`;
-  return dropped(state, "REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id], what);
+  return dropped(state, "REPAIRED_ORPHAN_DROPPED", family.rules.orphan, event, ctx, [id], what);
 }
 
 /** A chunk naming an item open in explicit form would open it a second time (#49): dropped. Anything else is expansion's business. */
