@@ -84,7 +84,7 @@ function malformedTag(event: AguiEvent, ctx: StepContext): Error {
 }
 
 /** The map holding `family`'s items for `owner` (created on first use for per-owner families). */
-function scopeOf(sets: OpenSets, family: Family, owner: string | undefined): Map<string, Item> {
+export function scopeOf(sets: OpenSets, family: Family, owner: string | undefined): Map<string, Item> {
   const f = sets.families[family.index]!;
   if (!family.perOwner) return f.byId;
   let scope = f.byOwner.get(owner);
@@ -301,18 +301,15 @@ export function openFamilies(sets: OpenSets): Family[] {
   return FAMILIES.filter((f) => sets.families[f.index]!.open > 0);
 }
 
-/** Every open item with its family, family by family in table order (at most `limit`). */
-export function openItems(sets: OpenSets, limit: number): { readonly family: Family; readonly id: string }[] {
-  const items: { family: Family; id: string }[] = [];
-  for (const [index, f] of sets.families.entries()) {
-    if (f.open === 0) continue;
-    const family = FAMILIES[index]!;
-    for (const [id, item] of f.byId) if (item.open && items.push({ family, id }) >= limit) return items;
-    for (const scope of f.byOwner.values()) {
-      for (const [id, item] of scope) if (item.open && items.push({ family, id }) >= limit) return items;
-    }
+/** Every item of the run, open or closed, family by family in table order, each in the order first opened. */
+export function* runItems(
+  sets: OpenSets,
+): Generator<{ readonly family: Family; readonly id: string; readonly item: Item }> {
+  for (const family of FAMILIES) {
+    const f = sets.families[family.index]!;
+    for (const [id, item] of f.byId) yield { family, id, item };
+    for (const scope of f.byOwner.values()) for (const [id, item] of scope) yield { family, id, item };
   }
-  return items;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued } from "../core/warning-codes";
 import type { Family } from "./families";
 import { recordMessages } from "./known-roles";
-import { openFamilies, openItems, resetOpenSets, type OpenSets } from "./open-items";
+import { openFamilies, resetOpenSets, runItems, type OpenSets } from "./open-items";
 import { quote } from "./violation";
 import type { VerifyState } from "./verify-state";
 
@@ -152,7 +152,8 @@ export function truncatedRun(state: VerifyState, ctx: StepContext): ReasoningPro
  * CopilotKit and Mastra do), which is then listed once in `ids` and once per family in the text.
  */
 function listOpen(sets: OpenSets): { ids: string[]; text: string } {
-  const items = openItems(sets, MAX_LISTED_IDS);
+  const items: { family: Family; id: string }[] = [];
+  for (const entry of runItems(sets)) if (entry.item.open && items.push(entry) >= MAX_LISTED_IDS) break;
   const total = sets.total;
   const more = items.length < total ? `, the first ${items.length} listed` : "";
   const named = items.map(({ family, id }) => `${family.noun} ${quote(id)}`).join(", ");

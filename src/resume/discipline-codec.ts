@@ -1,7 +1,7 @@
 import { quotedId } from "../core/errors";
 import { FAMILIES, type Family } from "../discipline/families";
 import type { KnownRoles } from "../discipline/known-roles";
-import type { Item } from "../discipline/open-items";
+import { runItems, scopeOf, type Item } from "../discipline/open-items";
 import { VerifyState, type RunPhase } from "../discipline/verify-state";
 import { JsonShape } from "../storage/json-shape";
 
@@ -31,20 +31,16 @@ const PHASES: readonly RunPhase[] = ["none", "active", "finished", "errored"];
 const FAMILY_BY_OPEN: ReadonlyMap<string, Family> = new Map(FAMILIES.map((f) => [f.open, f]));
 
 export function verifyStateToJSON(state: VerifyState): VerifyStateJSON {
-  const items: RunItemJSON[] = [];
-  const add = (family: Family, id: string, item: Item): void => {
-    items.push({ family: family.open, id, owner: item.owner ?? null, open: item.open });
-  };
-  for (const family of FAMILIES) {
-    const f = state.sets.families[family.index]!;
-    for (const [id, item] of f.byId) add(family, id, item);
-    for (const scope of f.byOwner.values()) for (const [id, item] of scope) add(family, id, item);
-  }
   return {
     phase: state.phase,
     runId: state.runId ?? null,
     threadId: state.threadId ?? null,
-    items,
+    items: [...runItems(state.sets)].map(({ family, id, item }) => ({
+      family: family.open,
+      id,
+      owner: item.owner ?? null,
+      open: item.open,
+    })),
     roles: [...state.roles],
   };
 }
@@ -77,16 +73,11 @@ function addItem(state: VerifyState, entry: unknown, shape: JsonShape): void {
   if (family === undefined) return shape.fail("/family", `must be one of ${[...FAMILY_BY_OPEN.keys()].join(" | ")}`);
   const id = shape.string(doc.id, "/id");
   const item: Item = { owner: shape.stringOrNull(doc.owner, "/owner"), open: shape.boolean(doc.open, "/open") };
-  const f = state.sets.families[family.index]!;
-  let scope = f.byId;
-  if (family.perOwner) {
-    scope = f.byOwner.get(item.owner) ?? new Map<string, Item>();
-    f.byOwner.set(item.owner, scope);
-  }
+  const scope = scopeOf(state.sets, family, item.owner);
   if (scope.has(id)) shape.fail("/id", `repeats the ${family.noun} ${quotedId(id)}`);
   scope.set(id, item);
   if (item.open) {
-    f.open++;
+    state.sets.families[family.index]!.open++;
     state.sets.total++;
   }
 }

@@ -1,7 +1,7 @@
 import { EventType } from "@ag-ui/core";
 import { quotedId } from "../core/errors";
 import type { Stage, AguiEvent } from "../core/types";
-import { FAMILIES } from "../discipline/families";
+import { runItems } from "../discipline/open-items";
 import type { Conversation } from "../history/conversation";
 import type { ExpandState } from "../chunks/lanes";
 import type { VerifyState } from "../discipline/verify-state";
@@ -153,8 +153,8 @@ function checkOpenAlike(shape: JsonShape, verify: VerifyState, history: HistoryS
   ] as const;
   for (const [list, families, open, removed] of kinds) {
     const inRun = new Set<string>();
-    for (const family of FAMILIES.filter((f) => (families as readonly string[]).includes(f.open)))
-      for (const [id, item] of verify.sets.families[family.index]!.byId) if (item.open) inRun.add(id);
+    for (const { family, id, item } of runItems(verify.sets))
+      if (item.open && (families as readonly string[]).includes(family.open)) inRun.add(id);
     const held = [...open.toArray(), ...removed.toArray()];
     for (const id of held)
       if (!inRun.has(id))
