@@ -48,50 +48,48 @@ const field = (name: string, byOmission?: string, oneOf?: ReadonlySet<string>): 
   oneOf,
 });
 
-export const TEXT_FAMILY: ChunkFamily = {
-  index: 0,
-  chunkType: EventType.TEXT_MESSAGE_CHUNK,
-  itemName: "text message",
-  idField: "messageId",
-  namespace: "message",
-  startType: EventType.TEXT_MESSAGE_START,
-  contentType: EventType.TEXT_MESSAGE_CONTENT,
-  endType: EventType.TEXT_MESSAGE_END,
-  // An absent role means assistant, exactly as on TEXT_MESSAGE_START (R-STREAM-10, R-TEXT-3).
-  openerFields: [field("role", "assistant", TEXT_MESSAGE_ROLES), field("name")],
-  fixedStartFields: {},
-};
-
-export const TOOL_FAMILY: ChunkFamily = {
-  index: 1,
-  chunkType: EventType.TOOL_CALL_CHUNK,
-  itemName: "tool call",
-  idField: "toolCallId",
-  namespace: "tool-call",
-  startType: EventType.TOOL_CALL_START,
-  contentType: EventType.TOOL_CALL_ARGS,
-  endType: EventType.TOOL_CALL_END,
-  openerFields: [
-    { name: "toolCallName", required: true, byOmission: undefined, oneOf: undefined },
-    field("parentMessageId"),
-  ],
-  fixedStartFields: {},
-};
-
-export const REASONING_FAMILY: ChunkFamily = {
-  index: 2,
-  chunkType: EventType.REASONING_MESSAGE_CHUNK,
-  itemName: "reasoning message",
-  idField: "messageId",
-  namespace: "message",
-  startType: EventType.REASONING_MESSAGE_START,
-  contentType: EventType.REASONING_MESSAGE_CONTENT,
-  endType: EventType.REASONING_MESSAGE_END,
-  openerFields: [],
-  fixedStartFields: { role: "reasoning" },
-};
-
-export const CHUNK_FAMILIES: readonly ChunkFamily[] = [TEXT_FAMILY, TOOL_FAMILY, REASONING_FAMILY];
+export const CHUNK_FAMILIES: readonly ChunkFamily[] = [
+  {
+    index: 0,
+    chunkType: EventType.TEXT_MESSAGE_CHUNK,
+    itemName: "text message",
+    idField: "messageId",
+    namespace: "message",
+    startType: EventType.TEXT_MESSAGE_START,
+    contentType: EventType.TEXT_MESSAGE_CONTENT,
+    endType: EventType.TEXT_MESSAGE_END,
+    // An absent role means assistant, exactly as on TEXT_MESSAGE_START (R-STREAM-10, R-TEXT-3).
+    openerFields: [field("role", "assistant", TEXT_MESSAGE_ROLES), field("name")],
+    fixedStartFields: {},
+  },
+  {
+    index: 1,
+    chunkType: EventType.TOOL_CALL_CHUNK,
+    itemName: "tool call",
+    idField: "toolCallId",
+    namespace: "tool-call",
+    startType: EventType.TOOL_CALL_START,
+    contentType: EventType.TOOL_CALL_ARGS,
+    endType: EventType.TOOL_CALL_END,
+    openerFields: [
+      { name: "toolCallName", required: true, byOmission: undefined, oneOf: undefined },
+      field("parentMessageId"),
+    ],
+    fixedStartFields: {},
+  },
+  {
+    index: 2,
+    chunkType: EventType.REASONING_MESSAGE_CHUNK,
+    itemName: "reasoning message",
+    idField: "messageId",
+    namespace: "message",
+    startType: EventType.REASONING_MESSAGE_START,
+    contentType: EventType.REASONING_MESSAGE_CONTENT,
+    endType: EventType.REASONING_MESSAGE_END,
+    openerFields: [],
+    fixedStartFields: { role: "reasoning" },
+  },
+];
 
 /** Chunk event type → its family. */
 export const FAMILY_BY_CHUNK_TYPE: ReadonlyMap<string, ChunkFamily> = new Map(

@@ -1,5 +1,5 @@
 import { EventType } from "@ag-ui/core";
-import type { IdNamespace } from "./chunk-families";
+import type { ChunkFamily } from "./chunk-families";
 
 /**
  * What a non-chunk event does to open chunk streams (R-STREAM-15, R-STREAM-17). Event types missing
@@ -12,19 +12,13 @@ export type CloseTrigger =
    * (b) A message, tool-call, step, state, custom or reasoning event closes the stream of its own
    * lane (its `subagentRunId`; absent = the parent). When it `names` an item a chunk
    * stream is assembling in another lane, that stream ends too: an explicit event is never a
-   * continuation of a chunk-opened item (R-STREAM-9).
+   * continuation of a chunk-opened item (R-STREAM-9). `names`: the field naming it, and its id namespace.
    */
-  | { readonly scope: "lane"; readonly names?: NamedItem }
+  | { readonly scope: "lane"; readonly names?: Pick<ChunkFamily, "idField" | "namespace"> }
   /** (c) A run-level event closes every lane. */
   | { readonly scope: "all" }
   /** A subagent's terminal closes that subagent's lane (R-STREAM-17). */
   | { readonly scope: "owner" };
-
-/** The field of an explicit event that names a streamed item, and that item's id namespace. */
-export interface NamedItem {
-  readonly idField: "messageId" | "toolCallId";
-  readonly namespace: IdNamespace;
-}
 
 const lane: CloseTrigger = { scope: "lane" };
 const namingMessage: CloseTrigger = { scope: "lane", names: { idField: "messageId", namespace: "message" } };

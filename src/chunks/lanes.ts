@@ -45,12 +45,7 @@ export function addStream(state: ExpandState, stream: OpenStream): void {
 }
 
 /** Ends the stream open in `owner`'s lane, if any, appending its synthesized END to `out`. */
-export function closeLane(
-  state: ExpandState,
-  owner: string | undefined,
-  out: AguiEvent[],
-  trigger: AguiEvent | undefined,
-): void {
+export function closeLane(state: ExpandState, owner: string | undefined, out: AguiEvent[], trigger: AguiEvent): void {
   const stream = state.lanes.get(owner);
   if (stream === undefined) return;
   state.lanes.delete(owner);
@@ -60,7 +55,7 @@ export function closeLane(
 }
 
 /** Ends every open stream, in the order they were opened (R-STREAM-15c). */
-export function closeAllLanes(state: ExpandState, out: AguiEvent[], trigger: AguiEvent | undefined): void {
+export function closeAllLanes(state: ExpandState, out: AguiEvent[], trigger: AguiEvent): void {
   for (const stream of state.lanes.values()) out.push(endEvent(stream, trigger));
   // The state's own collections are replaced (core/emptied.ts); its public type shows them read-only.
   const own = state as {

@@ -51,9 +51,9 @@ export function contentEvent(stream: OpenStream, chunk: AguiEvent): AguiEvent {
 
 /**
  * The synthesized `*_END`: only the id and the lane owner. No chunk caused it, so it carries no
- * chunk's metadata (the trigger is another event, or a chunk of another item; none at the source's end).
+ * chunk's metadata (the trigger is another event, or a chunk of another item).
  */
-export function endEvent(stream: OpenStream, trigger: AguiEvent | undefined): AguiEvent {
+export function endEvent(stream: OpenStream, trigger: AguiEvent): AguiEvent {
   const end = idLiteral(stream.family.endType, stream.family.idField, stream.id);
   if (stream.owner !== undefined) end.subagentRunId = stream.owner;
   // Dated by its trigger (D-DURATION), never stamped with it (R-PROC-15).

@@ -10,8 +10,7 @@ import { isInstant } from "../core/json";
 const synthesizedAt = new WeakMap<object, number>();
 
 /** Records `cause`'s timestamp, when it has a valid one, for the synthesized `event`. */
-export function dateSynthesized(event: AguiEvent, cause: AguiEvent | undefined): void {
-  if (cause === undefined) return;
+export function dateSynthesized(event: AguiEvent, cause: AguiEvent): void {
   const stamp = cause.timestamp;
   if (isInstant(stamp)) synthesizedAt.set(event, stamp);
 }
