@@ -112,6 +112,8 @@ export function isReasoningProtocolError(e: unknown): e is ReasoningProtocolErro
 /**
  * The error about `event`, raised while processing the source event at `ctx.index`. Every stage
  * builds its errors with this. `detail` holds types, ids, fields and counts only (D-REDACT).
+ * `eventType`: what the message names when `event`'s own type must not be read again (a legacy
+ * event read once, the end of the stream).
  */
 export function protocolError(
   code: ReasoningErrorCode,
@@ -120,14 +122,7 @@ export function protocolError(
   ctx: { readonly index: number },
   ids: readonly string[],
   detail: string,
+  eventType = typeOf(event),
 ): ReasoningProtocolError {
-  return new ReasoningProtocolError({
-    code,
-    rule,
-    eventIndex: ctx.index,
-    eventType: typeOf(event),
-    ids,
-    detail,
-    event,
-  });
+  return new ReasoningProtocolError({ code, rule, eventIndex: ctx.index, eventType, ids, detail, event });
 }

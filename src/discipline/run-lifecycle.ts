@@ -1,4 +1,4 @@
-import { protocolError, ReasoningProtocolError } from "../core/errors";
+import { protocolError, type ReasoningProtocolError } from "../core/errors";
 import { plural } from "../core/plural";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued } from "../core/warning-codes";
@@ -135,16 +135,10 @@ function namesOther(ended: unknown, opened: string | undefined): boolean {
 export function truncatedRun(state: VerifyState, ctx: StepContext): ReasoningProtocolError {
   const run = state.runId === undefined ? "a run" : `run ${quote(state.runId)}`;
   const open = listOpen(state.sets);
-  return new ReasoningProtocolError({
-    code: "RUN_TRUNCATED",
-    rule: "D-TRUNC",
-    eventIndex: ctx.index,
-    eventType: "<end of stream>",
-    ids: open.ids,
-    detail:
-      `The source completed while ${run} was open, without RUN_FINISHED or RUN_ERROR ` +
-      `(${open.text}); a truncated run has no outcome.`,
-  });
+  const detail =
+    `The source completed while ${run} was open, without RUN_FINISHED or RUN_ERROR ` +
+    `(${open.text}); a truncated run has no outcome.`;
+  return protocolError("RUN_TRUNCATED", "D-TRUNC", undefined, ctx, open.ids, detail, "<end of stream>");
 }
 
 /**
