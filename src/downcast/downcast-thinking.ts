@@ -14,6 +14,7 @@ import {
   type WarningOptions,
 } from "../core/types";
 import { catalogued } from "../core/warning-codes";
+import { ROUTES, type Family } from "../discipline/families";
 import { THINKING_BY_REASONING, type LegacyShape } from "../upcast/legacy-thinking";
 import { DowncastError } from "./downcast-error";
 import { recoverTitle } from "./thinking-title";
@@ -185,15 +186,10 @@ function notRepresentable(
   );
 }
 
+/** What verification says of such an event (its family's orphan rule): the input was not verified. */
 function notOpen(shape: LegacyShape, id: string, event: AguiEvent, ctx: StepContext): ReasoningProtocolError {
+  const { family } = ROUTES.get(shape.target) as { readonly family: Family };
   const code = shape.action === "close" ? "ORPHAN_END" : "ORPHAN_CONTENT";
-  const rule = shape.item === "span" ? "R-REASON-10" : "R-REASON-9";
-  return protocolError(
-    code,
-    rule,
-    event,
-    ctx,
-    [id],
-    `no ${shape.item === "span" ? "reasoning span" : "reasoning message"} with this id is open; downcastToThinking expects verified events.`,
-  );
+  const detail = `no ${family.noun} with this id is open; downcastToThinking expects verified events.`;
+  return protocolError(code, family.rules.orphan, event, ctx, [id], detail);
 }
