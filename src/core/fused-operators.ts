@@ -69,8 +69,8 @@ export function fusedOperator<I, O>(link: FusedLink): OperatorFunction<I, O> {
 }
 
 /** The link of a plain stage: what `stageOperator` runs. */
-export function stageLink(stage: AnyStage, options: WarningOptions | undefined, planner?: LanePlanner): FusedLink {
-  return { open: () => ({ stage, state: stage.init(), start: NONE }), options, ...(planner && { planner }) };
+export function stageLink(stage: AnyStage, options: WarningOptions | undefined): FusedLink {
+  return { open: () => ({ stage, state: stage.init(), start: NONE }), options };
 }
 
 function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subscriber: Subscriber<unknown>): void {

@@ -244,16 +244,16 @@ describe("fused operators: the lane and leaving", () => {
     };
     const planner: LanePlanner = { planFor: () => (_states, event) => (event === "m:1" ? lane : undefined) };
     const chained = of("m:1", "m:2", "x").pipe(
-      fusedOperator<string, string>(
-        stageLink(
+      fusedOperator<string, string>({
+        ...stageLink(
           stage((v) => {
             steps.push(v);
             return { out: [v] };
           }),
           undefined,
-          planner,
         ),
-      ),
+        planner,
+      }),
     );
     // m:1 arms the lane (on the states as they are) and is its first delta; m:2 takes the kept lane.
     expect(observe(chained)).toEqual({ values: ["lane:1", "lane:2", "x"], end: "complete" });
