@@ -18,33 +18,26 @@ export function checkChunk(family: ChunkFamily, chunk: AguiEvent, ctx: StepConte
       chunk,
       ctx,
       [],
-      `${bad.path} must be ${bad.expected} when present; a malformed chunk is rejected, never repaired.`,
+      `${bad} when present; a malformed chunk is rejected, never repaired.`,
     );
   }
 }
 
-interface BadField {
-  readonly path: string;
-  readonly expected: string;
-}
-
-function firstBadField(family: ChunkFamily, chunk: AguiEvent): BadField | undefined {
-  if (!isOptionalString(chunk[family.idField])) return { path: `/${family.idField}`, expected: "a string" };
-  if (!isOptionalString(chunk.delta)) return { path: "/delta", expected: "a string" };
-  if (!isOptionalString(chunk.subagentRunId)) return { path: "/subagentRunId", expected: "a string" };
-  if (chunk.metadata !== undefined && !isPlainObject(chunk.metadata))
-    return { path: "/metadata", expected: "an object" };
-  if (chunk.rawEvent === null) return { path: "/rawEvent", expected: "a JSON value other than null" };
+/** What the first bad field must be (`/delta must be a string`), if any. */
+function firstBadField(family: ChunkFamily, chunk: AguiEvent): string | undefined {
+  if (!isOptionalString(chunk[family.idField])) return `/${family.idField} must be a string`;
+  if (!isOptionalString(chunk.delta)) return "/delta must be a string";
+  if (!isOptionalString(chunk.subagentRunId)) return "/subagentRunId must be a string";
+  if (chunk.metadata !== undefined && !isPlainObject(chunk.metadata)) return "/metadata must be an object";
+  if (chunk.rawEvent === null) return "/rawEvent must be a JSON value other than null";
   const timestamp = chunk.timestamp;
-  if (timestamp !== undefined && !isInstant(timestamp)) {
-    return { path: "/timestamp", expected: "an integer within ±(2^53−1)" };
-  }
+  if (timestamp !== undefined && !isInstant(timestamp)) return "/timestamp must be an integer within ±(2^53−1)";
   for (const field of family.openerFields) {
     const value = chunk[field.name];
     if (value === undefined) continue;
-    if (typeof value !== "string") return { path: `/${field.name}`, expected: "a string" };
+    if (typeof value !== "string") return `/${field.name} must be a string`;
     if (field.oneOf !== undefined && !field.oneOf.has(value)) {
-      return { path: `/${field.name}`, expected: `one of ${[...field.oneOf].join(", ")}` };
+      return `/${field.name} must be one of ${[...field.oneOf].join(", ")}`;
     }
   }
   return undefined;
