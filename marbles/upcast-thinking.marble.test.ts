@@ -9,12 +9,8 @@ import type { ReasoningWarning } from "../src/core/types";
 import { formatWarning } from "../src/core/warnings";
 import { ev, sequentialIds } from "../src/testing/builders";
 import { collectWarnings, createTestScheduler } from "../src/testing/marbles";
-import {
-  createUpcastStage,
-  DEFAULT_THINKING_EXPIRY,
-  type UpcastOptions,
-  type UpcastState,
-} from "../src/upcast/upcast-thinking";
+import { createUpcastStage, type UpcastOptions, type UpcastState } from "../src/upcast/upcast-thinking";
+import { DEFAULT_THINKING_EXPIRY } from "../src/upcast/thinking-expiry";
 
 // ---------------------------------------------------------------------------------------------
 // Harness

@@ -26,7 +26,7 @@ import { protocolError } from "../core/errors";
 import { VerifyState } from "./verify-state";
 import { optionsOf } from "../core/arguments";
 
-export { VerifyState, type RunPhase } from "./verify-state";
+export { VerifyState } from "./verify-state";
 
 export interface VerifyOptions extends WarningOptions {
   /** Open items (all families together) allowed at once; more fails with LIMIT_EXCEEDED. Default 10_000. */

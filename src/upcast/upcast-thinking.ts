@@ -17,8 +17,6 @@ import { legacyDuplicateOpen, legacyOrphan, malformedTitle, unreadableLegacy } f
 import { titleDroppedWarning, titleMovedWarning, upcastWarning } from "./upcast-warnings";
 import { optionsOf } from "../core/arguments";
 
-export { DEFAULT_THINKING_EXPIRY } from "./thinking-expiry";
-
 export interface UpcastOptions extends WarningOptions {
   /** Mints ids for THINKING_* events that carry none (D-THINK-IDS). Default crypto.randomUUID(). */
   idFactory?: () => string;
