@@ -10,6 +10,7 @@ import { Conversation, type HistoryState } from "./conversation";
 import { maxContentLengthOf } from "./content-limit";
 import { endOpenItems } from "./incomplete";
 import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
+import { heldRecords } from "./held-records";
 import { issuersOf } from "./issuers";
 import { earlierCopies, repeatedId } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
@@ -170,26 +171,30 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
     const field = (key: keyof ReasoningHistory): unknown =>
       readable(`initialHistory.${key}`, () => initialHistory[key]);
     const durations = field("durations");
+    const messages = checkSeed(field("messages"), "initialHistory.messages");
+    // Records naming nothing the messages hold go, as the middleware's and a snapshot's do (D-PATHS).
     return {
-      messages: checkSeed(field("messages"), "initialHistory.messages"),
-      // A seed has no run open: an item it lists as open was cut off with its stream (a run aborted, a
-      // history saved mid-run) and can never go on here — truncated (R-RUN-5), not streaming forever.
-      incomplete: checkRecords<IncompleteItem>(field("incomplete"), "initialHistory.incomplete", "kind", "id").map(
-        (item) => (item.reason === "open" ? { ...item, reason: "truncated" } : item),
-      ),
-      issuers: checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId"),
-      // A history from before D-DURATION has no durations: it gets an empty list.
-      durations: checkRecords<ReasoningDuration>(durations ?? [], "initialHistory.durations", "kind", "id").map(
-        (record, i) => {
-          // The view subtracts these (D-DURATION): what parseHistory would refuse is refused here too.
-          if (!isInstant(record.startedAt) || (record.endedAt !== undefined && !isInstant(record.endedAt))) {
-            throw new TypeError(
-              `agui-reasoning: initialHistory.durations[${i}] must have an integer \`startedAt\` (and \`endedAt\`, if any) in milliseconds`,
-            );
-          }
-          return record;
-        },
-      ),
+      messages,
+      ...heldRecords(messages, {
+        // A seed has no run open: an item it lists as open was cut off with its stream (a run aborted, a
+        // history saved mid-run) and can never go on here — truncated (R-RUN-5), not streaming forever.
+        incomplete: checkRecords<IncompleteItem>(field("incomplete"), "initialHistory.incomplete", "kind", "id").map(
+          (item) => (item.reason === "open" ? { ...item, reason: "truncated" } : item),
+        ),
+        issuers: checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId"),
+        // A history from before D-DURATION has no durations: it gets an empty list.
+        durations: checkRecords<ReasoningDuration>(durations ?? [], "initialHistory.durations", "kind", "id").map(
+          (record, i) => {
+            // The view subtracts these (D-DURATION): what parseHistory would refuse is refused here too.
+            if (!isInstant(record.startedAt) || (record.endedAt !== undefined && !isInstant(record.endedAt))) {
+              throw new TypeError(
+                `agui-reasoning: initialHistory.durations[${i}] must have an integer \`startedAt\` (and \`endedAt\`, if any) in milliseconds`,
+              );
+            }
+            return record;
+          },
+        ),
+      }),
     };
   }
   const messages = initialMessages === undefined ? [] : checkSeed(initialMessages, "initialMessages");

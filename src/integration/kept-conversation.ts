@@ -1,7 +1,7 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
-import { heldDurations } from "../history/durations";
+import { entityKey, entityKeys, heldRecords } from "../history/held-records";
 import { hasValue, issuersOf } from "../history/issuers";
 import { messageKey, sharedIds } from "../history/message-key";
 import { NotJsonData, ownCopy } from "../history/own-copy";
@@ -85,16 +85,10 @@ export function continueConversation(
     messages.push(...(following.get(key) ?? []));
   });
 
-  const present = entityKeys(messages);
-  const issuers = merge.issuers(held?.issuers ?? [], present);
-  const history: ReasoningHistory = {
-    messages,
-    // The held `incomplete` items whose message or tool call is still in the conversation.
-    incomplete: (held?.incomplete ?? []).filter((item) => present.has(entityKey(item.kind, item.id))),
-    issuers,
-    // D-DURATION: the held durations of the reasoning messages still in the conversation.
-    durations: heldDurations(held?.durations ?? [], new Set(messages.map((m) => m.id))),
-  };
+  const issuers = merge.issuers(held?.issuers ?? [], entityKeys(messages));
+  // The held `incomplete` items and durations of the messages and tool calls still in the conversation.
+  const { incomplete, durations } = heldRecords(messages, held ?? EMPTY_RECORDS);
+  const history: ReasoningHistory = { messages, incomplete, issuers, durations };
   return {
     history,
     messages: toRunInputMessages(
@@ -214,16 +208,6 @@ function callsById(calls: readonly ToolCall[]): Map<string, ToolCall> {
   return byId;
 }
 
-/** The entity keys of the messages and tool calls in `messages`. */
-function entityKeys(messages: readonly Message[]): Set<string> {
-  const present = new Set<string>();
-  for (const message of messages) {
-    present.add(entityKey("message", message.id));
-    for (const call of toolCallsOf(message) ?? []) present.add(entityKey("tool-call", call.id));
-  }
-  return present;
-}
-
 /** The run input's messages, checked as `initialMessages` are (a non-array is none). */
 function appMessages(sent: unknown): readonly Message[] {
   if (!Array.isArray(sent)) return [];
@@ -247,4 +231,4 @@ function appCopy(message: Message, i: number): Message {
   }
 }
 
-const entityKey = (subtype: string, entityId: string): string => `${subtype}\u0000${entityId}`;
+const EMPTY_RECORDS = { incomplete: [], issuers: [], durations: [] } as const;

@@ -1,0 +1,36 @@
+import type { Message } from "@ag-ui/core";
+import { toolCallsOf } from "./conversation";
+import { heldDurations } from "./durations";
+import type { ReasoningHistory } from "./types";
+
+/** The key of a message or tool call among a history's records: its kind (or subtype), then its id. */
+export const entityKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+
+/** The entity keys of the messages and tool calls in `messages`. */
+export function entityKeys(messages: readonly Message[]): Set<string> {
+  const present = new Set<string>();
+  for (const message of messages) {
+    present.add(entityKey("message", message.id));
+    for (const call of toolCallsOf(message) ?? []) present.add(entityKey("tool-call", call.id));
+  }
+  return present;
+}
+
+type Records = Omit<ReasoningHistory, "messages">;
+
+/**
+ * The records of `records` that name what `messages` hold: `incomplete` items and issuer records of a
+ * message or tool call there, durations of a message there (and of the spans those started in).
+ * Why: the pipeline never derives a record naming nothing (a snapshot drops them, apply-snapshot.ts;
+ * the middleware drops those of a message the application no longer sends, D-KEEPER), and one left
+ * in a seed attaches to a later message reusing the id (its first start taken for the new one's).
+ * Every way in keeps the same records (D-PATHS). O(messages + records).
+ */
+export function heldRecords(messages: readonly Message[], records: Records): Records {
+  const present = entityKeys(messages);
+  return {
+    incomplete: records.incomplete.filter((item) => present.has(entityKey(item.kind, item.id))),
+    issuers: records.issuers.filter((record) => present.has(entityKey(record.subtype, record.entityId))),
+    durations: heldDurations(records.durations, { has: (id) => present.has(entityKey("message", id)) }),
+  };
+}
