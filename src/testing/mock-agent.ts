@@ -67,12 +67,19 @@ export interface MockRunParameters {
 
 /**
  * `source` until `signal` aborts; then, as `@ag-ui/client` 1.0's HTTP transport reports a fetch it
- * aborted, a `RUN_ERROR` with `code: "abort"`, and the end.
+ * aborted, a `RUN_ERROR` with `code: "abort"`, and the end. With `signal` aborted before the
+ * subscription the fetch never starts: the error is the abort's reason (an `AbortError`), and the
+ * script does not start either.
  */
 function abortable(source: Observable<unknown>, signal: AbortSignal): Observable<unknown> {
-  return concat(
-    source.pipe(takeUntil(fromEvent(signal, "abort"))),
-    defer(() => (signal.aborted ? of({ type: "RUN_ERROR", message: "Request aborted", code: "abort" }) : EMPTY)),
+  return defer(() =>
+    signal.aborted
+      ? // eslint-disable-next-line rxjs-x/throw-error -- the abort's reason, passed on as fetch rejects with it
+        throwError(() => signal.reason as unknown)
+      : concat(
+          source.pipe(takeUntil(fromEvent(signal, "abort"))),
+          defer(() => (signal.aborted ? of({ type: "RUN_ERROR", message: "Request aborted", code: "abort" }) : EMPTY)),
+        ),
   );
 }
 

@@ -13,7 +13,10 @@ export interface ReasoningView {
 
 /** One assistant turn: the messages between two user (or system/developer) messages. */
 export interface TurnView {
-  /** The id of the turn's first message (stable while the turn grows). */
+  /**
+   * The id of the turn's first message (stable while the turn grows), unique in the view: a turn whose
+   * first message's id an earlier turn's has gets `#2`, `#3`, ….
+   */
   readonly id: string;
   /** The turn's messages, as the history holds them (shared, not copied). */
   readonly messages: readonly Message[];
@@ -87,6 +90,7 @@ export function reasoningView(
   const open = running ? openMessages(history) : NOTHING_OPEN;
   const before = previous?.turns ?? NO_TURNS;
   const turns: TurnView[] = [];
+  const ids = new Set<string>();
   let changed = false;
   let i = 0;
   while (i < messages.length) {
@@ -96,11 +100,12 @@ export function reasoningView(
     }
     let end = i + 1;
     while (end < messages.length && inTurn(messages[end]!)) end++;
+    const id = uniqueId(messages[i]!.id, ids);
     const old = before[turns.length];
     const turn =
-      old !== undefined && sameTurn(old, messages, i, end, durations, open)
+      old !== undefined && old.id === id && sameTurn(old, messages, i, end, durations, open)
         ? old
-        : buildTurn(messages.slice(i, end), durations, open);
+        : buildTurn(id, messages.slice(i, end), durations, open);
     if (turn !== old) changed = true;
     turns.push(turn);
     i = end;
@@ -110,6 +115,18 @@ export function reasoningView(
 }
 
 const NO_TURNS: readonly TurnView[] = [];
+
+/**
+ * `id`, or `id#2`, `id#3`, … when an earlier turn has it (and adds it to `ids`): a turn is keyed by its
+ * first message's id, which two turns can share (a tool result under its call's message id,
+ * D-TOOL-RESULT-ID, opening a turn), and a UI keys its list by it.
+ */
+function uniqueId(id: string, ids: Set<string>): string {
+  let unique = id;
+  for (let n = 2; ids.has(unique); n++) unique = `${id}#${n}`;
+  ids.add(unique);
+  return unique;
+}
 
 /** Roles that belong to an assistant turn (user, system and developer messages separate turns). */
 function inTurn(message: Message): boolean {
@@ -137,6 +154,7 @@ function sameTurn(
 }
 
 function buildTurn(
+  id: string,
   messages: readonly Message[],
   durations: ReadonlyMap<string, ReasoningDuration>,
   open: ReadonlySet<string>,
@@ -152,7 +170,7 @@ function buildTurn(
     else if (message.role === "assistant" && message.content) close();
   }
   close();
-  return { id: messages[0]!.id, messages, groups };
+  return { id, messages, groups };
 }
 
 function blockOf(

@@ -171,6 +171,26 @@ describe("abortRun() on a real HttpAgent, and the testing kit's mockAgent alike"
     }
     expect(mock.messages).toEqual(real.messages);
   });
+
+  it("D-RUN-ERROR: run() with a signal aborted before it is subscribed fails with an AbortError at once; no request, no scripted event — the mock as the real client", async () => {
+    const server = await serve([{ events }]);
+    const outcome = async (agent: { abortController: AbortController; run(i: RunAgentInput): Observable<unknown> }) => {
+      agent.abortController.abort();
+      const seen: unknown[] = [];
+      const error = await lastValueFrom(agent.run(runInput()).pipe(tap((e) => seen.push(e)))).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      return { seen, error: error && { name: error.name, message: error.message } };
+    };
+    const real = await outcome(new HttpAgent({ url: server.url }));
+    let scripted = 0;
+    const mock = await outcome(mockAgent([() => from(events).pipe(tap(() => scripted++))]));
+    expect(real).toEqual({ seen: [], error: { name: "AbortError", message: expect.any(String) } });
+    expect(mock).toEqual(real);
+    expect(server.requests).toHaveLength(0);
+    expect(scripted).toBe(0);
+  });
 });
 
 describe("reasoningMiddleware (the outgoing filter, with a stand-in for the next agent)", () => {

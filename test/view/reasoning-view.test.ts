@@ -173,6 +173,34 @@ describe("reasoningView: what a chat UI shows of the reasoning", () => {
     expect(reasoningView(ended, afterB).turns[0]).toBe(afterB.turns[0]);
   });
 
+  it("D-TOOL-RESULT-ID: turn ids are unique in a view when two turns start with messages sharing an id, and stay stable", () => {
+    // LangGraph Python gives a tool result its call's message id; here a user message came between them.
+    const call = msg.toolCall("c1");
+    const messages = [
+      msg.user("u1", "look it up"),
+      msg.assistant("X", undefined, { toolCalls: [call] }),
+      msg.user("u2", "and then?"),
+      msg.tool("X", "c1", "found"),
+      msg.reasoning("r1", "so"),
+      msg.user("u3", "again"),
+      msg.assistant("X#2", "a message whose own id is X#2"),
+    ];
+    const view = reasoningView(historyOf(messages));
+    expect(view.turns.map((t) => t.id)).toEqual(["X", "X#2", "X#2#2"]);
+    expect(view.turns.map((t) => t.messages)).toEqual([[messages[1]], messages.slice(3, 5), [messages[6]]]);
+    // The same ids for a grown history, and the unchanged turns reused.
+    const grown = reasoningView(historyOf([...messages, msg.reasoning("r2", "more")]), view);
+    expect(grown.turns.map((t) => t.id)).toEqual(["X", "X#2", "X#2#2"]);
+    expect(grown.turns[1]).toBe(view.turns[1]);
+    expect(grown.turns[2]).not.toBe(view.turns[2]);
+    // The turn before it now starts with another id: the same messages get the id "X" back, a new turn object.
+    const renamed = [msg.user("u1", "look it up"), msg.assistant("Y", "no call"), ...messages.slice(2, 5)];
+    const again = reasoningView(historyOf(renamed), view);
+    expect(again.turns.map((t) => t.id)).toEqual(["Y", "X"]);
+    expect(again.turns[1]!.messages).toEqual(view.turns[1]!.messages);
+    expect(again.turns[1]).not.toBe(view.turns[1]);
+  });
+
   it("D-DURATION R-EVT-3: no duration from instants out of order (a producer's clock behind, or stamped and observed mixed), and a group lasts to its latest end when its blocks interleave", () => {
     // The browser's clock (epoch milliseconds, as Date.now() gives), far ahead of the producer's stamps.
     const aheadClock = { now: () => 1_800_000_000_000, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
