@@ -71,6 +71,7 @@ export class ReasoningProtocolError extends AGUIError {
   declare readonly event: unknown;
 
   constructor(init: ReasoningProtocolErrorInit) {
+    checkInit(init);
     const ids = init.ids ?? [];
     const idText = ids.length > 0 ? ` [${ids.map(quotedId).join(", ")}]` : "";
     super(`${init.code} (${init.rule}) at event #${init.eventIndex} ${init.eventType}${idText}: ${init.detail}`);
@@ -83,6 +84,27 @@ export class ReasoningProtocolError extends AGUIError {
     Object.defineProperty(this, "event", { value: init.event, enumerable: false });
     Object.setPrototypeOf(this, new.target.prototype);
   }
+}
+
+/**
+ * A `TypeError` naming the field of `init` at fault (never its value, D-REDACT), where a malformed one
+ * (an app building the errors its tests expect) would fail inside the constructor or give an error
+ * that names nothing. `code` is not looked up in ERROR_CODES: that would bundle the catalogue into
+ * every chat UI for a constructor check.
+ */
+function checkInit(init: unknown): asserts init is ReasoningProtocolErrorInit {
+  const given = (typeof init === "object" && init !== null ? init : {}) as Record<string, unknown>;
+  const { eventIndex, ids } = given;
+  const wrong =
+    ["code", "rule", "eventType", "detail"].find((field) => typeof given[field] !== "string") ??
+    (typeof eventIndex === "number" && Number.isSafeInteger(eventIndex) && eventIndex >= 0
+      ? undefined
+      : "eventIndex") ??
+    (ids === undefined || (Array.isArray(ids) && ids.every((id) => typeof id === "string")) ? undefined : "ids");
+  if (wrong !== undefined)
+    throw new TypeError(
+      `agui-reasoning: ReasoningProtocolError(init): \`init.${wrong}\` is missing or wrong; init is { code, rule, eventIndex, eventType, detail, ids?, event? }: strings, eventIndex a non-negative integer, ids an array of strings`,
+    );
 }
 
 /** Ids are opaque and may be huge (hostile input); messages show at most 120 characters of one. */

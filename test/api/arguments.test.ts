@@ -20,6 +20,13 @@ const make =
     new (cls as new (...a: unknown[]) => unknown)(...args);
 
 const history = main.emptyHistory();
+const VALID_INIT = {
+  code: "MALFORMED_EVENT",
+  rule: "R-PROC-4",
+  eventIndex: 3,
+  eventType: "TEXT_MESSAGE_CONTENT",
+  detail: "secret detail",
+};
 
 /** [what is called, the name its error must give, the call]. */
 /** A test name for `h` (a proxy whose reads throw has none JSON can give). */
@@ -93,6 +100,24 @@ const WRONG: [string, string, () => unknown][] = [
   ...[undefined, null, 42].flatMap((w): [string, string, () => unknown][] => [
     [`formatWarning(${String(w)})`, "formatWarning", call(main.formatWarning, w)],
   ]),
+  // An app building the errors its tests expect: each field checked, none quoted.
+  ...[
+    undefined,
+    null,
+    {},
+    { ...VALID_INIT, code: 5 },
+    { ...VALID_INIT, eventIndex: -1 },
+    { ...VALID_INIT, eventIndex: "3" },
+    { ...VALID_INIT, rule: 5 },
+    { ...VALID_INIT, eventType: undefined },
+    { ...VALID_INIT, detail: undefined },
+    { ...VALID_INIT, ids: "secret-id" },
+    { ...VALID_INIT, ids: [1] },
+  ].map((init): [string, string, () => unknown] => [
+    `new ReasoningProtocolError(${JSON.stringify(init)})`,
+    "ReasoningProtocolError",
+    make(main.ReasoningProtocolError, init),
+  ]),
 ];
 
 describe("a public function called with a wrong argument names itself", () => {
@@ -114,5 +139,8 @@ describe("a public function called with a wrong argument names itself", () => {
     expect(() => new main.InMemoryHistoryStore()).not.toThrow();
     expect(main.reasoningView(history)).toEqual({ turns: [] });
     expect(main.toRunInputMessages(history, { producer: "p" })).toEqual([]);
+    expect(new main.ReasoningProtocolError({ ...VALID_INIT, code: "MALFORMED_EVENT" }).message).toBe(
+      "MALFORMED_EVENT (R-PROC-4) at event #3 TEXT_MESSAGE_CONTENT: secret detail",
+    );
   });
 });
