@@ -296,11 +296,6 @@ function orphan(
   );
 }
 
-/** The families with open items, in table order. */
-export function openFamilies(sets: OpenSets): Family[] {
-  return FAMILIES.filter((f) => sets.families[f.index]!.open > 0);
-}
-
 /** Every item of the run, open or closed, family by family in table order, each in the order first opened. */
 export function* runItems(
   sets: OpenSets,

@@ -2,9 +2,9 @@ import { protocolError, type ReasoningProtocolError } from "../core/errors";
 import { plural } from "../core/plural";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued } from "../core/warning-codes";
-import type { Family } from "./families";
+import { FAMILIES, type Family } from "./families";
 import { recordMessages } from "./known-roles";
-import { openFamilies, resetOpenSets, runItems, type OpenSets } from "./open-items";
+import { resetOpenSets, runItems, type OpenSets } from "./open-items";
 import { quote } from "./violation";
 import type { VerifyState } from "./verify-state";
 
@@ -63,7 +63,7 @@ export function startRun(state: VerifyState, event: AguiEvent, ctx: StepContext)
 export function finishRun(state: VerifyState, event: AguiEvent, ctx: StepContext): ReasoningWarning | undefined {
   requireOpenRun(state, event, ctx);
   if (state.sets.total > 0) {
-    const families = openFamilies(state.sets);
+    const families = FAMILIES.filter((f) => state.sets.families[f.index]!.open > 0);
     const outcome = event.outcome;
     const cancelled =
       typeof outcome === "object" && outcome !== null && (outcome as { type?: unknown }).type === "cancelled";
