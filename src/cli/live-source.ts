@@ -61,6 +61,7 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
       transport = contentType.toLowerCase().startsWith(MEDIA_TYPE.proto) ? "proto" : "sse";
       return guarded(
         response,
+        transport === "sse",
         (reason) => (broken ??= reason),
         (ending) => (lineEnding ??= ending),
       );
@@ -129,9 +130,15 @@ function misreadProtobuf(contentType: string): string {
  * connection dying is the end of the stream, so an open run is truncated (RUN_TRUNCATED), one that
  * ended is closed. `HttpAgent` rethrows a failed body's cancellation outside any promise chain (an
  * uncaught `TypeError: terminated` and a stack trace), so the body it reads never fails.
+ *
+ * `sse`: the bytes after the last blank line wait for the next one (`Unfinished`), because an SSE
+ * event is dispatched at its blank line and one the reply ends inside is not (WHATWG); the client
+ * would parse it and fail with "not valid JSON". Cut there, the stream ends before it, as a recording
+ * cut inside its last frame does (RECORDING_CUT): a truncation, reported with the connection's end.
  */
 function guarded(
   response: Response,
+  sse: boolean,
   onBreak: (reason: string) => void,
   onLineEnding: (ending: LineEnding) => void,
 ): Response {
@@ -139,37 +146,112 @@ function guarded(
   if (!reader) return response;
   // The reply's first line break: looked for, a CR seen (its line ending is the next byte's), or found.
   let lineBreak: "looking" | "cr" | "found" = "looking";
+  let ending: LineEnding | undefined;
   const sniff = (bytes: Uint8Array): void => {
     for (let i = 0; i < bytes.length && lineBreak !== "found"; i++) {
       const b = bytes[i];
-      if (lineBreak === "cr") {
-        onLineEnding(b === 0x0a ? "CRLF" : "CR");
+      if (lineBreak === "cr") ending = b === 0x0a ? "CRLF" : "CR";
+      else if (b === 0x0a) ending = "LF";
+      else if (b === 0x0d) lineBreak = "cr";
+      if (ending !== undefined) {
+        onLineEnding(ending);
         lineBreak = "found";
-      } else if (b === 0x0a) {
-        onLineEnding("LF");
-        lineBreak = "found";
-      } else if (b === 0x0d) lineBreak = "cr";
+      }
     }
+  };
+  const unfinished = new Unfinished();
+  /** The end of the body: the unfinished event's bytes go on if they are a whole event, else the reply was cut inside it. */
+  const end = (controller: ReadableStreamDefaultController<Uint8Array>, broke?: string): void => {
+    const tail = unfinished.take();
+    let cut: string | undefined;
+    if (tail.length > 0 && (ending !== "LF" || wholeEvent(tail))) controller.enqueue(tail);
+    else if (tail.length > 0) cut = `an unfinished event of ${plural(tail.length, "byte")} dropped`;
+    if (cut !== undefined) onBreak(`${broke ?? "the reply ended inside an event"}; ${cut}`);
+    else if (broke !== undefined) onBreak(broke);
+    controller.close();
   };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
-        if (done) {
-          if (lineBreak === "cr") onLineEnding("CR");
-          controller.close();
-        } else if (value) {
+        // Until something goes on (or the end): a pull that enqueues nothing is not called again.
+        for (;;) {
+          const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
+          if (done) {
+            if (lineBreak === "cr") onLineEnding((ending = "CR"));
+            end(controller);
+            return;
+          }
+          if (!value) continue;
           sniff(value);
-          controller.enqueue(value);
+          // Only an LF stream is split here as the client splits it; any other goes on as it comes.
+          const split = sse && (ending === undefined || ending === "LF");
+          const ready = split ? unfinished.add(value) : Buffer.concat([unfinished.take(), value]);
+          if (ready.length === 0) continue;
+          controller.enqueue(ready);
+          return;
         }
       } catch (error) {
-        onBreak(breakReason(error));
-        controller.close();
+        end(controller, breakReason(error));
       }
     },
     cancel: () => reader.cancel().catch(() => {}),
   });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * The bytes of an SSE reply after its last "\n\n" (the event not finished yet), kept as the chunks
+ * that brought them: each chunk is searched once, so an event arriving in many small writes costs
+ * O(its size), not a copy of all of it per write.
+ */
+class Unfinished {
+  private chunks: Uint8Array[] = [];
+  // The last byte held (a "\n" there and one opening the next chunk make a blank line).
+  private last = -1;
+
+  /** Adds `bytes`; gives what is now finished (up to and with the last "\n\n"), possibly nothing. */
+  add(bytes: Uint8Array): Uint8Array {
+    let at = -1;
+    for (let i = bytes.length - 1; i > 0 && at < 0; i--) if (bytes[i] === 0x0a && bytes[i - 1] === 0x0a) at = i + 1;
+    if (at < 0 && bytes[0] === 0x0a && this.last === 0x0a) at = 1;
+    if (bytes.length > 0) this.last = bytes[bytes.length - 1]!;
+    if (at < 0) {
+      this.chunks.push(bytes);
+      return EMPTY_BYTES;
+    }
+    const ready = Buffer.concat([...this.chunks, bytes.subarray(0, at)]);
+    this.chunks = at < bytes.length ? [bytes.subarray(at)] : [];
+    return ready;
+  }
+
+  /** The unfinished bytes, and none held any more. */
+  take(): Uint8Array {
+    const tail = Buffer.concat(this.chunks);
+    this.chunks = [];
+    return tail;
+  }
+}
+
+const EMPTY_BYTES = new Uint8Array(0);
+
+/**
+ * Whether the bytes after the last blank line are one whole event all the same (its `data:` lines are
+ * JSON, or it has none: a comment, a trailing newline): the client dispatches it at the end, as the
+ * recording reader reads such a last frame (R-TRANS-4).
+ */
+function wholeEvent(bytes: Uint8Array): boolean {
+  const data = Buffer.from(bytes)
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5));
+  if (data.length === 0) return true;
+  try {
+    JSON.parse(data.join("\n"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `terminated (other side closed)`: the fetch error and its cause, codes and words only. */

@@ -40,6 +40,8 @@ function spawnCli(args: string[]): Promise<{ code: number | null; stdout: string
 describe("finding 1: the connection breaks after the reply started (R-TRANS-2)", () => {
   const open = sse([ev.runStarted("r1"), ev.reasoningStart("s1")]);
   const whole = sse([ev.runStarted("r1"), ev.reasoningStart("s1"), ev.reasoningEnd("s1"), ev.runFinished("r1")]);
+  // The start of a frame whose rest never comes (its text is a secret: never shown).
+  const cutEvent = 'data: {"type":"REASONING_MESSAGE_CONTENT","messageId":"m1","delta":"secret thou';
   const head = (framing: string): string => `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n${framing}\r\n\r\n`;
   const chunk = (text: string): string => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
   /** How each misbehaving server answers, on the raw socket. */
@@ -59,6 +61,19 @@ describe("finding 1: the connection breaks after the reply started (R-TRANS-2)",
     "a complete valid run, then a reset": (s) => {
       s.write(head("transfer-encoding: chunked") + chunk(whole));
       setTimeout(() => s.resetAndDestroy(), 30);
+    },
+    // Cut inside an event (SSE dispatches an event at its blank line, WHATWG: an unfinished one never).
+    "a reset inside an event": (s) => {
+      s.write(head("transfer-encoding: chunked") + chunk(open + cutEvent));
+      setTimeout(() => s.resetAndDestroy(), 30);
+    },
+    "a clean end inside an event": (s) => {
+      s.write(head("transfer-encoding: chunked") + chunk(open + cutEvent) + "0\r\n\r\n");
+      setTimeout(() => s.end(), 30);
+    },
+    "a whole last event without its blank line": (s) => {
+      s.write(head("transfer-encoding: chunked") + chunk(whole.trimEnd()) + "0\r\n\r\n");
+      setTimeout(() => s.end(), 30);
     },
   };
   let server: Server;
@@ -95,6 +110,30 @@ describe("finding 1: the connection breaks after the reply started (R-TRANS-2)",
       ]);
     },
   );
+
+  it.each(["a reset inside an event", "a clean end inside an event"])(
+    "R-TRANS-2 D-TRUNC D-REDACT: %s is a truncated run, as a recording cut there is — not an event that is not JSON",
+    async (mode) => {
+      const r = await spawnCli(["check", "--url", path(mode), "--no-progress"]);
+      expect([r.code, r.stderr]).toEqual([1, ""]);
+      expect(r.stdout).toContain("✗ Truncated at event #2 <end of stream>: RUN_TRUNCATED (D-TRUNC)");
+      expect(r.stdout).toMatch(
+        new RegExp(
+          String.raw`CONNECTION_BROKEN \(R-TRANS-2\) at event #2 <end of stream>: the connection broke after 2 events \((terminated.*|the reply ended inside an event); ` +
+            `an unfinished event of ${Buffer.byteLength(cutEvent)} bytes dropped\\)`,
+        ),
+      );
+      expect(r.stdout).not.toContain("not valid JSON");
+      expect(r.stdout).not.toContain("secret");
+    },
+  );
+
+  it("R-TRANS-4: a whole last event without its blank line is read (exit 0), as in a recording", async () => {
+    const r = await spawnCli(["check", "--url", path("a whole last event without its blank line"), "--no-progress"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toContain("✓ valid: 1 run");
+    expect(r.stdout).not.toContain("CONNECTION_BROKEN");
+  });
 
   it("R-TRANS-2: a complete valid run followed by a reset is valid (exit 0) and says the connection broke", async () => {
     const r = await spawnCli(["check", "--url", path("a complete valid run, then a reset"), "--no-progress"]);
