@@ -1,3 +1,4 @@
+import { optionsOf } from "../core/arguments";
 import type { HistoryStore, HistoryStoreCapabilities } from "./history-store";
 import { checkThreadId, historyOfRecord, recordOf } from "./stored-record";
 import type { ReasoningHistory } from "../history/types";
@@ -44,6 +45,7 @@ export class KeyValueHistoryStore implements HistoryStore {
   ) {
     if (typeof strings?.get !== "function" || typeof strings.set !== "function")
       throw new TypeError(`agui-reasoning: ${STORE} needs a store with get(key) and set(key, value) functions`);
+    options = optionsOf(options, STORE);
     this.keyPrefix = options.keyPrefix ?? "agui-reasoning/history/";
     this.capabilities = { encryptedValues: options.encryptedValues ?? true };
   }

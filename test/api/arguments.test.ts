@@ -7,7 +7,7 @@
 import { of } from "rxjs";
 import * as main from "../../src";
 import * as stages from "../../src/stages";
-import { IndexedDbHistoryStore } from "../../src/storage";
+import { IndexedDbHistoryStore, KeyValueHistoryStore } from "../../src/storage";
 
 type AnyFn = (...args: any[]) => unknown;
 const call =
@@ -53,6 +53,11 @@ const WRONG: [string, string, () => unknown][] = [
     ],
     [`new InMemoryHistoryStore(${String(options)})`, "InMemoryHistoryStore", make(main.InMemoryHistoryStore, options)],
     [`new IndexedDbHistoryStore(${String(options)})`, "IndexedDbHistoryStore", make(IndexedDbHistoryStore, options)],
+    [
+      `new KeyValueHistoryStore(localStorage, ${String(options)})`,
+      "KeyValueHistoryStore",
+      make(KeyValueHistoryStore, { get: () => null, set: () => {} }, options),
+    ],
     [
       `agentEvents(agent, input, ${String(options)})`,
       "agentEvents",
