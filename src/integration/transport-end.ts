@@ -65,7 +65,8 @@ export function endedTransport(
 
 /**
  * `@ag-ui/client` 1.0 reports an HTTP error as `Error("HTTP <status>: <body>")` and an event that is
- * not JSON with `JSON.parse`'s `SyntaxError`; both quote what the agent sent, and a body (a FastAPI 422
+ * not JSON with `JSON.parse`'s `SyntaxError` (also an event the reply ended inside: the client parses
+ * it, where SSE would drop it; which of the two it was, the error does not tell); both quote what the agent sent, and a body (a FastAPI 422
  * echoes the request) or a frame may hold reasoning text and encrypted values. Such an error is
  * replaced by one of the same class naming the endpoint, the status and the body's size, never its
  * text, and without the original as `cause` (Node prints a cause's message too). Others pass as they are.
@@ -81,7 +82,7 @@ function redactedClientError(error: unknown, endpoint: string): unknown {
   }
   if (error instanceof SyntaxError) {
     return new SyntaxError(
-      `agui-reasoning: the stream from ${endpoint} holds an event that is not valid JSON (the parser's message is not shown: it quotes the event)`,
+      `agui-reasoning: the stream from ${endpoint} holds an event that is not valid JSON, or ended inside one (the parser's message is not shown: it quotes the event)`,
     );
   }
   return error;

@@ -57,6 +57,13 @@ const badFrame = (): [number, string, string] => [
   `data: ${JSON.stringify(ev.runStarted("r-http", { threadId: "t-http" }))}\n\ndata: ${SECRET_TEXT} is not json\n\n`,
 ];
 
+/** A reply that ends inside its second event (a clean end: the server wrote all it had). */
+const cutFrame = (): [number, string, string] => [
+  200,
+  "text/event-stream",
+  `data: ${JSON.stringify(ev.runStarted("r-http", { threadId: "t-http" }))}\n\ndata: {"type":"REASONING_MESSAGE_CONTENT","delta":"${SECRET_TEXT}`,
+];
+
 async function failureThroughAgentEvents(url: string): Promise<unknown> {
   const pipeline = reasoningPipeline(agentEvents(new HttpAgent({ url }), runInput({ messages: conversation })), {
     producer: url,
@@ -118,6 +125,20 @@ describe("D-REDACT the client's reports of what an agent sent do not quote it", 
     expect((error as Error).message).toContain("holds an event that is not valid JSON");
     expect(shown(error)).not.toContain("SECRET-REAS");
   });
+
+  it.each([
+    ["agentEvents", failureThroughAgentEvents],
+    ["reasoningMiddleware", failureThroughMiddleware],
+  ])(
+    "D-REDACT R-TRANS-2 %s: a reply that ends inside an event is the client's SyntaxError, which says it may be that, not quoting it",
+    async (_, fail) => {
+      const url = await serve(cutFrame);
+      const error = await fail(url);
+      expect(error).toBeInstanceOf(SyntaxError);
+      expect((error as Error).message).toContain("holds an event that is not valid JSON, or ended inside one");
+      expect(shown(error)).not.toContain("SECRET-REAS");
+    },
+  );
 
   it("D-REDACT check --url: a frame that is not JSON is unusable input, without the parser's quote", async () => {
     const url = await serve(badFrame);
