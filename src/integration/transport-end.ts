@@ -127,7 +127,10 @@ export function connectionBroken(events: number, detail: string, shownEvents = S
 
 /** `TypeError, ECONNRESET`: what kind of failure, without its message. */
 function kindOf(error: TypeError): string {
-  const code = (error.cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code;
+  // Whatever a caller built the error with (`new TransportError(url, null)`): its kind, or "unknown".
+  // Not `instanceof Error`: fetch's errors may come from another realm.
+  if (typeof error !== "object" || error === null || typeof error.name !== "string") return "unknown";
+  const code = (error.cause as { code?: unknown } | null | undefined)?.code ?? (error as { code?: unknown }).code;
   return typeof code === "string" ? `${error.name}, ${code}` : error.name;
 }
 

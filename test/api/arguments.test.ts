@@ -138,6 +138,15 @@ describe("a public function called with a wrong argument names itself", () => {
     expect((error as Error).message).not.toContain("secret"); // D-REDACT: never what a hostile read threw
   });
 
+  it("new TransportError(endpoint, cause) with a cause that is no error names no kind it cannot read", () => {
+    for (const cause of [null, 42, { name: 7 }])
+      expect(new main.TransportError("http://agent.test/run", cause as never).message).toBe(
+        "agui-reasoning: the connection to http://agent.test/run failed (unknown) while no run was open; a stream that ends without its own end is not a success",
+      );
+    const reset = Object.assign(new TypeError("terminated"), { cause: { code: "ECONNRESET" } });
+    expect(new main.TransportError("http://agent.test/run", reset).message).toContain("(TypeError, ECONNRESET)");
+  });
+
   it("absent options are the defaults", () => {
     expect(() => main.reasoningPipeline(of()).events$.subscribe({ error: () => {} })).not.toThrow();
     expect(() => main.deriveHistory()).not.toThrow();
