@@ -115,30 +115,18 @@ describe("D-REDACT the client's reports of what an agent sent do not quote it", 
     },
   );
 
+  // R-TRANS-2: a reply that ends inside an event is the same SyntaxError (the client parses the unfinished event).
   it.each([
-    ["agentEvents", failureThroughAgentEvents],
-    ["reasoningMiddleware", failureThroughMiddleware],
-  ])("D-REDACT %s: a frame that is not JSON is a SyntaxError that does not quote it", async (_, fail) => {
-    const url = await serve(badFrame);
-    const error = await fail(url);
+    ["agentEvents", "a frame that is not JSON", failureThroughAgentEvents, badFrame],
+    ["reasoningMiddleware", "a frame that is not JSON", failureThroughMiddleware, badFrame],
+    ["agentEvents", "a reply that ends inside an event", failureThroughAgentEvents, cutFrame],
+    ["reasoningMiddleware", "a reply that ends inside an event", failureThroughMiddleware, cutFrame],
+  ])("D-REDACT R-TRANS-2 %s: %s is a SyntaxError that names both and quotes neither", async (_, _what, fail, reply) => {
+    const error = await fail(await serve(reply));
     expect(error).toBeInstanceOf(SyntaxError);
-    expect((error as Error).message).toContain("holds an event that is not valid JSON");
+    expect((error as Error).message).toContain("holds an event that is not valid JSON, or ended inside one");
     expect(shown(error)).not.toContain("SECRET-REAS");
   });
-
-  it.each([
-    ["agentEvents", failureThroughAgentEvents],
-    ["reasoningMiddleware", failureThroughMiddleware],
-  ])(
-    "D-REDACT R-TRANS-2 %s: a reply that ends inside an event is the client's SyntaxError, which says it may be that, not quoting it",
-    async (_, fail) => {
-      const url = await serve(cutFrame);
-      const error = await fail(url);
-      expect(error).toBeInstanceOf(SyntaxError);
-      expect((error as Error).message).toContain("holds an event that is not valid JSON, or ended inside one");
-      expect(shown(error)).not.toContain("SECRET-REAS");
-    },
-  );
 
   it("D-REDACT check --url: a frame that is not JSON is unusable input, without the parser's quote", async () => {
     const url = await serve(badFrame);
