@@ -9,7 +9,7 @@ import { agentEvents } from "../integration/agent-events";
 import { TransportError, connectionBroken } from "../integration/transport-end";
 import type { Source } from "./inspect";
 import { grouped } from "./outcome";
-import { InputError } from "./read-recording";
+import { InputError, isJson, sseData } from "./read-recording";
 
 /** The two transports an `HttpAgent` reads (`--accept`): SSE, and AG-UI's protobuf framing. */
 export type Transport = "sse" | "proto";
@@ -185,7 +185,7 @@ function guarded(
           sniff(value);
           // Only an LF stream is split here as the client splits it; any other goes on as it comes.
           const split = sse && (ending === undefined || ending === "LF");
-          const ready = split ? unfinished.add(value) : Buffer.concat([unfinished.take(), value]);
+          const ready = split ? unfinished.add(value) : unfinished.take(value);
           if (ready.length === 0) continue;
           controller.enqueue(ready);
           return;
@@ -224,9 +224,10 @@ class Unfinished {
     return ready;
   }
 
-  /** The unfinished bytes, and none held any more. */
-  take(): Uint8Array {
-    const tail = Buffer.concat(this.chunks);
+  /** The unfinished bytes, then `more` (none: nothing), and none held any more: no copy when none were held. */
+  take(more: Uint8Array = EMPTY_BYTES): Uint8Array {
+    if (this.chunks.length === 0) return more;
+    const tail = Buffer.concat([...this.chunks, more]);
     this.chunks = [];
     return tail;
   }
@@ -235,23 +236,14 @@ class Unfinished {
 const EMPTY_BYTES = new Uint8Array(0);
 
 /**
- * Whether the bytes after the last blank line are one whole event all the same (its `data:` lines are
+ * Whether the bytes after the last blank line are one whole event all the same (its data lines are
  * JSON, or it has none: a comment, a trailing newline): the client dispatches it at the end, as the
- * recording reader reads such a last frame (R-TRANS-4).
+ * recording reader reads such a last frame (R-TRANS-4), with the same reading of its lines.
  */
 function wholeEvent(bytes: Uint8Array): boolean {
-  const data = Buffer.from(bytes)
-    .toString("utf8")
-    .split("\n")
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5));
-  if (data.length === 0) return true;
-  try {
-    JSON.parse(data.join("\n"));
-    return true;
-  } catch {
-    return false;
-  }
+  const data = Buffer.from(bytes).toString("utf8").split("\n").map(sseData);
+  const values = data.filter((value) => value !== undefined);
+  return values.length === 0 || isJson(values.join("\n"));
 }
 
 /** `terminated (other side closed)`: the fetch error and its cause, codes and words only. */

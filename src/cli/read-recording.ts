@@ -78,17 +78,12 @@ export function readRecording(
       emit(parseJson(text, "line", at), at);
     };
 
-    // WHATWG HTML § 9.2.6 "Interpreting an event stream": a line without a colon is a field name
-    // with an empty value; one space after the colon is dropped; comments start with a colon.
     const sseLine = (line: string, at: number): void => {
       if (line === "") return dispatchFrame();
-      if (line.startsWith(":")) return;
-      const colon = line.indexOf(":");
-      const field = colon < 0 ? line : line.slice(0, colon);
-      if (field !== "data") return;
+      const data = sseData(line);
+      if (data === undefined) return;
       if (frame.length === 0) frameLine = at;
-      const value = colon < 0 ? "" : line.slice(colon + 1);
-      frame.push(value.startsWith(" ") ? value.slice(1) : value);
+      frame.push(data);
     };
 
     const dispatchFrame = (): void => {
@@ -241,8 +236,21 @@ export function readRecording(
   };
 }
 
+/**
+ * The value of an SSE `data` line, or undefined for any other line (another field, a comment). WHATWG
+ * HTML § 9.2.6 "Interpreting an event stream": a line without a colon is a field name with an empty
+ * value; one space after the colon is dropped; comments start with a colon.
+ */
+export function sseData(line: string): string | undefined {
+  if (line.startsWith(":")) return undefined;
+  const colon = line.indexOf(":");
+  if ((colon < 0 ? line : line.slice(0, colon)) !== "data") return undefined;
+  const value = colon < 0 ? "" : line.slice(colon + 1);
+  return value.startsWith(" ") ? value.slice(1) : value;
+}
+
 /** Whether `text` is one complete JSON value. */
-function isJson(text: string): boolean {
+export function isJson(text: string): boolean {
   try {
     JSON.parse(text);
     return true;

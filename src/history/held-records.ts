@@ -1,10 +1,8 @@
 import type { Message } from "@ag-ui/core";
 import { toolCallsOf } from "./conversation";
 import { heldDurations } from "./durations";
+import { entityKey } from "./message-key";
 import type { ReasoningHistory } from "./types";
-
-/** The key of a message or tool call among a history's records: its kind (or subtype), then its id. */
-export const entityKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
 
 /** The entity keys of the messages and tool calls in `messages`. */
 export function entityKeys(messages: readonly Message[]): Set<string> {
@@ -24,10 +22,14 @@ type Records = Omit<ReasoningHistory, "messages">;
  * Why: the pipeline never derives a record naming nothing (a snapshot drops them, apply-snapshot.ts;
  * the middleware drops those of a message the application no longer sends, D-KEEPER), and one left
  * in a seed attaches to a later message reusing the id (its first start taken for the new one's).
- * Every way in keeps the same records (D-PATHS). O(messages + records).
+ * Every way in keeps the same records (D-PATHS). `present`: `entityKeys(messages)`, if the caller
+ * has it. O(messages + records).
  */
-export function heldRecords(messages: readonly Message[], records: Records): Records {
-  const present = entityKeys(messages);
+export function heldRecords(
+  messages: readonly Message[],
+  records: Records,
+  present: ReadonlySet<string> = entityKeys(messages),
+): Records {
   return {
     incomplete: records.incomplete.filter((item) => present.has(entityKey(item.kind, item.id))),
     issuers: records.issuers.filter((record) => present.has(entityKey(record.subtype, record.entityId))),

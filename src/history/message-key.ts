@@ -28,6 +28,12 @@ export function earlierCopies(
   };
 }
 
+/**
+ * The key of a message or tool call among a history's records (`incomplete` items, issuer records):
+ * its kind (or subtype), then its id — a message and a tool call may share an id.
+ */
+export const entityKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+
 /** How a repeat names its message: `the id "x"`, or `the tool message id "x"` (D-HISTORY-IDS). */
 export function repeatedId(message: Pick<Message, "id" | "role">): string {
   return `the ${message.role === "tool" ? "tool message id" : "id"} ${quotedId(message.id)}`;

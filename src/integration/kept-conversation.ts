@@ -1,9 +1,9 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
-import { entityKey, entityKeys, heldRecords } from "../history/held-records";
+import { entityKeys, heldRecords } from "../history/held-records";
 import { hasValue, issuersOf } from "../history/issuers";
-import { messageKey, sharedIds } from "../history/message-key";
+import { entityKey, messageKey, sharedIds } from "../history/message-key";
 import { NotJsonData, ownCopy } from "../history/own-copy";
 import { messageProblem } from "../history/read-event";
 import { toRunInputMessages } from "../history/run-input";
@@ -85,9 +85,10 @@ export function continueConversation(
     messages.push(...(following.get(key) ?? []));
   });
 
-  const issuers = merge.issuers(held?.issuers ?? [], entityKeys(messages));
+  const present = entityKeys(messages);
+  const issuers = merge.issuers(held?.issuers ?? [], present);
   // The held `incomplete` items and durations of the messages and tool calls still in the conversation.
-  const { incomplete, durations } = heldRecords(messages, held ?? EMPTY_RECORDS);
+  const { incomplete, durations } = heldRecords(messages, held ?? EMPTY_RECORDS, present);
   const history: ReasoningHistory = { messages, incomplete, issuers, durations };
   return {
     history,

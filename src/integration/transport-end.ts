@@ -66,8 +66,9 @@ export function endedTransport(
 /**
  * `@ag-ui/client` 1.0 reports an HTTP error as `Error("HTTP <status>: <body>")` and an event that is
  * not JSON with `JSON.parse`'s `SyntaxError` (also an event the reply ended inside: the client parses
- * it, where SSE would drop it; which of the two it was, the error does not tell); both quote what the agent sent, and a body (a FastAPI 422
- * echoes the request) or a frame may hold reasoning text and encrypted values. Such an error is
+ * it, where SSE would drop it; which of the two it was, the error does not tell). Both quote what the
+ * agent sent, and a body (a FastAPI 422 echoes the request) or a frame may hold reasoning text and
+ * encrypted values. Such an error is
  * replaced by one of the same class naming the endpoint, the status and the body's size, never its
  * text, and without the original as `cause` (Node prints a cause's message too). Others pass as they are.
  */

@@ -1,5 +1,7 @@
 import { quotedId } from "../core/errors";
-import { Conversation, toolCallsOf, type HistoryState, type OpenSpan } from "../history/conversation";
+import { Conversation, type HistoryState, type OpenSpan } from "../history/conversation";
+import { entityKeys } from "../history/held-records";
+import { entityKey } from "../history/message-key";
 import { ownCopy } from "../history/own-copy";
 import { Table } from "../history/table";
 import {
@@ -63,21 +65,22 @@ export function historyStateFromJSON(
   const conversation = Conversation.start(history, producer);
   const open = shape.object(doc.open, "/open");
   const removed = shape.object(doc.removed, "/removed");
-  const calls = new Set(history.messages.flatMap((message) => (toolCallsOf(message) ?? []).map((call) => call.id)));
+  const held = entityKeys(history.messages);
   // An item open in this stage is held, and listed as incomplete "open" (incomplete.ts keeps both in step).
   const listed = new Set(
-    history.incomplete.filter((item) => item.reason === "open").map((item) => `${item.kind}\u0000${item.id}`),
+    history.incomplete.filter((item) => item.reason === "open").map((item) => entityKey(item.kind, item.id)),
   );
   const openMessages = ids(shape, open.messages, "/open/messages").map((id) => {
     if (conversation.positionOf(id) === undefined)
       shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not hold`);
-    if (!listed.has(`message\u0000${id}`))
+    if (!listed.has(entityKey("message", id)))
       shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
     return id;
   });
   const openToolCalls = ids(shape, open.toolCalls, "/open/toolCalls").map((id) => {
-    if (!calls.has(id)) shape.fail("/open/toolCalls", `names ${quotedId(id)}, which no held assistant message holds`);
-    if (!listed.has(`tool-call\u0000${id}`))
+    if (!held.has(entityKey("tool-call", id)))
+      shape.fail("/open/toolCalls", `names ${quotedId(id)}, which no held assistant message holds`);
+    if (!listed.has(entityKey("tool-call", id)))
       shape.fail("/open/toolCalls", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
     return id;
   });

@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { earlierCopies, repeatedId, sharedIds } from "../history/message-key";
+import { earlierCopies, entityKey, repeatedId, sharedIds } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -137,7 +137,7 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
 function repeatsOf(): (kind: string, id: string) => boolean {
   const seen = new Set<string>();
   // A key seen before leaves the set as large as it was.
-  return (kind, id) => seen.size === seen.add(`${kind}\u0000${id}`).size;
+  return (kind, id) => seen.size === seen.add(entityKey(kind, id)).size;
 }
 
 const KINDS = ["message", "tool-call"] as const;

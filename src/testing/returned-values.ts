@@ -1,4 +1,5 @@
 import { byteLength, isPlainObject } from "../core/json";
+import { entityKey } from "../history/message-key";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
   readonly subtype: "message" | "tool-call";
@@ -28,13 +29,13 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
   const messages = isPlainObject(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
   for (const m of messages) {
     if (!isPlainObject(m)) continue;
-    received.set(`message\u0000${String(m.id)}`, m.encryptedValue);
+    received.set(entityKey("message", String(m.id)), m.encryptedValue);
     for (const call of Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : []) {
-      if (isPlainObject(call)) received.set(`tool-call\u0000${String(call.id)}`, call.encryptedValue);
+      if (isPlainObject(call)) received.set(entityKey("tool-call", String(call.id)), call.encryptedValue);
     }
   }
   return issued.map((v) => {
-    const got = received.get(`${v.subtype}\u0000${v.entityId}`);
+    const got = received.get(entityKey(v.subtype, v.entityId));
     return {
       subtype: v.subtype,
       entityId: v.entityId,
