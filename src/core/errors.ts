@@ -93,18 +93,27 @@ export class ReasoningProtocolError extends AGUIError {
  * every chat UI for a constructor check.
  */
 function checkInit(init: unknown): asserts init is ReasoningProtocolErrorInit {
-  const given = (typeof init === "object" && init !== null ? init : {}) as Record<string, unknown>;
-  const { eventIndex, ids } = given;
-  const wrong =
-    ["code", "rule", "eventType", "detail"].find((field) => typeof given[field] !== "string") ??
-    (typeof eventIndex === "number" && Number.isSafeInteger(eventIndex) && eventIndex >= 0
-      ? undefined
-      : "eventIndex") ??
-    (ids === undefined || (Array.isArray(ids) && ids.every((id) => typeof id === "string")) ? undefined : "ids");
+  const wrong = wrongField((typeof init === "object" && init !== null ? init : {}) as Record<string, unknown>, "code");
   if (wrong !== undefined)
     throw new TypeError(
       `agui-reasoning: ReasoningProtocolError(init): \`init.${wrong}\` is missing or wrong; init is { code, rule, eventIndex, eventType, detail, ids?, event? }: strings, eventIndex a non-negative integer, ids an array of strings`,
     );
+}
+
+/**
+ * The first field of an error's description that is not what it must be (`rule`, `eventType`,
+ * `detail` and `also` strings, `eventIndex` a non-negative integer, `ids` absent or an array of
+ * strings), or undefined: the check `ReasoningProtocolError` and `DowncastError` share.
+ */
+export function wrongField(given: Record<string, unknown>, also?: string): string | undefined {
+  const { eventIndex, ids } = given;
+  return (
+    [also, "rule", "eventType", "detail"].find((field) => field !== undefined && typeof given[field] !== "string") ??
+    (typeof eventIndex === "number" && Number.isSafeInteger(eventIndex) && eventIndex >= 0
+      ? undefined
+      : "eventIndex") ??
+    (ids === undefined || (Array.isArray(ids) && ids.every((id) => typeof id === "string")) ? undefined : "ids")
+  );
 }
 
 /** Ids are opaque and may be huge (hostile input); messages show at most 120 characters of one. */

@@ -1,5 +1,5 @@
 import { AGUIError } from "@ag-ui/core";
-import { quotedId } from "../core/errors";
+import { quotedId, wrongField } from "../core/errors";
 import type { StepContext } from "../core/types";
 
 /**
@@ -24,6 +24,13 @@ export class DowncastError extends AGUIError {
     detail: string,
     event: unknown,
   ) {
+    // As ReasoningProtocolError checks its init: a TypeError naming the argument, never a failure inside.
+    const index = typeof ctx === "object" && ctx !== null ? (ctx as { index?: unknown }).index : undefined;
+    const wrong = wrongField({ rule, eventIndex: index, eventType, ids: ids ?? null, detail });
+    if (wrong !== undefined)
+      throw new TypeError(
+        `agui-reasoning: DowncastError(rule, ctx, eventType, ids, detail, event): \`${wrong === "eventIndex" ? "ctx.index" : wrong}\` is missing or wrong; rule, eventType and detail are strings, ctx.index a non-negative integer, ids an array of strings`,
+      );
     const idText = ids.length > 0 ? ` [${ids.map(quotedId).join(", ")}]` : "";
     super(`NOT_REPRESENTABLE (${rule}) at event #${ctx.index} ${eventType}${idText}: ${detail}`);
     this.name = "DowncastError";

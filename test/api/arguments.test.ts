@@ -8,6 +8,7 @@ import { of } from "rxjs";
 import * as main from "../../src";
 import * as stages from "../../src/stages";
 import { IndexedDbHistoryStore, KeyValueHistoryStore } from "../../src/storage";
+import { DowncastError } from "../../src/resilience";
 
 type AnyFn = (...args: any[]) => unknown;
 const call =
@@ -123,6 +124,23 @@ const WRONG: [string, string, () => unknown][] = [
     "ReasoningProtocolError",
     make(main.ReasoningProtocolError, init),
   ]),
+  // The same for the downcast's error (its arguments positional, as the stage builds it).
+  ...(
+    [
+      [],
+      [5, { index: 0 }, "REASONING_START", [], "secret detail"],
+      ["D-DOWNCAST", undefined, "REASONING_START", [], "secret detail"],
+      ["D-DOWNCAST", { index: -1 }, "REASONING_START", [], "secret detail"],
+      ["D-DOWNCAST", { index: 0 }, null, [], "secret detail"],
+      ["D-DOWNCAST", { index: 0 }, "REASONING_START", "secret-id", "secret detail"],
+      ["D-DOWNCAST", { index: 0 }, "REASONING_START", [7], "secret detail"],
+      ["D-DOWNCAST", { index: 0 }, "REASONING_START", ["secret-id"], undefined],
+    ] as unknown[][]
+  ).map((args): [string, string, () => unknown] => [
+    `new DowncastError(${args.map((a) => JSON.stringify(a)).join(", ")})`,
+    "DowncastError",
+    make(DowncastError, ...args),
+  ]),
 ];
 
 describe("a public function called with a wrong argument names itself", () => {
@@ -155,6 +173,9 @@ describe("a public function called with a wrong argument names itself", () => {
     expect(main.toRunInputMessages(history, { producer: "p" })).toEqual([]);
     expect(new main.ReasoningProtocolError({ ...VALID_INIT, code: "MALFORMED_EVENT" }).message).toBe(
       "MALFORMED_EVENT (R-PROC-4) at event #3 TEXT_MESSAGE_CONTENT: secret detail",
+    );
+    expect(new DowncastError("D-DOWNCAST", { index: 2 }, "REASONING_START", ["m1"], "no way", {}).message).toBe(
+      'NOT_REPRESENTABLE (D-DOWNCAST) at event #2 REASONING_START ["m1"]: no way',
     );
   });
 });
