@@ -407,7 +407,12 @@ describe("encrypted values", () => {
       ["t1", "v-t1"],
       ["m1", "v-m1"],
     ]);
-    expect(r.history.issuers).toEqual(["u1", "sys", "dev", "a1", "t1", "m1"].map((id) => issued("message", id)));
+    // The tool message's record is its own (D-HISTORY-IDS: a tool message may share its id with another).
+    expect(r.history.issuers).toEqual(
+      ["u1", "sys", "dev", "a1", "t1", "m1"].map((id) =>
+        id === "t1" ? { ...issued("message", id), toolMessage: true } : issued("message", id),
+      ),
+    );
   });
 
   it("R-SCHEMA-9: a tool-call value lands on the ToolCall inside whichever assistant message holds it, seeded ones included", () => {
@@ -867,7 +872,7 @@ describe("message families", () => {
           { id: "t3", role: "tool", toolCallId: "tc-unknown", content: "three" },
         ],
         [],
-        [issued("message", "t1"), issued("tool-call", "tc1")],
+        [{ ...issued("message", "t1"), toolMessage: true }, issued("tool-call", "tc1")],
       ),
     );
     // The insertion re-indexed the messages after it: later events still find them.

@@ -6,7 +6,7 @@ import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messa
 import { keepHeld, unlist } from "./incomplete";
 import { keepHeldDurations } from "./durations";
 import { hasValue, issuersOf, recordValuesOf, replaceIssuers } from "./issuers";
-import { earlierCopies, messageKey } from "./message-key";
+import { earlierCopies, messageKey, messageValueKey, valueKey } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import { typeOf } from "../core/errors";
@@ -43,12 +43,7 @@ export function reconcileSnapshot(
   const plan = reconcile(conversation.messages.toArray(), snapshot);
   const added: ValueIssuer[] = [];
   for (const message of plan.restated) issuersOf(message, conversation.producer, added);
-  const reconciled = replaceIssuers(
-    conversation.withMessages(plan.messages),
-    plan.goneMessages,
-    plan.goneToolCalls,
-    added,
-  );
+  const reconciled = replaceIssuers(conversation.withMessages(plan.messages), plan.gone, added);
   return result(keepHeldDurations(keepHeld(stopRemovedItems(reconciled, openFamilies))), [event], warnings);
 }
 
@@ -58,9 +53,8 @@ interface Reconciliation {
   readonly messages: Message[];
   /** The snapshot's messages placed into it (replacing or appended): their values are the producer's. */
   readonly restated: Message[];
-  /** Held messages and tool calls whose copies are gone (replaced or dropped), values with them. */
-  readonly goneMessages: Set<string>;
-  readonly goneToolCalls: Set<string>;
+  /** The value keys of held messages and tool calls whose copies are gone (replaced or dropped), values with them. */
+  readonly gone: Set<string>;
 }
 
 function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
@@ -70,11 +64,7 @@ function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reco
   for (const message of snapshot) copies.set(messageKey(message), message);
   const restatesActivity = snapshot.some((m) => m.role === "activity");
   const restatesReasoning = snapshot.some((m) => m.role === "reasoning");
-  // Ids a held message of another role than tool has: a tool message with such an id holds no value
-  // lookups resolve to (D-TOOL-RESULT-ID), so dropping it withdraws no issuer record.
-  const otherIds = new Set<string>();
-  for (const message of held) if (message.role !== "tool") otherIds.add(message.id);
-  const plan: Reconciliation = { messages: [], restated: [], goneMessages: new Set(), goneToolCalls: new Set() };
+  const plan: Reconciliation = { messages: [], restated: [], gone: new Set() };
   const placed = new Set<string>();
   const place = (key: string, message: Message): void => {
     placed.add(key);
@@ -82,8 +72,8 @@ function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reco
     plan.restated.push(message);
   };
   const drop = (message: Message): void => {
-    if (message.role !== "tool" || !otherIds.has(message.id)) plan.goneMessages.add(message.id);
-    for (const call of toolCallsOf(message) ?? []) plan.goneToolCalls.add(call.id);
+    plan.gone.add(messageValueKey(message));
+    for (const call of toolCallsOf(message) ?? []) plan.gone.add(valueKey("tool-call", call.id));
   };
   for (const message of held) {
     const key = messageKey(message);

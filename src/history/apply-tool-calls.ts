@@ -7,6 +7,7 @@ import { flatten } from "./content-builder";
 import { closed, opened } from "./incomplete";
 import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
+import { valueKey } from "./message-key";
 import {
   byteLength,
   copyOf,
@@ -264,9 +265,7 @@ export function addToolResult(
       [id],
       "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
     );
-    const replaced = conversation.parts.sharedToolMessage.has(id)
-      ? conversation
-      : replaceIssuers(conversation, new Set([id]), EMPTY_SET, NONE);
+    const replaced = replaceIssuers(conversation, new Set([valueKey("message", id, true)]), NONE);
     return result(replaced.replaceAt(toolAt, message), [event], [w]);
   }
   // D-TOOL-RESULT-ID: an id a message of another role has is no failure (R-TEXT-5); the result is a
@@ -289,8 +288,6 @@ function sharedIdWarning(held: Message, event: AguiEvent, ctx: StepContext, id: 
   const text = `TOOL_CALL_RESULT reuses the id of a held ${roleName(held.role)} message; the result was added as a tool message of its own`;
   return [warning("DUPLICATE_MESSAGE_ID", "D-TOOL-RESULT-ID", event, ctx, [id], text)];
 }
-
-const EMPTY_SET: ReadonlySet<string> = new Set();
 
 /** Position of the assistant message holding tool call `id`, or -1. */
 export function holderPosition(conversation: Conversation, id: string): number {

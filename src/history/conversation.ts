@@ -1,7 +1,7 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { NONE, passThrough, result, type AguiEvent, type ReasoningWarning, type StepResult } from "../core/types";
 import { EDIT, freshEpoch, inForce } from "./epoch";
-import { spaceOf, Table } from "./table";
+import { spaceOf, Table, type Space } from "./table";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 
 /** The history stage's state. Only `history` is public; the rest is the stage's private business. */
@@ -322,12 +322,16 @@ export function incompleteTable(items: readonly IncompleteItem[]): Table<Incompl
   );
 }
 
-/** A table of issuer records, each keyed by its entity id in its subtype's space. */
+/** The space of a record in the issuers table: a message's 0, a tool call's 1, a tool message's 2. */
+export const recordSpace = (subtype: ValueIssuer["subtype"], toolMessage?: boolean): Space =>
+  toolMessage === true ? 2 : spaceOf(subtype);
+
+/** A table of issuer records, each keyed by its entity id in its space (`recordSpace`). */
 export function issuerTable(records: readonly ValueIssuer[]): Table<ValueIssuer> {
   return Table.keyed(
     records,
     (r) => r.entityId,
-    (r) => spaceOf(r.subtype),
+    (r) => recordSpace(r.subtype, r.toolMessage),
   );
 }
 

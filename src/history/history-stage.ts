@@ -181,7 +181,16 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
         incomplete: checkRecords<IncompleteItem>(field("incomplete"), "initialHistory.incomplete", "kind", "id").map(
           (item) => (item.reason === "open" ? { ...item, reason: "truncated" } : item),
         ),
-        issuers: checkRecords(field("issuers"), "initialHistory.issuers", "subtype", "entityId"),
+        issuers: checkRecords<ValueIssuer>(field("issuers"), "initialHistory.issuers", "subtype", "entityId").map(
+          (record, i) => {
+            // What parseHistory would refuse is refused here too (a tool message's record, D-HISTORY-IDS).
+            if (record.toolMessage !== undefined && ((record.toolMessage as unknown) !== true || record.subtype !== "message"))
+              throw new TypeError(
+                `agui-reasoning: initialHistory.issuers[${i}].toolMessage must be absent, or true on a record of subtype "message"`,
+              );
+            return record;
+          },
+        ),
         // A history from before D-DURATION has no durations: it gets an empty list.
         durations: checkRecords<ReasoningDuration>(durations ?? [], "initialHistory.durations", "kind", "id").map(
           (record, i) => {

@@ -1,25 +1,36 @@
 import type { Message } from "@ag-ui/core";
-import { issuerTable, toolCallsOf, type Conversation } from "./conversation";
-import { spaceOf } from "./table";
+import { issuerTable, recordSpace, toolCallsOf, type Conversation } from "./conversation";
+import { recordKey } from "./message-key";
 import type { ValueIssuer } from "./types";
 
 /**
  * Issuer records (D-ISSUER): who issued each stored `encryptedValue`, kept beside the messages
  * (never inside them). One record per entity; a new value replaces the record (D-REPEAT).
  * Recording one is O(log32 n) in the number of stored values (a `Table` keyed by entity id in its
- * subtype's space); only a snapshot, which restates the conversation anyway, rebuilds them.
+ * space, `recordSpace`: a tool message's value has a record of its own, D-HISTORY-IDS); only a
+ * snapshot, which restates the conversation anyway, rebuilds them.
  */
 
 type Subtype = ValueIssuer["subtype"];
 
-/** Records that this conversation's producer issued the value now stored on `subtype` `entityId`. */
-export function recordIssuer(conversation: Conversation, subtype: Subtype, entityId: string): Conversation {
+/**
+ * Records that this conversation's producer issued the value now stored on `subtype` `entityId` (on
+ * the tool message of that id when `toolMessage`).
+ */
+export function recordIssuer(
+  conversation: Conversation,
+  subtype: Subtype,
+  entityId: string,
+  toolMessage = false,
+): Conversation {
   const { issuers } = conversation.parts;
   const issuer = conversation.producer;
-  const space = spaceOf(subtype);
+  const space = recordSpace(subtype, toolMessage);
   const slot = issuers.slotOf(entityId, space);
   if (slot !== undefined && issuers.at(slot)!.issuer === issuer) return conversation;
-  const record: ValueIssuer = { subtype, entityId, issuer };
+  const record: ValueIssuer = toolMessage
+    ? { subtype, entityId, issuer, toolMessage: true }
+    : { subtype, entityId, issuer };
   return conversation.with({
     issuers: slot === undefined ? issuers.pushNew(record, entityId, space) : issuers.setAt(slot, record),
   });
@@ -33,11 +44,18 @@ export function recordValuesOf(conversation: Conversation, message: Message): Co
   return next;
 }
 
+/** The record of a value `message` itself carries, issued by `issuer` (a tool message's is its own, D-HISTORY-IDS). */
+export function messageRecord(message: Pick<Message, "id" | "role">, issuer: string | undefined): ValueIssuer {
+  return message.role === "tool"
+    ? { subtype: "message", entityId: message.id, issuer, toolMessage: true }
+    : { subtype: "message", entityId: message.id, issuer };
+}
+
 /** The records for the values a message and its tool calls carry, all issued by `issuer`. */
 export function issuersOf(message: Message, issuer: string | undefined, into: ValueIssuer[] = []): ValueIssuer[] {
   // An activity message holds no value by schema (R-REASON-18, #96): nothing to attribute.
   if (message.role === "activity") return into;
-  if (hasValue(message)) into.push({ subtype: "message", entityId: message.id, issuer });
+  if (hasValue(message)) into.push(messageRecord(message, issuer));
   const calls = toolCallsOf(message);
   if (calls !== undefined) {
     for (const call of calls) if (hasValue(call)) into.push({ subtype: "tool-call", entityId: call.id, issuer });
@@ -46,20 +64,19 @@ export function issuersOf(message: Message, issuer: string | undefined, into: Va
 }
 
 /**
- * Drops the records of the given messages and tool calls (their values went with them: a snapshot
- * replaced or removed them, R-REASON-20) and appends `added`. Rebuilds the table (O(values)).
+ * Drops the records of the values `gone` names by value key (message-key.ts: they went with their
+ * message or tool call, which a snapshot replaced or removed, R-REASON-20) and appends `added`.
+ * Rebuilds the table (O(values)).
  */
 export function replaceIssuers(
   conversation: Conversation,
-  goneMessages: ReadonlySet<string>,
-  goneToolCalls: ReadonlySet<string>,
+  gone: ReadonlySet<string>,
   added: readonly ValueIssuer[],
 ): Conversation {
   const before = conversation.parts.issuers.toArray();
-  const gone = (r: ValueIssuer): boolean =>
-    r.subtype === "message" ? goneMessages.has(r.entityId) : goneToolCalls.has(r.entityId);
-  if (added.length === 0 && !before.some(gone)) return conversation;
-  const next = before.filter((r) => !gone(r));
+  const isGone = (r: ValueIssuer): boolean => gone.has(recordKey(r));
+  if (added.length === 0 && !before.some(isGone)) return conversation;
+  const next = before.filter((r) => !isGone(r));
   next.push(...added);
   return conversation.with({ issuers: issuerTable(next) });
 }

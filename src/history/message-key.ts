@@ -34,20 +34,23 @@ export function earlierCopies(
  */
 export const entityKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
 
+/**
+ * The key of the value (and its issuer record, D-ISSUER) stored on `subtype` `id`: a value on a tool
+ * message has its own (`toolMessage`), apart from one on the message of another role sharing its id
+ * (D-TOOL-RESULT-ID, D-HISTORY-IDS).
+ */
+export const valueKey = (subtype: string, id: string, toolMessage?: boolean): string =>
+  entityKey(toolMessage === true ? "tool message" : subtype, id);
+
+/** The key of the value `message` itself carries (its tool calls' are keyed as tool calls). */
+export const messageValueKey = (message: Pick<Message, "id" | "role">): string =>
+  valueKey("message", message.id, message.role === "tool");
+
+/** The key of the value an issuer record is for. */
+export const recordKey = (record: { subtype: string; entityId: string; toolMessage?: boolean }): string =>
+  valueKey(record.subtype, record.entityId, record.toolMessage);
+
 /** How a repeat names its message: `the id "x"`, or `the tool message id "x"` (D-HISTORY-IDS). */
 export function repeatedId(message: Pick<Message, "id" | "role">): string {
   return `the ${message.role === "tool" ? "tool message id" : "id"} ${quotedId(message.id)}`;
-}
-
-/**
- * Ids a tool message shares with a message of another role (D-TOOL-RESULT-ID). Lookups by id, an
- * encrypted value's and its issuer record's (D-ISSUER), resolve to the other message.
- */
-export function sharedIds(messages: readonly Pick<Message, "id" | "role">[]): Set<string> {
-  const tool = new Set<string>();
-  const other = new Set<string>();
-  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
-  const shared = new Set<string>();
-  for (const id of tool) if (other.has(id)) shared.add(id);
-  return shared;
 }

@@ -34,7 +34,7 @@ export function routeEncryptedValue(
     }
     const stored =
       held.encryptedValue === value ? conversation : conversation.replaceAt(position!, withValue(held, value));
-    return recordIssuer(stored, "message", entityId).passing(event);
+    return recordIssuer(stored, "message", entityId, held.role === "tool").passing(event);
   }
 
   if (subtype === "tool-call") {

@@ -6,7 +6,8 @@ import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
 import { dropValues, type DropValue } from "./drop-values";
-import { sharedIds } from "./message-key";
+import { messageValueKey, recordKey, valueKey } from "./message-key";
+import { ownIssuers } from "./held-records";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
 import { checkHistory, optionsOf } from "../core/arguments";
@@ -28,59 +29,39 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
   const producer = optionsOf(options, "toRunInputMessages").producer;
   if (typeof producer !== "string")
     throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
-  // Entity id → recorded issuer, per subtype.
-  const messageIssuer = new Map<string, string | undefined>();
-  const toolCallIssuer = new Map<string, string | undefined>();
-  for (const record of history.issuers) {
-    (record.subtype === "message" ? messageIssuer : toolCallIssuer).set(record.entityId, record.issuer);
-  }
+  // Value key (message-key.ts) → recorded issuer; a record of a value on a tool message is its own (D-HISTORY-IDS).
+  const recorded = new Map<string, string | undefined>();
+  for (const record of ownIssuers(history.messages, history.issuers)) recorded.set(recordKey(record), record.issuer);
   // Whether each recorded identity names `producer` (D-IDENTITY), asked once per distinct identity.
   const judged = new Map<string | undefined, boolean>();
-  const issuedHere = (recorded: string | undefined): boolean => {
-    let same = judged.get(recorded);
-    if (same === undefined) judged.set(recorded, (same = sameProducer(recorded, producer)));
+  const issuedHere = (issuer: string | undefined): boolean => {
+    let same = judged.get(issuer);
+    if (same === undefined) judged.set(issuer, (same = sameProducer(issuer, producer)));
     return same;
   };
   const withheld = new WithheldValues();
   const dropped: string[] = [];
-  const notIssuedHere = (subtype: "message" | "tool-call", id: string): boolean => {
-    const issuers = subtype === "message" ? messageIssuer : toolCallIssuer;
-    const recorded = issuers.get(id);
-    if (issuedHere(recorded)) return false;
-    withheld.add(recorded, subtype, id);
-    return true;
-  };
-
-  // A tool message sharing its id with a message of another role (D-TOOL-RESULT-ID): the records name
-  // a message by id, and a value routed by that id lands on the other one, so no record can be told to
-  // be this value's. It is never sent (D-ISSUER: never to a producer that did not issue it).
-  const shared = sharedIds(history.messages);
-  const unattributable: DropValue = (_, id) => {
-    withheld.add(UNATTRIBUTABLE, "message", id);
-    return true;
-  };
   const messages: Message[] = [];
   for (const message of history.messages) {
     if (message.role === "activity") continue;
-    const drop = message.role === "tool" && shared.has(message.id) ? unattributable : notIssuedHere;
-    messages.push(freshCopy(dropValues(message, drop, dropped)));
+    const notIssuedHere: DropValue = (subtype, id) => {
+      const issuer = recorded.get(subtype === "message" ? messageValueKey(message) : valueKey(subtype, id));
+      if (issuedHere(issuer)) return false;
+      withheld.add(issuer, subtype, id);
+      return true;
+    };
+    messages.push(freshCopy(dropValues(message, notIssuedHere, dropped)));
   }
 
   if (dropped.length > 0) warningSink(options)(withheld.warning(producer, dropped));
   return messages;
 }
 
-/** Stands for the issuer of a value on a tool message sharing its id with another message: unknown. */
-const UNATTRIBUTABLE = Symbol("unattributable");
-
 /** The values left out of one run input, by recorded issuer: what `VALUE_WITHHELD` says (D-IDENTITY). */
 class WithheldValues {
-  private readonly byIssuer = new Map<
-    string | undefined | typeof UNATTRIBUTABLE,
-    { messages: string[]; toolCalls: string[] }
-  >();
+  private readonly byIssuer = new Map<string | undefined, { messages: string[]; toolCalls: string[] }>();
 
-  add(issuer: string | undefined | typeof UNATTRIBUTABLE, subtype: "message" | "tool-call", id: string): void {
+  add(issuer: string | undefined, subtype: "message" | "tool-call", id: string): void {
     let group = this.byIssuer.get(issuer);
     if (group === undefined) this.byIssuer.set(issuer, (group = { messages: [], toolCalls: [] }));
     (subtype === "message" ? group.messages : group.toolCalls).push(id);
@@ -92,12 +73,7 @@ class WithheldValues {
    */
   warning(producer: string, ids: readonly string[]): ReasoningWarning {
     const groups = [...this.byIssuer].map(([issuer, { messages, toolCalls }]) => {
-      const by =
-        issuer === UNATTRIBUTABLE
-          ? "whose issuer cannot be told (on a tool message sharing its id with another message, D-TOOL-RESULT-ID)"
-          : issuer === undefined
-            ? "with no recorded issuer"
-            : `issued by ${shownIdentity(issuer)}`;
+      const by = issuer === undefined ? "with no recorded issuer" : `issued by ${shownIdentity(issuer)}`;
       const on = [idList("message", messages), idList("tool call", toolCalls)].filter((s) => s !== "").join(", ");
       return `${plural(messages.length + toolCalls.length, "value")} ${by} (on ${on})`;
     });

@@ -18,7 +18,7 @@ import { PersistentList } from "./persistent-list";
  * items (amortized O(1) per removal). A key names at most one slot: adding an item under a key held
  * already takes the key over (the last one wins, as ids do in a seed).
  *
- * Keys live in one of two spaces (`Space`): a table of two kinds of items (a message's record and a
+ * Keys live in one of three spaces (`Space`): a table of several kinds of items (a message's record and a
  * tool call's, a span's) names each by its id in its kind's space. Why not one composite key
  * (`kind + id`): that built a fresh string per lookup, which the map then had to flatten and hash
  * (issue 23's profile: allocation and hashing on every START, END and value); an id from the event is
@@ -41,9 +41,10 @@ export class Table<T> {
   private constructor(
     /** Items by slot; `undefined`: a hole (an item removed). Written only in place (see `epoch`), as are the next three. */
     private items: PersistentList<T | undefined>,
-    /** Key → slot in space 0, and in space 1 (none: no key there). */
+    /** Key → slot in space 0, in space 1 and in space 2 (none: no key there). */
     private keys: KeyMap | undefined,
     private keys1: KeyMap | undefined,
+    private keys2: KeyMap | undefined,
     /** Live items (slots minus holes). */
     readonly size: number,
     // An array of an earlier table, equal to ours except maybe at `patchAt` (-1: nowhere); no holes then.
@@ -54,7 +55,16 @@ export class Table<T> {
     this.array = array;
   }
 
-  private static readonly EMPTY = new Table<never>(PersistentList.empty(), undefined, undefined, 0, undefined, -1, []);
+  private static readonly EMPTY = new Table<never>(
+    PersistentList.empty(),
+    undefined,
+    undefined,
+    undefined,
+    0,
+    undefined,
+    -1,
+    [],
+  );
 
   static empty<T>(): Table<T> {
     return Table.EMPTY;
@@ -85,7 +95,7 @@ export class Table<T> {
 
   /** The slot `key` names in `space`, or undefined. */
   slotOf(key: string, space: Space = 0): number | undefined {
-    return (space === 0 ? this.keys : this.keys1)?.get(key);
+    return (space === 0 ? this.keys : space === 1 ? this.keys1 : this.keys2)?.get(key);
   }
 
   get(key: string, space: Space = 0): T | undefined {
@@ -99,7 +109,7 @@ export class Table<T> {
 
   /** This table with `item` at `slot` (same key). */
   setAt(slot: number, item: T): Table<T> {
-    return this.edited(this.items.set(slot, item), this.keys, this.keys1, this.size, slot);
+    return this.edited(this.items.set(slot, item), this.keys, this.keys1, this.keys2, this.size, slot);
   }
 
   /** This table with `item` appended, named by `key` in `space` if given (taken from the slot holding it, if any). */
@@ -125,13 +135,14 @@ export class Table<T> {
     if (this.size === 1) return Table.EMPTY;
     const keys = space === 0 ? KeyMap.with(this.keys, key, undefined, slot) : this.keys;
     const keys1 = space === 1 ? KeyMap.with(this.keys1, key, undefined, slot) : this.keys1;
+    const keys2 = space === 2 ? KeyMap.with(this.keys2, key, undefined, slot) : this.keys2;
     const items = this.items.set(slot, undefined);
     const holes = items.size - this.size + 1;
     if (holes > this.size && holes >= MIN_HOLES) {
-      const [named, spaces] = KeyMap.bySlot(keys, keys1, items.size);
+      const [named, spaces] = KeyMap.bySlot([keys, keys1, keys2], items.size);
       return Table.build(items.toArray(), named, spaces, undefined);
     }
-    return this.become(items, keys, keys1, this.size - 1, undefined, -1);
+    return this.become(items, keys, keys1, keys2, this.size - 1, undefined, -1);
   }
 
   /** This table with `key` naming nothing in `space` (its item stays, unnamed). */
@@ -140,10 +151,12 @@ export class Table<T> {
     if (slot === undefined) return this;
     const keys = space === 0 ? KeyMap.with(this.keys, key, undefined, slot) : this.keys;
     const keys1 = space === 1 ? KeyMap.with(this.keys1, key, undefined, slot) : this.keys1;
+    const keys2 = space === 2 ? KeyMap.with(this.keys2, key, undefined, slot) : this.keys2;
     if (!inForce(this.epoch))
-      return new Table(this.items, keys, keys1, this.size, this.basis, this.patchAt, this.array);
+      return new Table(this.items, keys, keys1, keys2, this.size, this.basis, this.patchAt, this.array);
     this.keys = keys;
     this.keys1 = keys1;
+    this.keys2 = keys2;
     return this;
   }
 
@@ -151,7 +164,7 @@ export class Table<T> {
   insert(slot: number, item: T, key?: string): Table<T> {
     if (slot >= this.items.size) return this.push(item, key);
     const items = this.items.toArray();
-    const [keys, spaces] = KeyMap.bySlot(this.keys, this.keys1, items.length);
+    const [keys, spaces] = KeyMap.bySlot([this.keys, this.keys1, this.keys2], items.length);
     // The inserted item takes its key over, as an appended one does.
     if (key !== undefined) {
       const held = this.slotOf(key);
@@ -166,7 +179,7 @@ export class Table<T> {
   /** This table with every item replaced by `update(item)`, keys kept (O(n)). */
   map(update: (item: T) => T): Table<T> {
     const items = this.items.toArray().map((item) => (item === undefined ? item : update(item)));
-    const [keys, spaces] = KeyMap.bySlot(this.keys, this.keys1, items.length);
+    const [keys, spaces] = KeyMap.bySlot([this.keys, this.keys1, this.keys2], items.length);
     return Table.build(items, keys, spaces, undefined);
   }
 
@@ -213,38 +226,32 @@ export class Table<T> {
     array: readonly T[] | undefined,
   ): Table<T> {
     const size = squeeze(items, keys, spaces);
-    const maps = [new Map<string, number>(), new Map<string, number>()] as const;
+    const maps = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()] as const;
     for (let slot = 0; slot < size; slot++) {
       const key = keys[slot];
       if (key !== undefined) maps[spaces?.[slot] ?? 0].set(key, slot);
     }
-    const [map, map1] = maps;
-    return new Table<T>(
-      PersistentList.from(items),
-      map.size === 0 ? undefined : new KeyMap(map),
-      map1.size === 0 ? undefined : new KeyMap(map1),
-      size,
-      undefined,
-      -1,
-      array,
-    );
+    const [map, map1, map2] = maps.map((m) => (m.size === 0 ? undefined : new KeyMap(m)));
+    return new Table<T>(PersistentList.from(items), map, map1, map2, size, undefined, -1, array);
   }
 
   /** This table with `item` appended, named by `key` in `space` if given; `was`: the slot `key` named before. */
   private appended(item: T, key: string | undefined, space: Space, was: number | undefined): Table<T> {
     const slot = this.items.size;
-    let { keys, keys1 } = this;
+    let { keys, keys1, keys2 } = this;
     if (key !== undefined) {
       if (space === 0) keys = KeyMap.with(keys, key, slot, was);
-      else keys1 = KeyMap.with(keys1, key, slot, was);
+      else if (space === 1) keys1 = KeyMap.with(keys1, key, slot, was);
+      else keys2 = KeyMap.with(keys2, key, slot, was);
     }
-    return this.edited(this.items.push(item), keys, keys1, this.size + 1, slot);
+    return this.edited(this.items.push(item), keys, keys1, keys2, this.size + 1, slot);
   }
 
   private edited(
     items: PersistentList<T | undefined>,
     keys: KeyMap | undefined,
     keys1: KeyMap | undefined,
+    keys2: KeyMap | undefined,
     size: number,
     slot: number,
   ): Table<T> {
@@ -253,7 +260,7 @@ export class Table<T> {
     if (size === items.size) {
       basis = this.array ?? (this.patchAt < 0 || this.patchAt === slot ? this.basis : undefined);
     }
-    return this.become(items, keys, keys1, size, basis, basis === undefined ? -1 : slot);
+    return this.become(items, keys, keys1, keys2, size, basis, basis === undefined ? -1 : slot);
   }
 
   /** A table of these parts and no built array: this one, in place, when made in the epoch in force; else a new one. */
@@ -261,14 +268,16 @@ export class Table<T> {
     items: PersistentList<T | undefined>,
     keys: KeyMap | undefined,
     keys1: KeyMap | undefined,
+    keys2: KeyMap | undefined,
     size: number,
     basis: readonly T[] | undefined,
     patchAt: number,
   ): Table<T> {
-    if (!inForce(this.epoch)) return new Table(items, keys, keys1, size, basis, patchAt, undefined);
+    if (!inForce(this.epoch)) return new Table(items, keys, keys1, keys2, size, basis, patchAt, undefined);
     this.items = items;
     this.keys = keys;
     this.keys1 = keys1;
+    this.keys2 = keys2;
     (this as { size: number }).size = size;
     this.basis = basis;
     this.patchAt = patchAt;
@@ -278,10 +287,11 @@ export class Table<T> {
 }
 
 /**
- * Where a key lives in a table of two kinds of items: 0, the first kind (a message, and every key of
- * a table of one kind), or 1, the second (a tool call, a span). Keys of different spaces never meet.
+ * Where a key lives in a table of several kinds of items: 0, the first kind (a message, and every key
+ * of a table of one kind), 1, the second (a tool call, a span), 2, a third (a tool message's value,
+ * issuers.ts). Keys of different spaces never meet.
  */
-export type Space = 0 | 1;
+export type Space = 0 | 1 | 2;
 
 /** The space of an item of `kind` (`"message"`, `"tool-call"`, `"span"`): messages 0, the others 1. */
 export const spaceOf = (kind: string): Space => (kind === "message" ? 0 : 1);
@@ -329,17 +339,17 @@ class KeyMap {
     return newest;
   }
 
-  /** The key naming each of `slots` slots, and its space (for a rebuild: O(keys)). */
-  static bySlot(keys: KeyMap | undefined, keys1: KeyMap | undefined, slots: number): [(string | undefined)[], Space[]] {
+  /** The key naming each of `slots` slots, and its space (for a rebuild: O(keys)); `bySpace[i]`: space i's keys. */
+  static bySlot(bySpace: readonly (KeyMap | undefined)[], slots: number): [(string | undefined)[], Space[]] {
     const named = new Array<string | undefined>(slots).fill(undefined);
     const spaces = new Array<Space>(slots).fill(0);
-    keys?.reroot();
-    for (const [key, slot] of keys?.map ?? []) named[slot] = key;
-    keys1?.reroot();
-    for (const [key, slot] of keys1?.map ?? []) {
-      named[slot] = key;
-      spaces[slot] = 1;
-    }
+    bySpace.forEach((keys, space) => {
+      keys?.reroot();
+      for (const [key, slot] of keys?.map ?? []) {
+        named[slot] = key;
+        spaces[slot] = space as Space;
+      }
+    });
     return [named, spaces];
   }
 

@@ -21,6 +21,12 @@ export interface ValueIssuer {
   readonly entityId: string;
   /** The producer identity the pipeline was created for; `undefined` when none was configured. */
   readonly issuer: string | undefined;
+  /**
+   * `true` on the record of a value stored on a tool message (absent otherwise): a tool message may
+   * share its id with a message of another role (D-TOOL-RESULT-ID), and a message is its id together
+   * with whether it is a tool message (D-HISTORY-IDS), so each of the two has its own record.
+   */
+  readonly toolMessage?: true;
 }
 
 /**

@@ -2,8 +2,8 @@ import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
 import { entityKeys, heldRecords } from "../history/held-records";
-import { hasValue, issuersOf } from "../history/issuers";
-import { entityKey, messageKey, sharedIds } from "../history/message-key";
+import { hasValue, issuersOf, messageRecord } from "../history/issuers";
+import { messageKey, recordKey } from "../history/message-key";
 import { NotJsonData, ownCopy } from "../history/own-copy";
 import { messageProblem } from "../history/read-event";
 import { toRunInputMessages } from "../history/run-input";
@@ -56,7 +56,7 @@ export function continueConversation(
     }
   }
 
-  const merge = new ValueMerge(producer, sharedIds(app));
+  const merge = new ValueMerge(producer);
   const messages: Message[] = [...(following.get("") ?? [])];
   const outgoing: Message[] = [];
   // Key → the history's message for it. A key the application repeats is held once (R-EVT-8); each
@@ -107,27 +107,19 @@ class ValueMerge {
   // Entity key → the record replacing (or joining) the held one.
   private readonly changed = new Map<string, ValueIssuer>();
 
-  /**
-   * @param shared ids a tool message shares with a message of another role (D-TOOL-RESULT-ID): the
-   * record of such an id is the other message's, and a value on the tool message never travels
-   * (`toRunInputMessages`), so it records nothing — recording it would hand the other's value to `producer`.
-   */
-  constructor(
-    private readonly producer: string,
-    private readonly shared: ReadonlySet<string>,
-  ) {}
+  constructor(private readonly producer: string) {}
 
   /** Records the values of a message the application added. */
   added(message: Message): void {
-    if (this.unrecorded(message)) return;
-    for (const record of issuersOf(message, this.producer))
-      this.changed.set(entityKey(record.subtype, record.entityId), record);
+    for (const record of issuersOf(message, this.producer)) this.changed.set(recordKey(record), record);
   }
 
   /** The held message, with every value the application set itself in place of the held one. */
   kept(held: Message, copy: Message): Message {
-    const kept = this.takeValue(held, copy, this.unrecorded(held) ? undefined : "message", held.id);
-    return withMatchedCalls(kept, copy, (call, theirs) => this.takeValue(call, theirs, "tool-call", call.id));
+    const kept = this.takeValue(held, copy, messageRecord(held, this.producer));
+    return withMatchedCalls(kept, copy, (call, theirs) =>
+      this.takeValue(call, theirs, { subtype: "tool-call", entityId: call.id, issuer: this.producer }),
+    );
   }
 
   /** The application's copy with every held value restored where the copy has none. */
@@ -143,7 +135,7 @@ class ValueMerge {
     const out: ValueIssuer[] = [];
     const done = new Set<string>();
     for (const record of held) {
-      const key = entityKey(record.subtype, record.entityId);
+      const key = recordKey(record);
       if (!present.has(key) || done.has(key)) continue;
       done.add(key);
       out.push(this.changed.get(key) ?? record);
@@ -154,23 +146,13 @@ class ValueMerge {
 
   /**
    * `held`, or a copy of it with the application's value when the application set a different one,
-   * recorded as `producer`'s (`subtype` undefined: not recorded).
+   * recorded as `producer`'s (`record`).
    */
-  private takeValue<T extends object>(
-    held: T,
-    copy: object,
-    subtype: ValueIssuer["subtype"] | undefined,
-    id: string,
-  ): T {
+  private takeValue<T extends object>(held: T, copy: object, record: ValueIssuer): T {
     if (!hasValue(copy)) return held;
     if (hasValue(held) && held.encryptedValue === copy.encryptedValue) return held;
-    if (subtype !== undefined)
-      this.changed.set(entityKey(subtype, id), { subtype, entityId: id, issuer: this.producer });
+    this.changed.set(recordKey(record), record);
     return { ...held, encryptedValue: copy.encryptedValue };
-  }
-
-  private unrecorded(message: Message): boolean {
-    return message.role === "tool" && this.shared.has(message.id);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { earlierCopies, entityKey, repeatedId, sharedIds } from "../history/message-key";
+import { earlierCopies, entityKey, repeatedId } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -22,6 +22,8 @@ export interface StoredIssuer {
   readonly subtype: ValueIssuer["subtype"];
   readonly entityId: string;
   readonly issuer: string | null;
+  /** Present (`true`) on the record of a value on a tool message (`ValueIssuer.toolMessage`). */
+  readonly toolMessage?: true;
 }
 
 /**
@@ -61,7 +63,8 @@ export function historyToJSON(history: ReasoningHistory): StoredHistory {
 
 /** An issuer record as stored: `null` for an issuer none was configured for (JSON has no `undefined`). */
 export function storedIssuer(r: ValueIssuer): StoredIssuer {
-  return { subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null };
+  const stored = { subtype: r.subtype, entityId: r.entityId, issuer: r.issuer ?? null };
+  return r.toolMessage === true ? { ...stored, toolMessage: true } : stored;
 }
 
 /** `history` as JSON text: `{"format":"agui-reasoning/history","version":2,…}`. */
@@ -107,7 +110,7 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
   return {
     messages,
     incomplete: readIncomplete(nested, doc.incomplete),
-    issuers: readIssuers(nested, doc.issuers, sharedIds(messages)),
+    issuers: readIssuers(nested, doc.issuers, messages),
     durations: version < 2 ? [] : readDurations(nested, doc.durations),
   };
 }
@@ -156,24 +159,37 @@ function readIncomplete(shape: JsonShape, value: unknown): IncompleteItem[] {
   });
 }
 
-function readIssuers(shape: JsonShape, value: unknown, shared: ReadonlySet<string>): ValueIssuer[] {
-  // One record per entity (D-ISSUER, D-REPEAT); a message id a tool message shares with a message of
-  // another role names two messages, and the pipeline may record a value of each (D-HISTORY-IDS).
-  const repeated = repeatsOf();
-  const again = repeatsOf();
-  return shape.array(value, "/issuers").map((entry, i) => {
+function readIssuers(shape: JsonShape, value: unknown, messages: readonly Message[]): ValueIssuer[] {
+  const records = shape.array(value, "/issuers").map((entry, i): ValueIssuer => {
     const record = shape.object(entry, `/issuers/${i}`);
     const subtype = shape.oneOf(record.subtype, KINDS, `/issuers/${i}/subtype`);
     const entityId = shape.string(record.entityId, `/issuers/${i}/entityId`);
     const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
-    const twoMessages = subtype === "message" && shared.has(entityId);
-    if (repeated(subtype, entityId) && (!twoMessages || again(subtype, entityId)))
+    if (record.toolMessage === undefined) return { subtype, entityId, issuer };
+    // `true` on a record of a message's value, else absent (false is never written).
+    if (!shape.boolean(record.toolMessage, `/issuers/${i}/toolMessage`) || subtype !== "message")
+      shape.fail(`/issuers/${i}/toolMessage`, 'is only `true`, on a record of subtype "message" (D-HISTORY-IDS)');
+    return { subtype, entityId, issuer, toolMessage: true };
+  });
+  // One record per stored value (D-ISSUER, D-REPEAT); a tool message's is its own (D-HISTORY-IDS).
+  // Before tool messages had their own records, one sharing its id with a message of another role
+  // could leave two records of that id: such a history (no `toolMessage` anywhere) still reads.
+  const tool = new Set<string>();
+  const other = new Set<string>();
+  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
+  const legacy = records.every((r) => r.toolMessage === undefined);
+  const repeated = repeatsOf();
+  const again = repeatsOf();
+  records.forEach((r, i) => {
+    const kind = r.toolMessage === true ? "tool message" : r.subtype;
+    const twoMessages = legacy && r.subtype === "message" && tool.has(r.entityId) && other.has(r.entityId);
+    if (repeated(kind, r.entityId) && (!twoMessages || again(kind, r.entityId)))
       shape.fail(
         `/issuers/${i}`,
-        `is a ${twoMessages ? "third" : "second"} record for ${subtype} ${quotedId(entityId)}: one issuer per stored value (D-ISSUER)`,
+        `is a ${twoMessages ? "third" : "second"} record for ${kind} ${quotedId(r.entityId)}: one issuer per stored value (D-ISSUER)`,
       );
-    return { subtype, entityId, issuer };
   });
+  return records;
 }
 
 const DURATION_KINDS = ["message", "span"] as const;

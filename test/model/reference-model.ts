@@ -74,7 +74,7 @@ export interface ModelHistory {
   readonly messages: Message[];
   /** In the order the items were first listed (a reopen takes its old place back). */
   readonly incomplete: ModelIncompleteItem[];
-  /** "message\u0000<id>" or "tool-call\u0000<id>" → issuer of the value stored there (D-ISSUER). */
+  /** "message\u0000<id>", "tool message\u0000<id>" or "tool-call\u0000<id>" → issuer of the value stored there (D-ISSUER). */
   readonly issuers: Map<string, string | undefined>;
 }
 
@@ -1062,7 +1062,7 @@ class Interpreter {
     const at = this.messages.findIndex((m) => m.id === id && m.role === "tool");
     if (at >= 0) {
       this.warn("DUPLICATE_MESSAGE_ID");
-      if (other === undefined) this.forgetIssuers(this.messages[at]!);
+      this.forgetIssuers(this.messages[at]!);
       this.messages[at] = message;
       return;
     }
@@ -1102,7 +1102,11 @@ class Interpreter {
         : this.findToolCall(entityId);
     if (target === undefined) return this.warn("UNKNOWN_ENTITY");
     target.encryptedValue = event.encryptedValue;
-    this.issuers.set(`${event.subtype as string}\u0000${entityId}`, this.options.producer);
+    // A value on a tool message has its own record (D-HISTORY-IDS: it may share its id with another message).
+    this.issuers.set(
+      valueKey(target.role === "tool" ? "tool message" : (event.subtype as string), entityId),
+      this.options.producer,
+    );
   }
 
   /** R-STATE-4/5/6, R-REASON-20. */
@@ -1112,11 +1116,6 @@ class Interpreter {
     const byId = new Map(snapshot.map((m) => [key(m), m]));
     // A message listed twice (R-EVT-8): each copy replaced the one before it, which is dropped with a warning.
     for (let i = byId.size; i < snapshot.length; i++) this.warn("DUPLICATE_MESSAGE_ID");
-    const otherIds = new Set(this.messages.filter((m) => m.role !== "tool").map((m) => m.id));
-    const forget = (held: Obj): void => {
-      if (held.role === "tool" && otherIds.has(held.id)) return; // lookups never reached it
-      this.forgetIssuers(held);
-    };
     // The family that opened each open message (D-SNAPSHOT-ROLE).
     const openedAsReasoning = new Map(
       [...this.openInHistory.message].map((id) => [id, this.find(id)?.role === "reasoning"]),
@@ -1127,7 +1126,7 @@ class Interpreter {
     for (const held of this.messages) {
       const restated = byId.get(key(held));
       if (restated !== undefined) {
-        forget(held);
+        this.forgetIssuers(held);
         const copy = structuredClone(restated);
         this.recordIssuers(copy);
         kept.push(copy);
@@ -1137,7 +1136,7 @@ class Interpreter {
       ) {
         kept.push(held);
       } else {
-        forget(held);
+        this.forgetIssuers(held);
       }
     }
     const heldIds = new Set(this.messages.map(key));
@@ -1177,8 +1176,7 @@ class Interpreter {
   }
 
   recordIssuers(message: Obj): void {
-    if (message.encryptedValue !== undefined)
-      this.issuers.set(`message\u0000${message.id as string}`, this.options.producer);
+    if (message.encryptedValue !== undefined) this.issuers.set(ownValueKey(message), this.options.producer);
     for (const call of (message.toolCalls as Obj[] | undefined) ?? []) {
       if (call.encryptedValue !== undefined)
         this.issuers.set(`tool-call\u0000${call.id as string}`, this.options.producer);
@@ -1186,11 +1184,17 @@ class Interpreter {
   }
 
   forgetIssuers(message: Obj): void {
-    this.issuers.delete(`message\u0000${message.id as string}`);
+    this.issuers.delete(ownValueKey(message));
     for (const call of (message.toolCalls as Obj[] | undefined) ?? [])
       this.issuers.delete(`tool-call\u0000${call.id as string}`);
   }
 }
+
+/** The issuers key of a value: its kind ("message", "tool message" or "tool-call") and its id. */
+const valueKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+/** The key of the value a message itself carries: a tool message's is its own (D-HISTORY-IDS). */
+const ownValueKey = (message: Obj): string =>
+  valueKey(message.role === "tool" ? "tool message" : "message", message.id as string);
 
 /** Runs the model over a whole stream: the source completes after the last event. */
 export function runReferenceModel(events: readonly unknown[], options: ModelOptions): ModelResult {
@@ -1221,7 +1225,7 @@ export function runReferenceModel(events: readonly unknown[], options: ModelOpti
 export function modelRunInput(history: ModelHistory, producer: string): { messages: Message[]; withheld: string[] } {
   const withheld: string[] = [];
   const keep = (kind: string, id: string, holder: Obj): Obj => {
-    if (holder.encryptedValue === undefined || history.issuers.get(`${kind}\u0000${id}`) === producer) return holder;
+    if (holder.encryptedValue === undefined || history.issuers.get(valueKey(kind, id)) === producer) return holder;
     withheld.push(id);
     const { encryptedValue: _dropped, ...rest } = holder;
     return rest;
@@ -1229,7 +1233,7 @@ export function modelRunInput(history: ModelHistory, producer: string): { messag
   const messages = (history.messages as unknown as Obj[])
     .filter((m) => m.role !== "activity")
     .map((m) => {
-      const copy = keep("message", m.id as string, structuredClone(m));
+      const copy = keep(m.role === "tool" ? "tool message" : "message", m.id as string, structuredClone(m));
       if (Array.isArray(copy.toolCalls))
         copy.toolCalls = (copy.toolCalls as Obj[]).map((c) => keep("tool-call", c.id as string, c));
       return copy as unknown as Message;

@@ -136,7 +136,9 @@ function multiset(codes: readonly string[]): string {
 export function valuesOf(messages: readonly Message[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of messages as unknown as Record<string, unknown>[]) {
-    if (typeof m.encryptedValue === "string") out.set(`message:${m.id as string}`, m.encryptedValue);
+    // A tool message's value is its own, apart from one on another message sharing its id (D-HISTORY-IDS).
+    if (typeof m.encryptedValue === "string")
+      out.set(`${m.role === "tool" ? "tool message" : "message"}:${m.id as string}`, m.encryptedValue);
     for (const c of (m.toolCalls as Record<string, unknown>[] | undefined) ?? []) {
       if (typeof c.encryptedValue === "string") out.set(`tool-call:${c.id as string}`, c.encryptedValue);
     }

@@ -152,12 +152,22 @@ describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () =>
       const resumed = await run([], { producer: B, resumeFrom: resumable(first.exportState()) });
       expect(resumed.history).toEqual(history);
     }
-    const third = JSON.parse(serializeHistory(derived[0]!)) as { issuers: unknown[] };
-    third.issuers.push(third.issuers[0]);
-    expect(() => parseHistory(third)).toThrow('parseHistory: /issuers/2 is a third record for message "X"');
+    // Each message has its own record (D-HISTORY-IDS): a second record for either is refused.
+    expect(derived[0]!.issuers).toEqual([
+      { subtype: "message", entityId: "X", issuer: B },
+      { subtype: "message", entityId: "X", issuer: B, toolMessage: true },
+    ]);
+    for (const [at, kind] of [
+      [0, "message"],
+      [1, "tool message"],
+    ] as const) {
+      const again = JSON.parse(serializeHistory(derived[0]!)) as { issuers: unknown[] };
+      again.issuers.push(again.issuers[at]);
+      expect(() => parseHistory(again)).toThrow(`parseHistory: /issuers/2 is a second record for ${kind} "X"`);
+    }
   });
 
-  it("D-ISSUER: the tool message's value is never sent, its issuer being one no record tells apart; C's value under X goes to C alone", async () => {
+  it("D-ISSUER D-HISTORY-IDS: each message's value goes back to the producer that issued it; C's value under X goes to C alone", async () => {
     const fromB = (await run([], { producer: B, initialMessages: ofB })).history;
     // C continues the conversation and issues a value for X: routed to the assistant message (D-TOOL-RESULT-ID).
     const { history } = await run(
@@ -177,15 +187,41 @@ describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () =>
         ["assistant", "c-assistant"],
         ["tool", null],
       ],
-      warnings: [expect.stringContaining("1 value whose issuer cannot be told (on a tool message sharing its id")],
+      warnings: [expect.stringContaining('1 value issued by https://b.example/agent (on message "X")')],
     });
-    expect(valuesFor(B).values).toEqual([
-      ["assistant", null],
-      ["tool", null],
-    ]);
+    expect(valuesFor(B)).toEqual({
+      values: [
+        ["assistant", null],
+        ["tool", "b-tool-result"],
+      ],
+      warnings: [expect.stringContaining('1 value issued by https://c.example/agent (on message "X")')],
+    });
   });
 
-  it("D-ISSUER D-KEEPER: the middleware records no value the application sets on such a tool message, so the other message's value still goes to B alone", async () => {
+  it("D-ISSUER D-HISTORY-IDS: a value routed to a tool message before a message of another role takes its id stays the tool message's", async () => {
+    // The tool result comes first; the value names it (the only message X); then an answer reuses X.
+    const { history } = await run(
+      [
+        ev.runStarted("r"),
+        ev.toolCallStart("call-1", "get_weather"),
+        ev.toolCallEnd("call-1"),
+        ev.toolCallResult("X", "call-1", "18 °C"),
+        ev.encryptedValue("message", "X", "b-tool-result"),
+        ev.textStart("X"),
+        ev.textEnd("X"),
+        ev.runFinished("r"),
+      ],
+      { producer: B },
+    );
+    expect(history.issuers).toEqual([{ subtype: "message", entityId: "X", issuer: B, toolMessage: true }]);
+    const warnings: unknown[] = [];
+    const input = toRunInputMessages(history, { producer: B, onWarning: (w) => warnings.push(w) });
+    expect(input.find((m) => m.role === "tool")).toMatchObject({ id: "X", encryptedValue: "b-tool-result" });
+    expect(warnings).toEqual([]);
+    expect(parseHistory(serializeHistory(history))).toEqual(history);
+  });
+
+  it("D-ISSUER D-KEEPER: a value the application sets on such a tool message is recorded as its own, and the other message's value still goes to B alone", async () => {
     const held = (
       await run([], { producer: B, initialMessages: [ofB[0]!, { ...ofB[1]!, encryptedValue: undefined } as Message] })
     ).history;
@@ -201,6 +237,52 @@ describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () =>
     const sent = [{ ...ofB[0]!, encryptedValue: undefined }, ofB[1]!] as Message[];
     await lastValueFrom((middleware(runInput({ messages: sent }), next) as Observable<unknown>).pipe(toArray()));
     expect(JSON.stringify(received!.messages)).not.toContain("b-assistant");
-    expect(middleware.history!.issuers).toEqual([{ subtype: "message", entityId: "X", issuer: B }]);
+    expect(received!.messages.find((m) => m.role === "tool")).toMatchObject({ encryptedValue: "b-tool-result" });
+    expect(middleware.history!.issuers).toEqual([
+      { subtype: "message", entityId: "X", issuer: B },
+      { subtype: "message", entityId: "X", issuer: C, toolMessage: true },
+    ]);
+  });
+
+  it("D-HISTORY-IDS: `toolMessage` is `true` on a record of a message's value or absent; storage and a seed refuse anything else", () => {
+    const history = {
+      messages: ofB,
+      incomplete: [],
+      issuers: [{ subtype: "message" as const, entityId: "X", issuer: B, toolMessage: true as const }],
+      durations: [],
+    };
+    expect(parseHistory(serializeHistory(history))).toEqual(history);
+    for (const [record, pointer] of [
+      [{ subtype: "message", entityId: "X", issuer: B, toolMessage: false }, "/issuers/0/toolMessage"],
+      [{ subtype: "message", entityId: "X", issuer: B, toolMessage: "yes" }, "/issuers/0/toolMessage"],
+      [{ subtype: "tool-call", entityId: "call-1", issuer: B, toolMessage: true }, "/issuers/0/toolMessage"],
+    ] as const) {
+      const stored = JSON.parse(serializeHistory(history)) as { issuers: unknown[] };
+      stored.issuers = [record];
+      expect(() => parseHistory(stored)).toThrow(`parseHistory: ${pointer}`);
+      expect(() =>
+        reasoningPipeline(from([]), { producer: B, initialHistory: { ...history, issuers: [record] } as never }),
+      ).toThrow("initialHistory.issuers[0].toolMessage must be absent, or true");
+    }
+  });
+
+  it("D-HISTORY-IDS: a record written before tool messages had their own still reads as it meant", async () => {
+    // A plain record naming only a tool message was that tool message's; with another X held it is the other's.
+    const only: Message[] = [{ id: "X", role: "tool", toolCallId: "call-1", content: "18 °C", encryptedValue: "v" }];
+    const legacy = {
+      messages: only,
+      incomplete: [],
+      issuers: [{ subtype: "message" as const, entityId: "X", issuer: B }],
+      durations: [],
+    };
+    expect(toRunInputMessages(legacy, { producer: B })[0]).toMatchObject({ encryptedValue: "v" });
+    expect((await run([], { producer: B, initialHistory: legacy })).history.issuers).toEqual([
+      { subtype: "message", entityId: "X", issuer: B, toolMessage: true },
+    ]);
+    const both = { ...legacy, messages: [ofB[0]!, ...only] };
+    const warnings: unknown[] = [];
+    const input = toRunInputMessages(both, { producer: B, onWarning: (w) => warnings.push(w) });
+    expect(input.map((m) => (m as { encryptedValue?: string }).encryptedValue ?? null)).toEqual(["b-assistant", null]);
+    expect(warnings).toHaveLength(1);
   });
 });
