@@ -228,7 +228,7 @@ function chunk(state: RepairState, family: Family, idField: string, event: Obj, 
 
 /** Legacy items, one of each kind at a time, as upcastThinking tracks them (D-THINK-ORPHAN, R-REASON-10/11). */
 function legacy(state: RepairState, shape: LegacyShape, event: Obj, ctx: StepContext): Step {
-  const open = state.legacy(shape.item) !== undefined;
+  const open = state.legacy[shape.item] !== undefined;
   if (shape.action === "open") {
     if (!open) {
       state.setLegacy(shape.item, true);
