@@ -114,19 +114,15 @@ function translate(
       out.delta = delta;
     }
   }
-  const dropped = metadataOf(shape, event, out);
-  if (dropped.length > 0) warnings.push(metadataDropped(shape, id, dropped, ctx));
+  if (event.metadata !== undefined) {
+    // A THINKING_START gets its title back; the rest of the metadata is lost.
+    const recovered = recoverTitle(event.metadata, shape.legacyType === "THINKING_START");
+    if (recovered.title !== undefined) out.title = recovered.title;
+    if (recovered.dropped.length > 0) warnings.push(metadataDropped(shape, id, recovered.dropped, ctx));
+  }
   if (event.timestamp !== undefined) out.timestamp = event.timestamp;
   if (event.rawEvent !== undefined) out.rawEvent = event.rawEvent;
   return result(next, [out as AguiEvent], warnings);
-}
-
-/** Puts the recovered title on a THINKING_START; returns the pointers of the metadata that is lost. */
-function metadataOf(shape: LegacyShape, event: AguiEvent, out: Obj): readonly string[] {
-  if (event.metadata === undefined) return NONE;
-  const recovered = recoverTitle(event.metadata, shape.legacyType === "THINKING_START");
-  if (recovered.title !== undefined) out.title = recovered.title;
-  return recovered.dropped;
 }
 
 // ---------------------------------------------------------------------------------------------
