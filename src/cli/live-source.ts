@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
+import { isPlainObject } from "../core/json";
 import { plural } from "../core/plural";
 import { agentEvents } from "../integration/agent-events";
 import { TransportError, connectionBroken } from "../integration/transport-end";
@@ -319,9 +320,7 @@ async function runInput(file: string | undefined): Promise<RunAgentInput> {
   } catch {
     throw new InputError(`--input ${file}: not valid JSON`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new InputError(`--input ${file}: must be a JSON object (a RunAgentInput)`);
-  }
+  if (!isPlainObject(parsed)) throw new InputError(`--input ${file}: must be a JSON object (a RunAgentInput)`);
   const merged = { ...base, ...(parsed as Partial<RunAgentInput>) };
   // The schema judges; the user's object is what is sent (fields the schema does not know stay).
   const checked = RunAgentInputSchema.safeParse(merged);
