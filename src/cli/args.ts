@@ -1,6 +1,6 @@
+const FORMATS = ["human", "json", "github", "junit", "sarif"] as const;
 /** How the result is printed. */
-export type OutputFormat = "human" | "json" | "github" | "junit" | "sarif";
-const FORMATS: readonly OutputFormat[] = ["human", "json", "github", "junit", "sarif"];
+export type OutputFormat = (typeof FORMATS)[number];
 
 /** What `agui-reasoning check` was asked to do: a field per option of `USAGE`. */
 export interface CheckArgs {

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
+import { isPlainObject } from "../core/json";
 import { plural } from "../core/plural";
 import { agentEvents } from "../integration/agent-events";
 import { TransportError, connectionBroken } from "../integration/transport-end";
@@ -11,19 +12,14 @@ import type { Source } from "./inspect";
 import { grouped } from "./outcome";
 import { InputError, isJson, sseData } from "./read-recording";
 
-/** The two transports an `HttpAgent` reads (`--accept`): SSE, and AG-UI's protobuf framing. */
-export type Transport = "sse" | "proto";
-const MEDIA_TYPE: Readonly<Record<Transport, string>> = {
-  sse: "text/event-stream",
-  proto: "application/vnd.ag-ui.event+proto",
-};
+/** The transports an `HttpAgent` reads (`--accept`): their media type, and how the report names what it read. */
+const TRANSPORTS = {
+  sse: { mediaType: "text/event-stream", label: "SSE over HTTP" },
+  proto: { mediaType: "application/vnd.ag-ui.event+proto", label: "protobuf over HTTP" },
+} as const;
+type Transport = keyof typeof TRANSPORTS;
 /** Media types an `HttpAgent` reads as an event stream. */
 const EVENT_STREAM = /^(text\/event-stream|application\/vnd\.ag-ui\.event\+proto)\b/i;
-/** How the report names what it read, by the reply's media type. */
-const TRANSPORT_LABEL: Readonly<Record<Transport, string>> = {
-  sse: "SSE over HTTP",
-  proto: "protobuf over HTTP",
-};
 /** Bytes of a wrong reply looked at to describe its shape. */
 const PEEK_BYTES = 512;
 
@@ -52,13 +48,13 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
   let lineEnding: LineEnding | undefined;
   const checkedFetch = async (target: string, init: RequestInit): Promise<Response> => {
     const headers = new Headers(init.headers);
-    headers.set("accept", MEDIA_TYPE[accept]);
+    headers.set("accept", TRANSPORTS[accept].mediaType);
     const response = await fetch(target, { ...init, headers });
     contentType = response.headers.get("content-type") ?? "";
     const reason = response.statusText || STATUS_CODES[response.status] || "";
     reply = `HTTP ${response.status}${reason ? ` ${reason}` : ""}, content type ${contentType ? JSON.stringify(contentType) : "none"}`;
     if (response.ok && EVENT_STREAM.test(contentType)) {
-      transport = contentType.toLowerCase().startsWith(MEDIA_TYPE.proto) ? "proto" : "sse";
+      transport = contentType.toLowerCase().startsWith(TRANSPORTS.proto.mediaType) ? "proto" : "sse";
       return guarded(
         response,
         transport === "sse",
@@ -69,7 +65,9 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
     const shape = await bodyShape(response);
     const what = `${reply}, ${shape}`;
     throw new InputError(
-      response.ok ? `the reply is not an event stream (${MEDIA_TYPE.sse} or ${MEDIA_TYPE.proto}): ${what}` : what,
+      response.ok
+        ? `the reply is not an event stream (${TRANSPORTS.sse.mediaType} or ${TRANSPORTS.proto.mediaType}): ${what}`
+        : what,
     );
   };
   const agent = new client.HttpAgent({ url, fetch: checkedFetch });
@@ -92,7 +90,7 @@ export async function liveSource(url: string, inputFile: string | undefined, acc
     ),
     initialMessages: input.messages,
     drain: false,
-    format: () => TRANSPORT_LABEL[transport ?? accept],
+    format: () => TRANSPORTS[transport ?? accept].label,
     lineOf: () => undefined,
     ended: (events) => (broken === undefined ? [] : [connectionBroken(events, broken, grouped(events))]),
   };
@@ -120,8 +118,8 @@ function unsplitLines(ending: "CRLF" | "CR"): string {
  */
 function misreadProtobuf(contentType: string): string {
   const [type, ...parameters] = contentType.split(";");
-  if (parameters.length === 0 || type!.trim().toLowerCase() !== MEDIA_TYPE.proto) return "";
-  return `: @ag-ui/client 1.0 reads protobuf only when the content type is exactly "${MEDIA_TYPE.proto}", and read this reply as SSE`;
+  if (parameters.length === 0 || type!.trim().toLowerCase() !== TRANSPORTS.proto.mediaType) return "";
+  return `: @ag-ui/client 1.0 reads protobuf only when the content type is exactly "${TRANSPORTS.proto.mediaType}", and read this reply as SSE`;
 }
 
 /**
@@ -322,9 +320,7 @@ async function runInput(file: string | undefined): Promise<RunAgentInput> {
   } catch {
     throw new InputError(`--input ${file}: not valid JSON`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new InputError(`--input ${file}: must be a JSON object (a RunAgentInput)`);
-  }
+  if (!isPlainObject(parsed)) throw new InputError(`--input ${file}: must be a JSON object (a RunAgentInput)`);
   const merged = { ...base, ...(parsed as Partial<RunAgentInput>) };
   // The schema judges; the user's object is what is sent (fields the schema does not know stay).
   const checked = RunAgentInputSchema.safeParse(merged);

@@ -1,8 +1,4 @@
-/** Where progress goes: stderr, so stdout stays clean for `--json`. */
-export interface ProgressSink {
-  write(text: string): unknown;
-  readonly isTTY?: boolean;
-}
+import type { CliIo } from "./check";
 
 /** On a terminal the line is redrawn at most this often… */
 const REDRAW_MS = 200;
@@ -26,7 +22,8 @@ export class Progress {
   private nextLine = LINE_EVERY;
 
   constructor(
-    private readonly sink: ProgressSink,
+    // stderr, so stdout stays clean for `--json`.
+    private readonly sink: CliIo["stderr"],
     private readonly enabled: boolean,
   ) {}
 

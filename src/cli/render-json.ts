@@ -2,9 +2,6 @@ import type { AguiEvent } from "../core/types";
 import { runCount, type CheckOutcome } from "./outcome";
 import { redact, type RedactOptions } from "./redact";
 
-/** The version of the `--json` document; its JSON Schema is `schema/check-result.v<N>.json`. */
-export const JSON_SCHEMA_VERSION = 1;
-
 /**
  * The `--json` document (schema/check-result.v1.json): the outcome, the first failure, counts,
  * one entry per run, every warning, the validated events and the final history. Encrypted values
@@ -13,7 +10,8 @@ export const JSON_SCHEMA_VERSION = 1;
 export function renderJson(r: CheckOutcome, events: readonly AguiEvent[], redaction: RedactOptions): string {
   const f = r.failure;
   const result = {
-    schemaVersion: JSON_SCHEMA_VERSION,
+    // The document's version: its JSON Schema is schema/check-result.v<N>.json.
+    schemaVersion: 1,
     outcome: f ? "failed" : "completed",
     input: { label: r.label, format: r.format ?? null, events: r.totalEvents, complete: r.totalKnown },
     error: f

@@ -101,7 +101,12 @@ function translate(
   const warnings: ReasoningWarning[] = [];
   let next = state;
   if (shape.action === "open") {
-    if (open !== undefined) throw notRepresentable(shape, open, id, event, ctx);
+    if (open !== undefined) {
+      const detail =
+        `a second ${shape.item} opened while one is open: ${shape.legacyType} has no id, so a 0.x consumer can follow one ${shape.item} at a time; ` +
+        "the stream is not translated further (serializing would reorder events, R-VER-21).";
+      throw new DowncastError("R-DEP-5", ctx, shape.target, [open, id], detail, event);
+    }
     next = { ...state, [shape.item]: id };
     warnings.push(idDropped(shape, id, ctx));
   } else {
@@ -114,19 +119,15 @@ function translate(
       out.delta = delta;
     }
   }
-  const dropped = metadataOf(shape, event, out);
-  if (dropped.length > 0) warnings.push(metadataDropped(shape, id, dropped, ctx));
+  if (event.metadata !== undefined) {
+    // A THINKING_START gets its title back; the rest of the metadata is lost.
+    const recovered = recoverTitle(event.metadata, shape.legacyType === "THINKING_START");
+    if (recovered.title !== undefined) out.title = recovered.title;
+    if (recovered.dropped.length > 0) warnings.push(metadataDropped(shape, id, recovered.dropped, ctx));
+  }
   if (event.timestamp !== undefined) out.timestamp = event.timestamp;
   if (event.rawEvent !== undefined) out.rawEvent = event.rawEvent;
   return result(next, [out as AguiEvent], warnings);
-}
-
-/** Puts the recovered title on a THINKING_START; returns the pointers of the metadata that is lost. */
-function metadataOf(shape: LegacyShape, event: AguiEvent, out: Obj): readonly string[] {
-  if (event.metadata === undefined) return NONE;
-  const recovered = recoverTitle(event.metadata, shape.legacyType === "THINKING_START");
-  if (recovered.title !== undefined) out.title = recovered.title;
-  return recovered.dropped;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,24 +167,6 @@ function valueDropped(event: AguiEvent, ctx: StepContext): ReasoningWarning {
     ids: entityId === undefined ? [] : [entityId],
     path: "/encryptedValue",
   });
-}
-
-function notRepresentable(
-  shape: LegacyShape,
-  open: string,
-  id: string,
-  event: AguiEvent,
-  ctx: StepContext,
-): DowncastError {
-  return new DowncastError(
-    "R-DEP-5",
-    ctx,
-    shape.target,
-    [open, id],
-    `a second ${shape.item} opened while one is open: ${shape.legacyType} has no id, so a 0.x consumer can follow one ${shape.item} at a time; ` +
-      "the stream is not translated further (serializing would reorder events, R-VER-21).",
-    event,
-  );
 }
 
 /** What verification says of such an event (its family's orphan rule): the input was not verified. */

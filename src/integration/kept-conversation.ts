@@ -174,7 +174,8 @@ function withMatchedCalls(
   const calls = toolCallsOf(base);
   const others = toolCallsOf(other);
   if (calls === undefined || others === undefined) return base;
-  const byId = callsById(others);
+  const byId = new Map<string, ToolCall>();
+  for (const call of others) if (!byId.has(call.id)) byId.set(call.id, call);
   let changed = false;
   const merged = calls.map((call) => {
     const match = byId.get(call.id);
@@ -183,12 +184,6 @@ function withMatchedCalls(
     return next;
   });
   return changed ? ({ ...base, toolCalls: merged } as Message) : base;
-}
-
-function callsById(calls: readonly ToolCall[]): Map<string, ToolCall> {
-  const byId = new Map<string, ToolCall>();
-  for (const call of calls) if (!byId.has(call.id)) byId.set(call.id, call);
-  return byId;
 }
 
 /** The run input's messages, checked as `initialMessages` are (a non-array is none). */

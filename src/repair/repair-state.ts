@@ -33,8 +33,7 @@ export class RepairState {
   /** Subagent invocations that ended in this run: their ids cannot be announced again (R-SUB-5). */
   readonly endedSubagents = new Set<string>();
   /** The open legacy span and message, if any. */
-  legacySpan: OpenItem | undefined = undefined;
-  legacyMessage: OpenItem | undefined = undefined;
+  readonly legacy: Record<LegacyItem, OpenItem | undefined> = { span: undefined, message: undefined };
   /** Open items, all kinds together. */
   count = 0;
   /** Opening order: the next item's `seq` (closing goes in reverse, innermost first). */
@@ -75,15 +74,10 @@ export class RepairState {
     if (scope?.delete(id)) this.count--;
   }
 
-  legacy(item: LegacyItem): OpenItem | undefined {
-    return item === "span" ? this.legacySpan : this.legacyMessage;
-  }
-
   setLegacy(item: LegacyItem, open: boolean): void {
-    const was = this.legacy(item);
+    const was = this.legacy[item];
     const now: OpenItem | undefined = open ? { kind: "legacy", item, seq: this.seq++ } : undefined;
-    if (item === "span") this.legacySpan = now;
-    else this.legacyMessage = now;
+    this.legacy[item] = now;
     this.count += (now ? 1 : 0) - (was ? 1 : 0);
   }
 
@@ -93,8 +87,7 @@ export class RepairState {
     for (const scope of this.open) for (const item of scope.values()) items.push(item);
     for (const byOwner of this.openByOwner)
       for (const scope of byOwner.values()) for (const item of scope.values()) items.push(item);
-    if (this.legacySpan) items.push(this.legacySpan);
-    if (this.legacyMessage) items.push(this.legacyMessage);
+    for (const item of Object.values(this.legacy)) if (item) items.push(item);
     return items.sort((a, b) => b.seq - a.seq);
   }
 
@@ -103,8 +96,7 @@ export class RepairState {
     for (const scope of this.open) scope.clear();
     for (const byOwner of this.openByOwner) byOwner.clear();
     this.endedSubagents.clear();
-    this.legacySpan = undefined;
-    this.legacyMessage = undefined;
+    this.legacy.span = this.legacy.message = undefined;
     this.count = 0;
   }
 }

@@ -188,7 +188,7 @@ function openItem(state: RepairState, family: Family, event: Obj, ctx: StepConte
     // Repaired by dropping the announcement: inventing the parent would invent an invocation, and
     // removing the field would reshape the event. Its FINISHED then goes as an orphan; events tagged
     // with its id stay (they need no announcement). Lossy: the invocation's name and nesting are lost.
-    const text = `${typeof event.type === "string" ? event.type : "an event"} for the ${family.noun} ${quotedId(id)} names the parent ${quotedId(parent)}, which was not announced in this run; it was dropped`;
+    const text = `${String(event.type)} for the ${family.noun} ${quotedId(id)} names the parent ${quotedId(parent)}, which was not announced in this run; it was dropped`;
     const rule = family.rules.orphan;
     return result(state, NONE, [repairWarning("REPAIRED_ORPHAN_DROPPED", rule, event, ctx, [id, parent], text, true)]);
   }
@@ -228,7 +228,7 @@ function chunk(state: RepairState, family: Family, idField: string, event: Obj, 
 
 /** Legacy items, one of each kind at a time, as upcastThinking tracks them (D-THINK-ORPHAN, R-REASON-10/11). */
 function legacy(state: RepairState, shape: LegacyShape, event: Obj, ctx: StepContext): Step {
-  const open = state.legacy(shape.item) !== undefined;
+  const open = state.legacy[shape.item] !== undefined;
   if (shape.action === "open") {
     if (!open) {
       state.setLegacy(shape.item, true);

@@ -15,9 +15,7 @@ export interface StrippedHistory {
  */
 export function stripValues(history: ReasoningHistory): StrippedHistory {
   const lost: string[] = [];
-  const messages = history.messages.map((message) => dropValues(message, dropEvery, lost));
+  const messages = history.messages.map((message) => dropValues(message, () => true, lost));
   if (lost.length === 0) return { history, lost };
   return { history: { messages, incomplete: history.incomplete, issuers: [], durations: history.durations }, lost };
 }
-
-const dropEvery = (): boolean => true;

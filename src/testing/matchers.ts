@@ -2,6 +2,7 @@ import { isObservable, type Observable } from "rxjs";
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import { WARNING_CODES, type ReasoningWarningCode } from "../core/warning-codes";
+import { isPlainObject } from "../core/json";
 import { defined, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
 import { runPipeline } from "./run-pipeline";
 import { inspectEvents, type InspectOptions } from "../cli/inspect";
@@ -159,14 +160,8 @@ function failureOf(received: unknown): Outcome {
     return isObservable(value) ? errorOfObservable(value) : { error: undefined };
   }
   // A runPipeline result (`events`) or a runStage one (`out`).
-  if (
-    typeof received === "object" &&
-    received !== null &&
-    "warnings" in received &&
-    ("events" in received || "out" in received)
-  ) {
-    return { error: (received as { error?: unknown }).error };
-  }
+  if (isPlainObject(received) && "warnings" in received && ("events" in received || "out" in received))
+    return { error: received.error };
   return {
     problem: `received ${describe(received)} (pass events, an Observable, a function, an error or a run result)`,
   };
@@ -189,13 +184,7 @@ function warningsOf(received: unknown): readonly ReasoningWarning[] | { problem:
     if (received.every(isWarning)) return received;
     return runPipeline(received).warnings;
   }
-  if (
-    typeof received === "object" &&
-    received !== null &&
-    Array.isArray((received as { warnings?: unknown }).warnings)
-  ) {
-    return (received as { warnings: ReasoningWarning[] }).warnings;
-  }
+  if (isPlainObject(received) && Array.isArray(received.warnings)) return received.warnings as ReasoningWarning[];
   return { problem: `received ${describe(received)} (pass warnings, a collector, a run result or events)` };
 }
 
