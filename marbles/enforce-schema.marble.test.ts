@@ -896,4 +896,36 @@ describe("unknown subtype beside a malformed known field", () => {
     expect((run.error as Error).message).toContain("/entityId");
     expect((run.error as Error).message).not.toContain("/subtype");
   });
+
+  it.each([
+    [
+      "before",
+      { type: "REASONING_ENCRYPTED_VALUE", rawEvent: null, subtype: "artifact", entityId: "m1", encryptedValue: "" },
+    ],
+    [
+      "after",
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "artifact", entityId: "m1", encryptedValue: "", rawEvent: null },
+    ],
+  ])(
+    "R-REASON-24 R-DEP-6: a tolerated `rawEvent: null` %s an unknown subtype is no fault: the event goes with UNKNOWN_SUBTYPE alone",
+    (_, event) => {
+      const run = runStage(createEnforceStage(), [event]);
+      expect(run.error).toBeUndefined();
+      expect(run.out).toEqual([]);
+      expect(run.warnings.map((w) => w.code)).toEqual(["UNKNOWN_SUBTYPE"]);
+    },
+  );
+
+  it("R-REASON-23: a `null` no registry row tolerates beside an unknown subtype still fails the run", () => {
+    const event = {
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "artifact",
+      entityId: "m1",
+      encryptedValue: "",
+      metadata: null,
+    };
+    const run = runStage(createEnforceStage(), [event]);
+    expect(run.error).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", rule: "R-REASON-23" }));
+    expect((run.error as Error).message).toContain("/metadata");
+  });
 });

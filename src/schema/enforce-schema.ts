@@ -83,7 +83,12 @@ function validate(
       // The event goes because of an unrecognised member, but its described fields are still judged:
       // a malformed known field is fatal even beside an unknown subtype (R-PROC-4, R-REASON-23, #73).
       const members = stripped.notes.filter((n) => n.kind === "unknown-member").map((n) => n.path);
-      assertSchema(input, input, entry, ctx, members);
+      // Nor is a tolerated `null` beside it (R-DEP-6: absent, as in an event kept); the walk stopped at the member.
+      const plan = entry.plan();
+      const nulls = Object.keys(input as object)
+        .filter((key) => (input as Record<string, unknown>)[key] === null && plan.fields.get(key)?.nullTolerated)
+        .map((key) => toPointer([key]));
+      assertSchema(input, input, entry, ctx, [...members, ...nulls]);
       return result(state, NONE, warnings);
     }
     event = stripped.value;
