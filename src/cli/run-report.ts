@@ -137,9 +137,11 @@ export class ReportBuilder {
       case "TOOL_CALL_START":
         run.toolCalls.add(String(event.toolCallId));
         break;
-      case "RUN_FINISHED":
-        run.end = finishedEnd(event.outcome);
+      case "RUN_FINISHED": {
+        const outcome = rawField(event.outcome, "type");
+        run.end = outcome === "cancelled" ? "cancelled" : outcome === "interrupt" ? "interrupted" : "finished";
         break;
+      }
       case "RUN_ERROR":
         run.end = "run error";
         break;
@@ -192,13 +194,6 @@ function newRun(number: number, runId: string | undefined, threadId: string | un
     lossyWarnings: 0,
     warningGroups: new Map(),
   };
-}
-
-function finishedEnd(outcome: unknown): RunEnd {
-  const type = rawField(outcome, "type");
-  if (type === "cancelled") return "cancelled";
-  if (type === "interrupt") return "interrupted";
-  return "finished";
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);

@@ -33,7 +33,9 @@ export interface HistoryStateJSON {
 }
 
 export function historyStateToJSON(state: HistoryState): HistoryStateJSON {
-  const { parts } = conversationOf(state);
+  if (!(state instanceof Conversation))
+    throw new TypeError("agui-reasoning: exportState: the history state is not the history stage's own (Conversation)");
+  const { parts } = state;
   // The pipeline's own history (no guarded reads needed, unlike `historyToJSON`'s of an app's), stored
   // as `historyToJSON` stores it.
   const { messages, incomplete, issuers, durations } = state.history;
@@ -105,11 +107,6 @@ export function historyStateFromJSON(
     removedToolCalls: set(removedToolCalls),
     openSpans: Table.keyed(spans, (span) => span.id),
   });
-}
-
-function conversationOf(state: HistoryState): Conversation {
-  if (state instanceof Conversation) return state;
-  throw new TypeError("agui-reasoning: exportState: the history state is not the history stage's own (Conversation)");
 }
 
 function ids(shape: JsonShape, value: unknown, path: string): string[] {
