@@ -184,7 +184,10 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
         issuers: checkRecords<ValueIssuer>(field("issuers"), "initialHistory.issuers", "subtype", "entityId").map(
           (record, i) => {
             // What parseHistory would refuse is refused here too (a tool message's record, D-HISTORY-IDS).
-            if (record.toolMessage !== undefined && ((record.toolMessage as unknown) !== true || record.subtype !== "message"))
+            if (
+              record.toolMessage !== undefined &&
+              ((record.toolMessage as unknown) !== true || record.subtype !== "message")
+            )
               throw new TypeError(
                 `agui-reasoning: initialHistory.issuers[${i}].toolMessage must be absent, or true on a record of subtype "message"`,
               );
