@@ -10,7 +10,7 @@ import { agentEvents } from "../integration/agent-events";
 import { TransportError, connectionBroken } from "../integration/transport-end";
 import type { Source } from "./inspect";
 import { grouped } from "./outcome";
-import { InputError, isJson, sseData } from "./read-recording";
+import { InputError, isJson, sseData, startsLikeSse } from "./read-recording";
 
 /** The transports an `HttpAgent` reads (`--accept`): their media type, and how the report names what it read. */
 const TRANSPORTS = {
@@ -273,7 +273,7 @@ async function bodyShape(response: Response): Promise<string> {
   let kind: string;
   if (/^</.test(start)) kind = /^<!doctype html|^<html/i.test(start) ? "an HTML page" : "markup (HTML or XML)";
   else if (/^[{[]/.test(start)) kind = "JSON";
-  else if (/^(data|event|id|retry):/.test(start)) kind = "SSE frames";
+  else if (startsLikeSse(start)) kind = "SSE frames";
   else if (bytes.some((b) => b < 9 || (b > 13 && b < 32))) kind = "binary data";
   else kind = "plain text";
   return `a body of ${size} that looks like ${kind}`;

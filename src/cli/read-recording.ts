@@ -160,7 +160,7 @@ export function readRecording(
         if (final) emitDocument();
         return;
       }
-      if (first === ":" || /^(data|event|id|retry)(:|\r|\n)/.test(start)) {
+      if (startsLikeSse(start)) {
         format = "SSE";
         return startLines(body, final);
       }
@@ -241,6 +241,14 @@ export function readRecording(
  * HTML § 9.2.6 "Interpreting an event stream": a line without a colon is a field name with an empty
  * value; one space after the colon is dropped; comments start with a colon.
  */
+/**
+ * Whether text (its leading whitespace trimmed) opens like SSE: a comment, or a field line of one of
+ * the four fields SSE names, with a value or none (WHATWG: a line without a colon is a field too).
+ */
+export function startsLikeSse(start: string): boolean {
+  return start.startsWith(":") || /^(data|event|id|retry)(:|\r|\n)/.test(start);
+}
+
 export function sseData(line: string): string | undefined {
   if (line.startsWith(":")) return undefined;
   const colon = line.indexOf(":");

@@ -68,6 +68,10 @@ describe("--url replies that are not event streams (exit 2, never their content)
       } else if (req.url === "/proto-parameters") {
         res.writeHead(200, { "content-type": "application/vnd.ag-ui.event+proto; charset=binary" });
         res.end(Buffer.from([0, 0, 0, 2, 8, 1]));
+      } else if (req.url === "/sse-as-text" || req.url === "/sse-comment-as-text") {
+        // SSE sent under another content type: a field line without a value, or a comment, first.
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end(req.url === "/sse-as-text" ? `data\ndata: ${THOUGHT}\n\n` : `: keep-alive\n\ndata: ${THOUGHT}\n\n`);
       } else if (req.url === "/teapot") {
         res.writeHead(500, { "content-type": "text/plain" });
         res.end(THOUGHT);
@@ -94,6 +98,11 @@ describe("--url replies that are not event streams (exit 2, never their content)
     ],
     ["/missing", 'HTTP 404 Not Found, content type "text/html", a body of ', "that looks like markup (HTML or XML)"],
     ["/teapot", 'HTTP 500 Internal Server Error, content type "text/plain", a body of ', "that looks like plain text"],
+    ...["/sse-as-text", "/sse-comment-as-text"].map((path) => [
+      path,
+      'the reply is not an event stream (text/event-stream or application/vnd.ag-ui.event+proto): HTTP 200 OK, content type "text/plain", a body of ',
+      "that looks like SSE frames",
+    ]),
   ])("R-TRANS-4 %s: exit 2 with status, reason, content type and the body's shape", async (path, start, shape) => {
     const r = await check(["check", "--url", `${base}${path}`, "--no-progress"]);
     expect(r.code).toBe(2);
