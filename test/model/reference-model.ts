@@ -847,7 +847,9 @@ class Interpreter {
             continue;
           }
           listed.add(key);
-          if (this.find(m.id as string) !== undefined) continue;
+          // Held by id and whether it is a tool message (D-HISTORY-IDS): a user message reusing a held
+          // tool result's id is a message of its own (D-TOOL-RESULT-ID, as a TEXT_MESSAGE_START's is).
+          if (this.messages.some((h) => h.id === m.id && (h.role === "tool") === (m.role === "tool"))) continue;
           const copy = structuredClone(m);
           this.messages.push(copy);
           this.recordIssuers(copy);
