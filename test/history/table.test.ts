@@ -6,8 +6,8 @@ import { Table, type Space } from "../../src/history/table";
  * an ordered list of items, some named by a key (a versioned map: the newest version holds it, older
  * ones undo records). These tests check it against a plain model under any sequence of edits, each
  * made on any earlier version (a fork, which re-roots the map), with every version checked after all
- * the later edits were made: no version ever shows another's edit. Keys live in two spaces (a
- * table of two kinds of items): the same string in the other space names another item.
+ * the later edits were made: no version ever shows another's edit. Keys live in three spaces (a
+ * table of up to three kinds of items): the same string in another space names another item.
  */
 
 interface Entry {
@@ -75,7 +75,7 @@ const KEY = fc.oneof(
   fc.constantFrom("a", "b", "__proto__", ""),
   fc.nat(60).map((n) => `k${n}`),
 );
-const SPACE = fc.constantFrom<Space>(0, 1);
+const SPACE = fc.constantFrom<Space>(0, 1, 2);
 const keyed = (op: "put" | "remove" | "unkey" | "setAt" | "pushNew"): fc.Arbitrary<Op> =>
   fc.tuple(KEY, SPACE).map(([key, space]) => ({ op, key, space }));
 const OP: fc.Arbitrary<Op> = fc.oneof(
