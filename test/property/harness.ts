@@ -224,6 +224,8 @@ export function redactionLeaks(c: StreamCase, p: PipelineRun): string[] {
   };
   collect(c.events);
   collect(c.initialMessages);
+  // The producer identities are printed too (D-IDENTITY: VALUE_WITHHELD names them).
+  publicStrings.push(c.producer, otherProducer(c.producer));
   const texts = [
     ...(p.error instanceof Error ? [p.error.message] : []),
     ...[...p.warnings, ...p.runInputWarnings, ...p.otherInputWarnings].map((w) => JSON.stringify(w)),
