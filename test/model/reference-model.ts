@@ -953,8 +953,9 @@ class Interpreter {
       case "TOOL_CALL_RESULT":
         return this.addToolResult(event);
       case "ACTIVITY_SNAPSHOT": {
-        const at = this.messages.findIndex((m) => m.id === event.messageId);
-        const held = this.messages[at];
+        // By id, the message of another role first (D-TOOL-RESULT-ID: a tool result may share its id).
+        const held = this.find(event.messageId as string);
+        const at = held === undefined ? -1 : this.messages.indexOf(held);
         if (held !== undefined && held.role !== "activity") return this.warn("ACTIVITY_SKIPPED"); // R-ACT-5
         if (held !== undefined && event.replace === false) return this.mergeMetadata(held, event);
         const message: Obj = {
@@ -1030,20 +1031,21 @@ class Interpreter {
   toolCallHolder(event: Obj): Obj {
     let holderId = str(event.parentMessageId) ?? (event.toolCallId as string);
     let held = this.find(holderId);
+    // The event's warnings are given only if it does not fail the run (as in every stage).
+    const warnings: string[] = [];
     if (held !== undefined && event.parentMessageId !== undefined && held.role !== "assistant") {
-      this.warn("TOOL_CALL_PARENT_CONFLICT");
+      warnings.push("TOOL_CALL_PARENT_CONFLICT");
       holderId = event.toolCallId as string;
       held = this.find(holderId);
     }
     if (held !== undefined && held.role === "tool") {
       // D-TOOL-RESULT-ID the other way round: the holder is an assistant message of its own.
-      this.warn("DUPLICATE_MESSAGE_ID");
+      warnings.push("DUPLICATE_MESSAGE_ID");
       held = undefined;
     }
-    if (held !== undefined) {
-      if (held.role !== "assistant") this.fail("ID_ROLE_CONFLICT");
-      return held;
-    }
+    if (held !== undefined && held.role !== "assistant") this.fail("ID_ROLE_CONFLICT");
+    for (const w of warnings) this.warn(w);
+    if (held !== undefined) return held;
     const created: Obj = { id: holderId, role: "assistant" };
     if (event.subagentRunId !== undefined) created.subagentRunId = event.subagentRunId;
     this.messages.push(created);
