@@ -32,9 +32,10 @@ export interface Instant {
  */
 export function instantOf(event: AguiEvent, ctx: StepContext, now: Clock): Instant {
   const stamp = readField(event, "timestamp", ctx);
-  if (isInstant(stamp)) return { at: stamp, observed: false };
+  // `|| 0`: a timestamp of -0 is kept as 0, which is what storage reads back (JSON has no -0).
+  if (isInstant(stamp)) return { at: stamp || 0, observed: false };
   const synthesized = synthesizedTimestampOf(event);
-  if (synthesized !== undefined) return { at: synthesized, observed: false };
+  if (synthesized !== undefined) return { at: synthesized || 0, observed: false };
   return { at: now(), observed: true };
 }
 

@@ -98,7 +98,11 @@ function smallCopy(source: object): Container | undefined {
   return copy;
 }
 
-/** A primitive as it is; a function, a BigInt, a symbol or a non-finite number is not JSON data. */
+/**
+ * A primitive as it is, but -0 as 0 (JSON has no negative zero: stored and read back it is 0, and the
+ * history must read back equal, D-HISTORY-IDS); a function, a BigInt, a symbol or a non-finite number
+ * is not JSON data.
+ */
 function leaf(value: unknown): unknown {
   switch (typeof value) {
     case "function":
@@ -109,7 +113,7 @@ function leaf(value: unknown): unknown {
       throw new NotJsonData("it holds a symbol");
     case "number":
       if (!Number.isFinite(value)) throw new NotJsonData("it holds a number JSON cannot hold (NaN or ±Infinity)");
-      return value;
+      return value === 0 ? 0 : value;
     default:
       return value;
   }

@@ -126,6 +126,22 @@ describe("D-HISTORY-IDS a LangGraph Python conversation (assistant and tool mess
   });
 });
 
+describe("D-HISTORY-IDS numbers JSON cannot tell apart", () => {
+  it("D-HISTORY-IDS: a -0 in metadata or in a timestamp is held as 0, so the history stored and read back is equal", async () => {
+    const { history } = await run([
+      ev.runStarted("r"),
+      ev.reasoningMessageStart("m1", { metadata: { k: { "": -0 } }, timestamp: -0 }),
+      ev.reasoningMessageEnd("m1", { timestamp: -0 }),
+      ev.runFinished("r"),
+    ]);
+    const metadata = (history.messages[0] as { metadata?: { k: Record<string, number> } }).metadata!;
+    expect(Object.is(metadata.k[""], 0)).toBe(true);
+    expect(Object.is(history.durations[0]!.startedAt, 0)).toBe(true);
+    expect(Object.is(history.durations[0]!.endedAt, 0)).toBe(true);
+    expect(parseHistory(serializeHistory(history))).toEqual(history);
+  });
+});
+
 describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () => {
   const B = "https://b.example/agent";
   const C = "https://c.example/agent";
