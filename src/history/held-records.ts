@@ -1,8 +1,8 @@
 import type { Message } from "@ag-ui/core";
 import { toolCallsOf } from "./conversation";
 import { heldDurations } from "./durations";
-import { entityKey, messageValueKey, recordKey } from "./message-key";
-import type { ReasoningHistory, ValueIssuer } from "./types";
+import { entityKey, messageValueKey, ownIssuers, recordKey } from "./message-key";
+import type { ReasoningHistory } from "./types";
 
 /**
  * The entity keys of the messages and tool calls in `messages`, and the value keys of their tool
@@ -16,24 +16,6 @@ export function entityKeys(messages: readonly Message[]): Set<string> {
     for (const call of toolCallsOf(message) ?? []) present.add(entityKey("tool-call", call.id));
   }
   return present;
-}
-
-/**
- * `issuers` with each record of a message that names only a tool message marked as that tool
- * message's (`toolMessage`). Such a record was written before tool messages had records of their
- * own (or by hand): its id named the tool message then, as routing by id still does when no message
- * of another role has it (D-TOOL-RESULT-ID). `issuers` itself when there is none. O(messages + records).
- */
-export function ownIssuers(messages: readonly Message[], issuers: readonly ValueIssuer[]): readonly ValueIssuer[] {
-  if (!issuers.some((r) => r.subtype === "message" && r.toolMessage !== true)) return issuers;
-  const tool = new Set<string>();
-  const other = new Set<string>();
-  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
-  return issuers.map((r) =>
-    r.subtype === "message" && r.toolMessage !== true && !other.has(r.entityId) && tool.has(r.entityId)
-      ? { ...r, toolMessage: true }
-      : r,
-  );
 }
 
 type Records = Omit<ReasoningHistory, "messages">;

@@ -1,4 +1,5 @@
 import type { Message } from "@ag-ui/core";
+import type { ValueIssuer } from "./types";
 import { quotedId } from "../core/errors";
 
 /**
@@ -53,4 +54,23 @@ export const recordKey = (record: { subtype: string; entityId: string; toolMessa
 /** How a repeat names its message: `the id "x"`, or `the tool message id "x"` (D-HISTORY-IDS). */
 export function repeatedId(message: Pick<Message, "id" | "role">): string {
   return `the ${message.role === "tool" ? "tool message id" : "id"} ${quotedId(message.id)}`;
+}
+
+/**
+ * `issuers` with each record of a message that names only a tool message marked as that tool
+ * message's (`toolMessage`). Such a record was written before tool messages had records of their
+ * own (or by hand): its id named the tool message then, as routing by id still does when no message
+ * of another role has it (D-TOOL-RESULT-ID). Where the tool message has a record of its own too (a
+ * value it got since), that one stands and the old one goes. `issuers` itself when there is none to
+ * mark. O(messages + records).
+ */
+export function ownIssuers(messages: readonly Message[], issuers: readonly ValueIssuer[]): readonly ValueIssuer[] {
+  const tool = new Set<string>();
+  const other = new Set<string>();
+  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
+  const old = (r: ValueIssuer): boolean =>
+    r.subtype === "message" && r.toolMessage !== true && !other.has(r.entityId) && tool.has(r.entityId);
+  if (!issuers.some(old)) return issuers;
+  const own = new Set(issuers.filter((r) => r.toolMessage === true).map((r) => r.entityId));
+  return issuers.flatMap((r) => (!old(r) ? [r] : own.has(r.entityId) ? [] : [{ ...r, toolMessage: true as const }]));
 }

@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { earlierCopies, entityKey, repeatedId } from "../history/message-key";
+import { earlierCopies, entityKey, ownIssuers, repeatedId } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -110,7 +110,8 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
   return {
     messages,
     incomplete: readIncomplete(nested, doc.incomplete),
-    issuers: readIssuers(nested, doc.issuers, messages),
+    // An earlier release's record of a tool message's value is read as that tool message's (D-HISTORY-IDS).
+    issuers: ownIssuers(messages, readIssuers(nested, doc.issuers, messages)),
     durations: version < 2 ? [] : readDurations(nested, doc.durations),
   };
 }

@@ -292,9 +292,19 @@ describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () =>
       durations: [],
     };
     expect(toRunInputMessages(legacy, { producer: B })[0]).toMatchObject({ encryptedValue: "v" });
-    expect((await run([], { producer: B, initialHistory: legacy })).history.issuers).toEqual([
-      { subtype: "message", entityId: "X", issuer: B, toolMessage: true },
-    ]);
+    const own = [{ subtype: "message", entityId: "X", issuer: B, toolMessage: true }];
+    expect((await run([], { producer: B, initialHistory: legacy })).history.issuers).toEqual(own);
+    expect(parseHistory(serializeHistory(legacy)).issuers).toEqual(own);
+    // A new value on it keeps one record, the new one, on every way in.
+    const later = await run([ev.runStarted("r"), ev.encryptedValue("message", "X", "w"), ev.runFinished("r")], {
+      producer: B,
+      initialHistory: legacy,
+    });
+    expect(later.history.issuers).toEqual(own);
+    expect(parseHistory(serializeHistory(later.history))).toEqual(later.history);
+    const mixed = { ...legacy, issuers: [...legacy.issuers, { ...own[0]!, issuer: C }] } as ReasoningHistory;
+    expect(parseHistory(serializeHistory(mixed)).issuers).toEqual([{ ...own[0], issuer: C }]);
+    expect(toRunInputMessages(mixed, { producer: C, onWarning: () => {} })[0]).toMatchObject({ encryptedValue: "v" });
     const both = { ...legacy, messages: [ofB[0]!, ...only] };
     const warnings: unknown[] = [];
     const input = toRunInputMessages(both, { producer: B, onWarning: (w) => warnings.push(w) });
