@@ -40,7 +40,7 @@ export function recordIssuer(
 export function recordValuesOf(conversation: Conversation, message: Message): Conversation {
   let next = conversation;
   for (const record of issuersOf(message, conversation.producer))
-    next = recordIssuer(next, record.subtype, record.entityId);
+    next = recordIssuer(next, record.subtype, record.entityId, record.toolMessage === true);
   return next;
 }
 

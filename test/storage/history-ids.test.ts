@@ -260,6 +260,17 @@ describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () =>
     ]);
   });
 
+  it("D-HISTORY-IDS: a tool message's value reaching the history by a RUN_STARTED.input echo or a MESSAGES_SNAPSHOT has its own record", async () => {
+    for (const events of [
+      [ev.runStarted("r", { input: { threadId: "t1", runId: "r", messages: [ofB[1]!] } }), ev.runFinished("r")],
+      [ev.runStarted("r"), ev.messagesSnapshot([ofB[1]!]), ev.runFinished("r")],
+    ]) {
+      const { history } = await run(events, { producer: B });
+      expect(history.issuers).toEqual([{ subtype: "message", entityId: "X", issuer: B, toolMessage: true }]);
+      expect(parseHistory(serializeHistory(history))).toEqual(history);
+    }
+  });
+
   it("D-HISTORY-IDS: `toolMessage` is `true` on a record of a message's value or absent; storage and a seed refuse anything else", () => {
     const history = {
       messages: ofB,
