@@ -25,22 +25,26 @@ export interface ReturnedValue {
  */
 export function returnedValues(request: unknown, issued: readonly IssuedValue[]): ReturnedValue[] {
   const body = isPlainObject(request) && "json" in request && !("messages" in request) ? request.json : request;
-  const received = new Map<string, unknown>();
+  // Entity key → the values the request carries there: a tool result may share its message's id
+  // (D-TOOL-RESULT-ID), and a value issued for that id is back if either of the two carries it.
+  const received = new Map<string, unknown[]>();
+  const carry = (key: string, value: unknown): void => {
+    const values = received.get(key);
+    if (values === undefined) received.set(key, [value]);
+    else values.push(value);
+  };
   const messages = isPlainObject(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
   for (const m of messages) {
     if (!isPlainObject(m)) continue;
-    received.set(entityKey("message", String(m.id)), m.encryptedValue);
+    carry(entityKey("message", String(m.id)), m.encryptedValue);
     for (const call of Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : []) {
-      if (isPlainObject(call)) received.set(entityKey("tool-call", String(call.id)), call.encryptedValue);
+      if (isPlainObject(call)) carry(entityKey("tool-call", String(call.id)), call.encryptedValue);
     }
   }
-  return issued.map((v) => {
-    const got = received.get(entityKey(v.subtype, v.entityId));
-    return {
-      subtype: v.subtype,
-      entityId: v.entityId,
-      bytes: byteLength(v.encryptedValue),
-      identical: typeof got === "string" && got === v.encryptedValue,
-    };
-  });
+  return issued.map((v) => ({
+    subtype: v.subtype,
+    entityId: v.entityId,
+    bytes: byteLength(v.encryptedValue),
+    identical: (received.get(entityKey(v.subtype, v.entityId)) ?? []).includes(v.encryptedValue),
+  }));
 }

@@ -3,6 +3,7 @@
  * real HttpAgent through reasoningPipeline, as an integrator's integration test would; and
  * returnedValues, the server-side check that a request carried the issued values back.
  */
+import type { Message } from "@ag-ui/core";
 import { toRunInputMessages } from "../../src";
 import { ev, mockAgentServer, msg, returnedValues, type MockAgentServer } from "../../src/testing";
 import { runInput, runOverHttp } from "../support/http-run";
@@ -194,6 +195,16 @@ describe("returnedValues: which issued values a request carried back", () => {
       ],
     };
     expect(returnedValues(changed, issued).map((v) => v.identical)).toEqual([false, false]);
+  });
+
+  it("D-TOOL-RESULT-ID: a value is back when either message sharing its id carries it, in either order", () => {
+    const assistant = msg.assistant("m1", "");
+    const tool = { id: "m1", role: "tool", toolCallId: "tc1", content: "42", encryptedValue: VALUE } as Message;
+    for (const messages of [
+      [tool, assistant],
+      [assistant, tool],
+    ])
+      expect(returnedValues({ messages }, issued).map((v) => v.identical)).toEqual([true, false]);
   });
 
   it("a malformed request (no messages, not a list, junk entries) means nothing came back, without throwing", () => {
