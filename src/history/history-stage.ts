@@ -12,7 +12,7 @@ import { endOpenItems } from "./incomplete";
 import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
 import { heldRecords } from "./held-records";
 import { issuersOf } from "./issuers";
-import { earlierCopies, repeatedId } from "./message-key";
+import { earlierCopies, repeatedId, wrongToolMessage } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import { NotJsonData, ownCopy } from "./own-copy";
@@ -184,10 +184,7 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
         issuers: checkRecords<ValueIssuer>(field("issuers"), "initialHistory.issuers", "subtype", "entityId").map(
           (record, i) => {
             // What parseHistory would refuse is refused here too (a tool message's record, D-HISTORY-IDS).
-            if (
-              record.toolMessage !== undefined &&
-              ((record.toolMessage as unknown) !== true || record.subtype !== "message")
-            )
+            if (wrongToolMessage(record))
               throw new TypeError(
                 `agui-reasoning: initialHistory.issuers[${i}].toolMessage must be absent, or true on a record of subtype "message"`,
               );

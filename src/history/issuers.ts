@@ -28,9 +28,7 @@ export function recordIssuer(
   const space = recordSpace(subtype, toolMessage);
   const slot = issuers.slotOf(entityId, space);
   if (slot !== undefined && issuers.at(slot)!.issuer === issuer) return conversation;
-  const record: ValueIssuer = toolMessage
-    ? { subtype, entityId, issuer, toolMessage: true }
-    : { subtype, entityId, issuer };
+  const record = issuerRecord(subtype, entityId, issuer, toolMessage);
   return conversation.with({
     issuers: slot === undefined ? issuers.pushNew(record, entityId, space) : issuers.setAt(slot, record),
   });
@@ -44,12 +42,19 @@ export function recordValuesOf(conversation: Conversation, message: Message): Co
   return next;
 }
 
-/** The record of a value `message` itself carries, issued by `issuer` (a tool message's is its own, D-HISTORY-IDS). */
-export function messageRecord(message: Pick<Message, "id" | "role">, issuer: string | undefined): ValueIssuer {
-  return message.role === "tool"
-    ? { subtype: "message", entityId: message.id, issuer, toolMessage: true }
-    : { subtype: "message", entityId: message.id, issuer };
+/** An issuer record; `toolMessage` on a tool message's (D-HISTORY-IDS), never `false`. */
+export function issuerRecord(
+  subtype: Subtype,
+  entityId: string,
+  issuer: string | undefined,
+  toolMessage = false,
+): ValueIssuer {
+  return toolMessage ? { subtype, entityId, issuer, toolMessage: true } : { subtype, entityId, issuer };
 }
+
+/** The record of a value `message` itself carries, issued by `issuer` (a tool message's is its own, D-HISTORY-IDS). */
+export const messageRecord = (message: Pick<Message, "id" | "role">, issuer: string | undefined): ValueIssuer =>
+  issuerRecord("message", message.id, issuer, message.role === "tool");
 
 /** The records for the values a message and its tool calls carry, all issued by `issuer`. */
 export function issuersOf(message: Message, issuer: string | undefined, into: ValueIssuer[] = []): ValueIssuer[] {

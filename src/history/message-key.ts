@@ -64,13 +64,29 @@ export function repeatedId(message: Pick<Message, "id" | "role">): string {
  * value it got since), that one stands and the old one goes. `issuers` itself when there is none to
  * mark. O(messages + records).
  */
-export function ownIssuers(messages: readonly Message[], issuers: readonly ValueIssuer[]): readonly ValueIssuer[] {
-  const tool = new Set<string>();
-  const other = new Set<string>();
-  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
+export function ownIssuers(
+  messages: readonly Message[],
+  issuers: readonly ValueIssuer[],
+  { tool, other } = idsByRole(messages),
+): readonly ValueIssuer[] {
   const old = (r: ValueIssuer): boolean =>
     r.subtype === "message" && r.toolMessage !== true && !other.has(r.entityId) && tool.has(r.entityId);
   if (!issuers.some(old)) return issuers;
   const own = new Set(issuers.filter((r) => r.toolMessage === true).map((r) => r.entityId));
   return issuers.flatMap((r) => (!old(r) ? [r] : own.has(r.entityId) ? [] : [{ ...r, toolMessage: true as const }]));
 }
+
+/** The ids of `messages`' tool messages, and of the others (a tool result may share its id, D-TOOL-RESULT-ID). */
+export function idsByRole(messages: readonly Pick<Message, "id" | "role">[]): {
+  tool: Set<string>;
+  other: Set<string>;
+} {
+  const tool = new Set<string>();
+  const other = new Set<string>();
+  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
+  return { tool, other };
+}
+
+/** Whether a record's `toolMessage` is other than absent, or `true` on a record of subtype "message" (D-HISTORY-IDS). */
+export const wrongToolMessage = (record: { subtype?: unknown; toolMessage?: unknown }): boolean =>
+  record.toolMessage !== undefined && (record.toolMessage !== true || record.subtype !== "message");

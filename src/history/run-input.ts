@@ -40,15 +40,18 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
   };
   const withheld = new WithheldValues();
   const dropped: string[] = [];
+  // The message `dropValues` is asked about: its own value's key depends on its role.
+  let current: Message;
+  const notIssuedHere: DropValue = (subtype, id) => {
+    const issuer = recorded.get(subtype === "message" ? messageValueKey(current) : valueKey(subtype, id));
+    if (issuedHere(issuer)) return false;
+    withheld.add(issuer, subtype, id);
+    return true;
+  };
   const messages: Message[] = [];
   for (const message of history.messages) {
     if (message.role === "activity") continue;
-    const notIssuedHere: DropValue = (subtype, id) => {
-      const issuer = recorded.get(subtype === "message" ? messageValueKey(message) : valueKey(subtype, id));
-      if (issuedHere(issuer)) return false;
-      withheld.add(issuer, subtype, id);
-      return true;
-    };
+    current = message;
     messages.push(freshCopy(dropValues(message, notIssuedHere, dropped)));
   }
 

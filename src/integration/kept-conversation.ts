@@ -2,7 +2,7 @@ import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
 import { entityKeys, heldRecords } from "../history/held-records";
-import { hasValue, issuersOf, messageRecord } from "../history/issuers";
+import { hasValue, issuerRecord, issuersOf, messageRecord } from "../history/issuers";
 import { messageKey, recordKey } from "../history/message-key";
 import { NotJsonData, ownCopy } from "../history/own-copy";
 import { messageProblem } from "../history/read-event";
@@ -116,9 +116,9 @@ class ValueMerge {
 
   /** The held message, with every value the application set itself in place of the held one. */
   kept(held: Message, copy: Message): Message {
-    const kept = this.takeValue(held, copy, messageRecord(held, this.producer));
+    const kept = this.takeValue(held, copy, () => messageRecord(held, this.producer));
     return withMatchedCalls(kept, copy, (call, theirs) =>
-      this.takeValue(call, theirs, { subtype: "tool-call", entityId: call.id, issuer: this.producer }),
+      this.takeValue(call, theirs, () => issuerRecord("tool-call", call.id, this.producer)),
     );
   }
 
@@ -146,12 +146,13 @@ class ValueMerge {
 
   /**
    * `held`, or a copy of it with the application's value when the application set a different one,
-   * recorded as `producer`'s (`record`).
+   * recorded as `producer`'s (`record()`, made only then).
    */
-  private takeValue<T extends object>(held: T, copy: object, record: ValueIssuer): T {
+  private takeValue<T extends object>(held: T, copy: object, record: () => ValueIssuer): T {
     if (!hasValue(copy)) return held;
     if (hasValue(held) && held.encryptedValue === copy.encryptedValue) return held;
-    this.changed.set(recordKey(record), record);
+    const made = record();
+    this.changed.set(recordKey(made), made);
     return { ...held, encryptedValue: copy.encryptedValue };
   }
 }

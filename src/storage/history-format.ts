@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { earlierCopies, entityKey, ownIssuers, repeatedId } from "../history/message-key";
+import { earlierCopies, entityKey, idsByRole, ownIssuers, repeatedId, wrongToolMessage } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -111,7 +111,7 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
     messages,
     incomplete: readIncomplete(nested, doc.incomplete),
     // An earlier release's record of a tool message's value is read as that tool message's (D-HISTORY-IDS).
-    issuers: ownIssuers(messages, readIssuers(nested, doc.issuers, messages)),
+    issuers: readIssuers(nested, doc.issuers, messages),
     durations: version < 2 ? [] : readDurations(nested, doc.durations),
   };
 }
@@ -166,18 +166,17 @@ function readIssuers(shape: JsonShape, value: unknown, messages: readonly Messag
     const subtype = shape.oneOf(record.subtype, KINDS, `/issuers/${i}/subtype`);
     const entityId = shape.string(record.entityId, `/issuers/${i}/entityId`);
     const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
-    if (record.toolMessage === undefined) return { subtype, entityId, issuer };
-    // `true` on a record of a message's value, else absent (false is never written).
-    if (!shape.boolean(record.toolMessage, `/issuers/${i}/toolMessage`) || subtype !== "message")
+    if (wrongToolMessage(record))
       shape.fail(`/issuers/${i}/toolMessage`, 'is only `true`, on a record of subtype "message" (D-HISTORY-IDS)');
-    return { subtype, entityId, issuer, toolMessage: true };
+    return record.toolMessage === true
+      ? { subtype, entityId, issuer, toolMessage: true }
+      : { subtype, entityId, issuer };
   });
   // One record per stored value (D-ISSUER, D-REPEAT); a tool message's is its own (D-HISTORY-IDS).
   // Before tool messages had their own records, one sharing its id with a message of another role
   // could leave two records of that id: such a history (no `toolMessage` anywhere) still reads.
-  const tool = new Set<string>();
-  const other = new Set<string>();
-  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
+  const byRole = idsByRole(messages);
+  const { tool, other } = byRole;
   const legacy = records.every((r) => r.toolMessage === undefined);
   const repeated = repeatsOf();
   const again = repeatsOf();
@@ -190,7 +189,8 @@ function readIssuers(shape: JsonShape, value: unknown, messages: readonly Messag
         `is a ${twoMessages ? "third" : "second"} record for ${kind} ${quotedId(r.entityId)}: one issuer per stored value (D-ISSUER)`,
       );
   });
-  return records;
+  // An earlier release's record of a tool message's value is read as that tool message's (D-HISTORY-IDS).
+  return ownIssuers(messages, records, byRole) as ValueIssuer[];
 }
 
 const DURATION_KINDS = ["message", "span"] as const;

@@ -293,6 +293,16 @@ describe("D-ISSUER D-TOOL-RESULT-ID values on both messages under one id", () =>
     }
   });
 
+  it("D-HISTORY-IDS: a stored history without any `toolMessage` may hold two records for an id a tool message shares, not three", () => {
+    const plain = { subtype: "message" as const, entityId: "X", issuer: B };
+    const stored = JSON.parse(
+      serializeHistory({ messages: ofB, incomplete: [], issuers: [plain, plain], durations: [] }),
+    ) as { issuers: unknown[] };
+    expect(parseHistory(stored).issuers).toEqual([plain, plain]);
+    stored.issuers.push(plain);
+    expect(() => parseHistory(stored)).toThrow('parseHistory: /issuers/2 is a third record for message "X"');
+  });
+
   it("D-HISTORY-IDS: a record written before tool messages had their own still reads as it meant", async () => {
     // A plain record naming only a tool message was that tool message's; with another X held it is the other's.
     const only: Message[] = [{ id: "X", role: "tool", toolCallId: "call-1", content: "18 °C", encryptedValue: "v" }];
