@@ -199,6 +199,7 @@ function isWarning(w: unknown): w is ReasoningWarning {
   return (
     typeof w === "object" &&
     w !== null &&
+    !Array.isArray(w) &&
     typeof (w as ReasoningWarning).code === "string" &&
     typeof (w as ReasoningWarning).message === "string"
   );

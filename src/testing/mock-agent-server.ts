@@ -169,14 +169,15 @@ export async function mockAgentServer(
   }
 
   function record(req: IncomingMessage, res: ServerResponse, body: Buffer): RecordedRequest {
+    const text = body.toString("utf8");
     const recorded: RecordedRequest = {
       index: requests.length,
       method: req.method ?? "",
       path: req.url ?? "",
       headers: req.headers,
       body,
-      text: body.toString("utf8"),
-      json: parseJson(body),
+      text,
+      json: parseJson(text),
       end: new Promise<ResponseEnd>((resolve) => {
         // "close" fires for both endings; only a finished response has flushed everything.
         res.on("close", () => resolve(res.writableFinished ? "finished" : "client-closed"));
@@ -344,9 +345,9 @@ function jsonError(res: ServerResponse, status: number, error: string): void {
   res.end(JSON.stringify({ error }));
 }
 
-function parseJson(body: Buffer): unknown {
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(body.toString("utf8"));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

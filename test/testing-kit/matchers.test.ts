@@ -101,6 +101,12 @@ describe("testing kit: toWarnWith", () => {
     expect([]).not.toWarnWith("STRIPPED_PROPERTY");
   });
 
+  it("an array inside the received array is an event to run, never a warning, whatever fields it carries", () => {
+    const arrayLikeWarning = Object.assign([], { code: "UNKNOWN_ENTITY", message: "m" });
+    // Read as a warning it would pass; run as an event it is malformed and warns nothing.
+    expect([arrayLikeWarning]).not.toWarnWith("UNKNOWN_ENTITY");
+  });
+
   it("D-REDACT: the failure message lists the codes seen, never the value", () => {
     const message = failureMessage(() => expect(unknownEntity).toWarnWith("STRIPPED_PROPERTY")) ?? "";
     expect(message).toContain('expected a warning {"code":"STRIPPED_PROPERTY"}, got warnings UNKNOWN_ENTITY');
