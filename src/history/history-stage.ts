@@ -15,7 +15,7 @@ import { issuersOf } from "./issuers";
 import { earlierCopies, repeatedId, wrongToolMessage } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
-import { NotJsonData, ownCopy } from "./own-copy";
+import { itemAt, NotJsonData, ownCopy } from "./own-copy";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
 import { isInstant } from "../core/json";
 import { optionsOf } from "../core/arguments";
@@ -242,9 +242,11 @@ function checkRecords<T>(records: unknown, name: string, ...fields: string[]): T
   });
 }
 
-/** The elements of an array of the seed (a hole reads as `undefined`). */
+/** The elements of an array of the seed (a hole is refused: `itemAt`). */
 function listOf(value: unknown, name: string): unknown[] {
-  const list = readable(name, () => (Array.isArray(value) ? [...(value as unknown[])] : undefined));
+  const list = readable(name, () =>
+    Array.isArray(value) ? Array.from({ length: value.length }, (_, i) => itemAt(value, i)) : undefined,
+  );
   if (list === undefined) throw new TypeError(`agui-reasoning: ${name} must be an array`);
   return list;
 }

@@ -12,7 +12,7 @@ import { setOwn } from "../core/json";
  *
  * The copy holds what JSON can carry, so it survives `exportState()` and storage: as `JSON.stringify`
  * does, an `undefined` object entry is left out and an array's becomes `null`; a BigInt, a symbol,
- * NaN or ±Infinity is refused.
+ * NaN or ±Infinity is refused, and so is an array's hole (`itemAt`).
  */
 
 /** Why a value is not JSON data (for an error detail: kinds only, never a value, D-REDACT). */
@@ -76,7 +76,7 @@ function smallCopy(source: object): Container | undefined {
     if ((budget -= length) < 0) return undefined;
     const copy = new Array<unknown>(length);
     for (let i = 0; i < length; i++) {
-      const value: unknown = source[i];
+      const value = itemAt(source, i);
       if (typeof value !== "object" || value === null) copy[i] = value === undefined ? null : leaf(value);
       else if ((copy[i] = smallCopy(value)) === undefined) return undefined;
     }
@@ -96,6 +96,16 @@ function smallCopy(source: object): Container | undefined {
     setOwn(copy, key, value);
   }
   return copy;
+}
+
+/**
+ * `source[i]`, where a hole is not JSON data: JSON text has none, and a sparse array claims a length
+ * of 2³²−1 for nothing (a structured clone keeps one), which a copy slot by slot would pay for.
+ */
+export function itemAt(source: readonly unknown[], i: number): unknown {
+  const value = source[i];
+  if (value === undefined && !(i in source)) throw new NotJsonData("a sparse array: JSON has no holes");
+  return value;
 }
 
 /**
@@ -135,7 +145,8 @@ function open(
     const length = source.length;
     const copy: unknown[] = new Array<unknown>(length);
     copies.set(source, copy);
-    for (let i = length - 1; i >= 0; i--) stack.push({ source: source[i], target: copy, key: i });
+    // Each item checked as it is read: a sparse array fails at its first hole, not after its length.
+    for (let i = length - 1; i >= 0; i--) stack.push({ source: itemAt(source, i), target: copy, key: i });
     return copy;
   }
   const copy: Record<string, unknown> = {};

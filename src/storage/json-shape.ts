@@ -1,5 +1,5 @@
 import { isInstant, isPlainObject, jsonType, setOwn } from "../core/json";
-import { NotJsonData, ownCopy } from "../history/own-copy";
+import { itemAt, NotJsonData, ownCopy } from "../history/own-copy";
 import { toPointer } from "../schema/json-pointer";
 
 /**
@@ -65,7 +65,7 @@ export class JsonShape {
     const copy = new Array<unknown>(length);
     let i = 0;
     try {
-      for (; i < length; i++) copy[i] = (value as readonly unknown[])[i];
+      for (; i < length; i++) copy[i] = itemAt(value as readonly unknown[], i);
     } catch (error) {
       this.unreadable(`${path}/${i}`, error);
     }

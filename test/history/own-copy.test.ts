@@ -67,6 +67,18 @@ describe("ownCopy", () => {
     expect(() => ownCopy(padded(cycle))).toThrow(new NotJsonData("it contains a cycle"));
   });
 
+  it("refuses an array's hole, small or large, at the first one: a sparse array claims 2³²−1 slots for nothing", () => {
+    const hole = new NotJsonData("a sparse array: JSON has no holes");
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => ownCopy({ list: [1, , 3] })).toThrow(hole);
+    expect(() => ownCopy(padded([1, , 3]))).toThrow(hole); // eslint-disable-line no-sparse-arrays
+    const huge = Object.assign(new Array(2 ** 32 - 1), { 0: "first" });
+    expect(() => ownCopy({ huge })).toThrow(hole);
+    expect(() => ownCopy([huge])).toThrow(hole);
+    // An item that is there but `undefined` is JSON's null, as before.
+    expect(ownCopy([1, undefined, 3])).toEqual([1, null, 3]);
+  });
+
   it("copies a value whose paths are exponentially many (billion laughs) in time linear in its objects", () => {
     // 2^40 paths to the innermost object: recursion without a bound would never finish.
     let laugh: Record<string, unknown> = { lol: "lol" };

@@ -41,6 +41,12 @@ const HOSTILE: readonly { readonly label: string; readonly value: () => Record<s
   { label: "an object nesting a symbol", value: () => ({ inner: { s: Symbol("x") } }) },
   { label: "an object nesting NaN", value: () => ({ inner: [NaN] }) },
   { label: "an object nesting Infinity", value: () => ({ list: [Infinity] }) },
+  // A hole is not JSON data either; a structured clone keeps one, and a sparse array claims 2³²−1 slots for nothing.
+  { label: "an object nesting an array with a hole", value: () => ({ list: [1, , 3] }) }, // eslint-disable-line no-sparse-arrays
+  {
+    label: "an object nesting a sparse array of 2³²−1 slots",
+    value: () => ({ list: Object.assign(new Array(2 ** 32 - 1), { 0: 1 }) }),
+  },
   {
     label: "a cycle",
     value: () => {

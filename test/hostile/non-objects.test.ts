@@ -184,6 +184,19 @@ describe("an unreadable seed: initialHistory and initialMessages with getters th
       expect(install).toThrow(new TypeError(`agui-reasoning: ${name} cannot be read (a read of it threw)`));
     },
   );
+  it("R-PROC-4: a seed's sparse list (2³²−1 slots, a structured clone's) is refused by name at its first hole, not copied", () => {
+    const sparse = Object.assign(new Array(2 ** 32 - 1), { 0: message });
+    const notJson = new TypeError(
+      "agui-reasoning: initialHistory.messages is not JSON data: a sparse array: JSON has no holes",
+    );
+    expect(() => reasoningPipeline(from([]), { initialHistory: history({ messages: sparse }) })).toThrow(notJson);
+    expect(() => reasoningMiddleware({ producer: "P", initialHistory: history({ messages: sparse }) })).toThrow(
+      notJson,
+    );
+    expect(() => reasoningPipeline(from([]), { initialMessages: sparse as never })).toThrow(
+      new TypeError("agui-reasoning: initialMessages is not JSON data: a sparse array: JSON has no holes"),
+    );
+  });
   it("R-EVT-8 D-HISTORY-IDS: the middleware refuses an initialHistory naming one message twice when it is made", () => {
     const twice = history({
       messages: [

@@ -271,9 +271,19 @@ describe("serializeHistory / parseHistory: the stored form", () => {
       "parseHistory: /messages/0 cannot be read as JSON data (it contains a cycle)",
     ],
     [
-      "a hole in the message list",
+      "a hole in the message list (a structured clone keeps one)",
       (doc) => ({ ...doc, messages: new Array(2) }),
-      "parseHistory: /messages/0 is not an AG-UI 1.0 message: the schema rejects / (required field is missing",
+      "parseHistory: /messages/0 cannot be read as JSON data (a sparse array: JSON has no holes)",
+    ],
+    [
+      "a sparse message list claiming 2³²−1 messages (refused at its first hole, not copied slot by slot)",
+      (doc) => ({ ...doc, messages: Object.assign(new Array(2 ** 32 - 1), { 0: doc.messages[0] }) }),
+      "parseHistory: /messages/1 cannot be read as JSON data (a sparse array: JSON has no holes)",
+    ],
+    [
+      "a message whose metadata holds a sparse array of 2³²−1 slots",
+      (doc) => ({ ...doc, messages: [{ ...doc.messages[0], metadata: { list: new Array(2 ** 32 - 1) } }] }),
+      "parseHistory: /messages/0 cannot be read as JSON data (a sparse array: JSON has no holes)",
     ],
     [
       "an item listed twice as incomplete (D-TRUNC)",
