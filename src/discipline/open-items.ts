@@ -115,24 +115,16 @@ export function checkOpen(
 ): Item | undefined {
   const item = findItem(sets, family, id, owner);
   if (item === undefined) return undefined;
-  if (item.open) {
+  if (item.open || !family.reopenable) {
     throw protocolError(
       "DUPLICATE_OPEN",
       family.rules.duplicateOpen,
       event,
       ctx,
       [id],
-      `A ${family.noun} with ID ${quote(id)} is already open; close it with ${family.closes[0]} before using the id again.`,
-    );
-  }
-  if (!family.reopenable) {
-    throw protocolError(
-      "DUPLICATE_OPEN",
-      family.rules.duplicateOpen,
-      event,
-      ctx,
-      [id],
-      `The ${family.noun} ${quote(id)} has already ended in this run; its id cannot be used for another one.`,
+      item.open
+        ? `A ${family.noun} with ID ${quote(id)} is already open; close it with ${family.closes[0]} before using the id again.`
+        : `The ${family.noun} ${quote(id)} has already ended in this run; its id cannot be used for another one.`,
     );
   }
   if (family.attributed && owner !== undefined && owner !== item.owner) {
@@ -258,42 +250,22 @@ function orphan(
   code: "ORPHAN_CONTENT" | "ORPHAN_END",
 ): Error {
   const other = family.separateFrom === undefined ? undefined : FAMILIES[family.separateFrom]!;
-  if (other !== undefined && sets.families[other.index]!.byId.get(id)?.open === true) {
-    return protocolError(
-      code,
-      NAMESPACE_RULE,
-      event,
-      ctx,
-      [id],
-      `No active ${family.noun} found with ID ${quote(id)}: that id is open as a ${other.noun}, which is a separate namespace.`,
-    );
-  }
   // A message open in the other message family (a snapshot may have restated its role): the
   // diagnostic names the family that holds it open, and what closes it (D-SNAPSHOT-ROLE).
   const holder =
     family.declaresRole === undefined
       ? undefined
-      : FAMILIES.find(
-          (f) => f !== family && f.declaresRole !== undefined && sets.families[f.index]!.byId.get(id)?.open === true,
-        );
-  if (holder !== undefined) {
-    return protocolError(
-      code,
-      family.rules.orphan,
-      event,
-      ctx,
-      [id],
-      `No active ${family.noun} found with ID ${quote(id)}: it is open as a ${holder.noun}, which only ${holder.closes.join(" or ")} closes (a MESSAGES_SNAPSHOT restating its role does not change that).`,
-    );
-  }
-  return protocolError(
-    code,
-    family.rules.orphan,
-    event,
-    ctx,
-    [id],
-    `No active ${family.noun} found with ID ${quote(id)} (one that was not started, or has already ended).`,
-  );
+      : MESSAGE_FAMILIES.find((f) => f !== family && sets.families[f.index]!.byId.get(id)?.open === true);
+  const [rule, why] =
+    other !== undefined && sets.families[other.index]!.byId.get(id)?.open === true
+      ? [NAMESPACE_RULE, `: that id is open as a ${other.noun}, which is a separate namespace.`]
+      : holder !== undefined
+        ? [
+            family.rules.orphan,
+            `: it is open as a ${holder.noun}, which only ${holder.closes.join(" or ")} closes (a MESSAGES_SNAPSHOT restating its role does not change that).`,
+          ]
+        : [family.rules.orphan, " (one that was not started, or has already ended)."];
+  return protocolError(code, rule, event, ctx, [id], `No active ${family.noun} found with ID ${quote(id)}${why}`);
 }
 
 /** Every item of the run, open or closed, family by family in table order, each in the order first opened. */

@@ -94,13 +94,9 @@ function verify(
       case "run-started":
         startRun(state, event, ctx);
         break;
-      case "run-finished": {
-        const mismatch = finishRun(state, event, ctx);
-        if (mismatch !== undefined) return result(state, [event], [mismatch]);
-        break;
-      }
+      case "run-finished":
       case "run-error": {
-        const mismatch = errorRun(state, event, ctx);
+        const mismatch = (route.kind === "run-finished" ? finishRun : errorRun)(state, event, ctx);
         if (mismatch !== undefined) return result(state, [event], [mismatch]);
         break;
       }
