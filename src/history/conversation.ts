@@ -100,9 +100,9 @@ export class Conversation implements HistoryState {
   static start(published: ReasoningHistory, producer: string | undefined): Conversation {
     const { messages, ...lookups } = indexMessages(published.messages);
     const parts: Parts = {
-      incomplete: incompleteTable(published.incomplete),
+      incomplete: kindTable(published.incomplete),
       issuers: issuerTable(published.issuers),
-      durations: durationTable(published.durations),
+      durations: kindTable(published.durations),
       openSpans: Table.empty(),
       ...NOTHING_OPEN,
       ...lookups,
@@ -313,8 +313,8 @@ function partsWith(was: Parts, changes: Partial<Parts>): Parts {
 
 const NO_CHANGES: Partial<Parts> = {};
 
-/** A table of the `incomplete` items, each keyed by its id in its kind's space. */
-export function incompleteTable(items: readonly IncompleteItem[]): Table<IncompleteItem> {
+/** A table of `incomplete` items or duration records, each keyed by its id in its kind's space. */
+export function kindTable<T extends { readonly id: string; readonly kind: string }>(items: readonly T[]): Table<T> {
   return Table.keyed(
     items,
     (item) => item.id,
@@ -332,15 +332,6 @@ export function issuerTable(records: readonly ValueIssuer[]): Table<ValueIssuer>
     records,
     (r) => r.entityId,
     (r) => recordSpace(r.subtype, r.toolMessage),
-  );
-}
-
-/** A table of duration records, each keyed by its id in its kind's space. */
-export function durationTable(records: readonly ReasoningDuration[]): Table<ReasoningDuration> {
-  return Table.keyed(
-    records,
-    (r) => r.id,
-    (r) => spaceOf(r.kind),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { synthesizedTimestampOf } from "../chunks/synthesized-time";
-import { durationTable, type Conversation, type OpenSpan } from "./conversation";
+import { kindTable, type Conversation, type OpenSpan } from "./conversation";
 import { spaceOf, Table } from "./table";
 import { readField } from "./read-event";
 import type { ReasoningDuration } from "./types";
@@ -151,7 +151,7 @@ export function keepHeldDurations(conversation: Conversation): Conversation {
   const records = conversation.parts.durations.toArray();
   const kept = heldDurations(records, { has: (id) => conversation.positionOf(id) !== undefined });
   if (kept.length === records.length) return conversation;
-  return conversation.with({ durations: durationTable(kept) });
+  return conversation.with({ durations: kindTable(kept) });
 }
 
 /** The records of the messages `held` has, and of the spans those messages started in. */

@@ -1,5 +1,5 @@
 import type { IncompleteItem, IncompleteReason } from "./types";
-import { incompleteTable, type Conversation } from "./conversation";
+import { kindTable, type Conversation } from "./conversation";
 import { spaceOf, Table } from "./table";
 
 /**
@@ -87,5 +87,5 @@ export function keepHeld(conversation: Conversation): Conversation {
     item.kind === "message" ? conversation.positionOf(item.id) !== undefined : toolCallHolder.has(item.id);
   const items = conversation.parts.incomplete.toArray();
   if (items.every(held)) return conversation;
-  return conversation.with({ incomplete: incompleteTable(items.filter(held)) });
+  return conversation.with({ incomplete: kindTable(items.filter(held)) });
 }

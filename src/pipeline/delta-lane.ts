@@ -280,14 +280,10 @@ const DELTA_TYPES: ReadonlyMap<string, DeltaKind> = new Map(
  * for an event whose getters throw (the steps report it; a hostile source may change its mind
  * between reads, and that must not escape from the subscriber).
  */
-function readDelta(event: unknown):
-  | {
-      type: string;
-      chunkFamily: ChunkFamily | undefined;
-      idField: IdField;
-      id: string | undefined;
-      tag: string | undefined;
-    }
+function readDelta(
+  event: unknown,
+):
+  | (DeltaKind & { readonly type: string; readonly id: string | undefined; readonly tag: string | undefined })
   | undefined {
   if (typeof event !== "object" || event === null) return undefined;
   try {

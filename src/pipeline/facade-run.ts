@@ -104,7 +104,7 @@ export class FacadeRun {
               },
       },
     );
-    this.#published = this.#history();
+    this.#published = (this.#runner.states[HISTORY] as HistoryState).history;
     this.#paced =
       pacing &&
       new PacedHistory(
@@ -161,12 +161,7 @@ export class FacadeRun {
 
   /** Every view unsubscribed: the run stops, and a later subscriber gets a defined end. */
   letGo(error: Error): void {
-    this.done = true;
-    this.#runner.stop();
-    this.#paced?.dispose();
-    this.histories.complete();
-    this.warnings.complete();
-    this.events.error(error);
+    this.#end({ error }, false);
   }
 
   exportState(): PipelineSnapshot {
@@ -189,10 +184,12 @@ export class FacadeRun {
     return exportPipelineState(this.#beforeFinish ?? this.#states(), this.#runner.count, this.#options.producer);
   }
 
-  #end(error?: { error: unknown }): void {
+  /** The run ends; unless let go (`flush` false: nobody listens), what is pending is published first. */
+  #end(error?: { error: unknown }, flush = true): void {
     this.done = true;
     this.#runner.stop();
-    if (this.#paced === undefined) this.#publish();
+    if (!flush) this.#paced?.dispose();
+    else if (this.#paced === undefined) this.#publish();
     else this.#paced.close();
     this.histories.complete();
     this.warnings.complete();
@@ -224,10 +221,6 @@ export class FacadeRun {
     this.#published = current;
     this.histories.next(current);
     return true;
-  }
-
-  #history(): ReasoningHistory {
-    return (this.#runner.states[HISTORY] as HistoryState).history;
   }
 
   #states(): FacadeStates {

@@ -34,8 +34,7 @@ export class PacedPublisher {
   // Nothing new went out (and nothing came meanwhile): the quiet window goes on, none is open.
   #publishInWindow(): void {
     if (this.publish() || this.#pending) return;
-    this.#window?.unsubscribe();
-    this.#window = undefined;
+    this.dispose();
   }
 
   /** Publishes the pending change now, if any (the window stays open). */
