@@ -25,11 +25,14 @@ export interface TurnView {
 }
 
 /**
- * Reasoning shown together: consecutive reasoning messages, also when tool calls, tool results or
- * activity come between them; an assistant message with text ends the group.
+ * Reasoning shown together: consecutive reasoning messages of one agent, also when tool calls, tool
+ * results, activity or another agent's messages come between them; an assistant message with text ends
+ * its own agent's group (a subagent's answer does not end its parent's thinking, R-SUB-2).
  */
 export interface ReasoningGroup {
   readonly blocks: readonly ReasoningBlock[];
+  /** The subagent invocation whose reasoning this is; absent for the parent agent (R-SUB-1). */
+  readonly subagentRunId?: string;
   /** Whether a block of the group is still streaming. */
   readonly streaming: boolean;
   /**
@@ -159,18 +162,21 @@ function buildTurn(
   durations: ReadonlyMap<string, ReasoningDuration>,
   open: ReadonlySet<string>,
 ): TurnView {
-  const groups: ReasoningGroup[] = [];
-  let blocks: ReasoningBlock[] = [];
-  const close = (): void => {
-    if (blocks.length > 0) groups.push(groupOf(blocks));
-    blocks = [];
-  };
+  // Each group's blocks, in the order of its first block; the agent's open group, by owner ("" = parent).
+  const groups: { blocks: ReasoningBlock[]; owner: string | undefined }[] = [];
+  const openGroups = new Map<string, ReasoningBlock[]>();
   for (const message of messages) {
-    if (message.role === "reasoning") blocks.push(blockOf(message, durations, open));
-    else if (message.role === "assistant" && message.content) close();
+    const owner = (message as { subagentRunId?: string }).subagentRunId;
+    if (message.role === "reasoning") {
+      let blocks = openGroups.get(owner ?? "");
+      if (blocks === undefined) {
+        openGroups.set(owner ?? "", (blocks = []));
+        groups.push({ blocks, owner });
+      }
+      blocks.push(blockOf(message, durations, open));
+    } else if (message.role === "assistant" && message.content) openGroups.delete(owner ?? "");
   }
-  close();
-  return { id, messages, groups };
+  return { id, messages, groups: groups.map(({ blocks, owner }) => groupOf(blocks, owner)) };
 }
 
 function blockOf(
@@ -192,7 +198,7 @@ function blockOf(
   };
 }
 
-function groupOf(blocks: readonly ReasoningBlock[]): ReasoningGroup {
+function groupOf(blocks: readonly ReasoningBlock[], subagentRunId: string | undefined): ReasoningGroup {
   // Once every block ended: from the first block's start (they start in order) to the latest end
   // (reasoning messages may interleave).
   let end = blocks[0]!.timing;
@@ -200,7 +206,8 @@ function groupOf(blocks: readonly ReasoningBlock[]): ReasoningGroup {
     if (b.durationMs === undefined) end = undefined;
     else if (end !== undefined && b.timing!.endedAt! > end.endedAt!) end = b.timing;
   }
-  return { blocks, streaming: blocks.some((b) => b.streaming), durationMs: elapsed(blocks[0]!.timing, end) };
+  const group = { blocks, streaming: blocks.some((b) => b.streaming), durationMs: elapsed(blocks[0]!.timing, end) };
+  return subagentRunId === undefined ? group : { ...group, subagentRunId };
 }
 
 /**

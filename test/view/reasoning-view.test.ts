@@ -230,6 +230,36 @@ describe("reasoningView: what a chat UI shows of the reasoning", () => {
     expect(interleaved.durationMs).toBe(100);
   });
 
+  it("R-SUB-1 R-SUB-2: a subagent's answer ends its own group, not its parent's; each agent's reasoning is grouped apart", () => {
+    const sub = { subagentRunId: "S" };
+    const history = historyAfter([
+      ev.runStarted("r1", at(0)),
+      ev.reasoningChunk("p1", "Delegate the search", at(10)),
+      ev.subagentStarted("S", at(20)),
+      ev.reasoningChunk("s1", "Searching", { ...sub, ...at(30) }),
+      ev.textChunk("sa", "Found it", { ...sub, ...at(40) }),
+      ev.reasoningChunk("s2", "Double-check", { ...sub, ...at(45) }),
+      ev.subagentFinished("S", at(50)),
+      ev.reasoningChunk("p2", "The subagent found it", at(60)),
+      ev.textChunk("a1", "Here it is", at(70)),
+      ev.runFinished("r1", at(80)),
+    ]);
+    const groups = reasoningView(history).turns[0]!.groups;
+    expect(groups.map((g) => [g.subagentRunId, g.blocks.map((b) => b.id)])).toEqual([
+      [undefined, ["p1", "p2"]],
+      ["S", ["s1"]],
+      ["S", ["s2"]],
+    ]);
+    // The parent's group has no subagentRunId field at all (absent means absent, R-EVT-7).
+    expect(Object.keys(groups[0]!)).not.toContain("subagentRunId");
+    // Grouping is display only: every block still goes back, in its order (R-REASON-17).
+    expect(
+      toRunInputMessages(history, { producer: TEST_PRODUCER })
+        .filter((m) => m.role === "reasoning")
+        .map((m) => m.id),
+    ).toEqual(["p1", "s1", "s2", "p2"]);
+  });
+
   it("a history without durations (a stored version-1 history) still gives a view, with no durations or titles", () => {
     const view = reasoningView(historyOf([msg.reasoning("m1", "old thought"), msg.assistant("a1", "ok")]));
     expect(view.turns[0]!.groups[0]!.blocks[0]).toEqual(
