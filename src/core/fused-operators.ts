@@ -12,11 +12,8 @@ export interface FusedLink {
    * ends (`end`: before the subscriber completes or errors, `flush` true; on teardown, false).
    * `chain` is what the link may use of the chain once it runs (a paced publication, D-PACE).
    */
-  open(chain: LinkChain): {
-    readonly stage: AnyStage;
-    readonly state: unknown;
+  open(chain: LinkChain): Pick<ChainLink, "stage" | "state" | "publish"> & {
     readonly start: readonly unknown[];
-    readonly publish?: (state: unknown) => readonly unknown[];
     readonly end?: (flush: boolean) => void;
   };
   readonly options: WarningOptions | undefined;
@@ -79,12 +76,7 @@ function runFused(origin: Observable<unknown>, links: readonly FusedLink[], subs
   const opened = links.map((link, at) =>
     link.open({ runner: () => runner, at, emit: (value) => runner.inject(at + 1, value) }),
   );
-  const chain: ChainLink[] = opened.map((o, i) => ({
-    stage: o.stage,
-    state: o.state,
-    warn: warningSink(links[i]!.options),
-    ...(o.publish && { publish: o.publish }),
-  }));
+  const chain: ChainLink[] = opened.map((o, i) => ({ ...o, warn: warningSink(links[i]!.options) }));
   const lane = links[links.length - 1]!.planner?.planFor(links);
   runner = new ChainRunner(chain, (value) => subscriber.next(value), lane ? { lane } : {});
   // Set when the chain ends (failed or completed): what a link publishes then (a flush) may make a

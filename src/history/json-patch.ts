@@ -1,3 +1,4 @@
+import { setOwn } from "../core/json";
 import { isPlainObject } from "./read-event";
 
 /**
@@ -79,7 +80,9 @@ function edit(document: unknown, path: readonly string[], op: "add" | "remove" |
     if (node === FAIL) return FAIL;
   }
   let edited = applyAt(node, path[last]!, op, value);
-  for (let at = last - 1; at >= 0 && edited !== FAIL; at--) edited = withChild(containers[at], path[at]!, edited);
+  // Each container up the path gets the edited child in place of the one read on the way down.
+  for (let at = last - 1; at >= 0 && edited !== FAIL; at--)
+    edited = applyAt(containers[at], path[at]!, "replace", edited);
   return edited;
 }
 
@@ -99,22 +102,10 @@ function applyAt(node: unknown, token: string, op: "add" | "remove" | "replace",
     if (!Object.hasOwn(node, token) && op !== "add") return FAIL;
     const copy = { ...node };
     if (op === "remove") delete copy[token];
-    else define(copy, token, value);
+    else setOwn(copy, token, value);
     return copy;
   }
   return FAIL;
-}
-
-/** A copy of the container `node` whose member `token` (read from it on the way down) is `child`. */
-function withChild(node: unknown, token: string, child: unknown): unknown {
-  if (Array.isArray(node)) {
-    const copy = node.slice();
-    copy[Number(token)] = child;
-    return copy;
-  }
-  const copy = { ...(node as Record<string, unknown>) };
-  define(copy, token, child);
-  return copy;
 }
 
 /** The member `token` of `node`, or FAIL when it has none. */
@@ -156,11 +147,6 @@ function arrayIndex(token: string, max: number): number {
 
 function isProperPrefix(prefix: readonly string[], path: readonly string[]): boolean {
   return prefix.length < path.length && prefix.every((t, i) => t === path[i]);
-}
-
-/** Sets an own data property (safe for keys like "__proto__"). */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** Deep JSON equality, iterative for the same reason as `edit`. */

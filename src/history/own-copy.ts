@@ -151,16 +151,12 @@ function open(
   }
   const copy: Record<string, unknown> = {};
   copies.set(source, copy);
-  const allKeys = Object.keys(source);
-  const allValues = allKeys.map((key) => (source as Record<string, unknown>)[key]);
-  // An undefined entry is left out, as JSON leaves it out.
-  const keys = allKeys.filter((_, i) => allValues[i] !== undefined);
-  const values = allValues.filter((value) => value !== undefined);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    // An own "__proto__" key (JSON.parse makes one) must stay a key, not set the copy's prototype.
-    setOwn(copy, key, undefined);
-  }
-  for (let i = keys.length - 1; i >= 0; i--) stack.push({ source: values[i], target: copy, key: keys[i]! });
+  const keys = Object.keys(source);
+  const values = keys.map((key) => (source as Record<string, unknown>)[key]);
+  // An undefined entry is left out, as JSON leaves it out. An own "__proto__" key (JSON.parse makes
+  // one) must stay a key, not set the copy's prototype.
+  for (let i = 0; i < keys.length; i++) if (values[i] !== undefined) setOwn(copy, keys[i]!, undefined);
+  for (let i = keys.length - 1; i >= 0; i--)
+    if (values[i] !== undefined) stack.push({ source: values[i], target: copy, key: keys[i]! });
   return copy;
 }
