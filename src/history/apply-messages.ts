@@ -253,22 +253,10 @@ export function endMessage(
   }
   const end = now === undefined ? undefined : instantOf(event, ctx, now);
   const held = conversation.at(position)!;
-  flattenContent(held);
+  flatten(() => held.content);
   let next = metadata === undefined ? conversation : conversation.replaceAt(position, withMetadata(held, metadata));
   if (end !== undefined) next = ended(next, "message", id, end);
   return closed(next, "message", id).passing(event);
-}
-
-/**
- * The ended message's content, final now, flattened (see `flatten`). Read loosely: a seeded message
- * (`initialMessages`) may hold a getter that throws; then there is nothing to flatten.
- */
-function flattenContent(held: Message): void {
-  try {
-    flatten(held.content);
-  } catch {
-    // A seed's getter threw: the content stays as it is.
-  }
 }
 
 /** A copy of a message or tool call with `metadata` merged in (R-META-4). */

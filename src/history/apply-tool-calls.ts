@@ -202,28 +202,16 @@ export function endToolCall(
     const unremoved = conversation.with({ removedToolCalls: conversation.parts.removedToolCalls.remove(id) });
     return unremoved.passing(event, warned?.warnings);
   }
-  flattenArguments(conversation.at(position)!, id);
+  // The ended call's arguments, final now (a seeded call is checked for its id only: it may lack `function`).
+  flatten(() => {
+    const calls = (conversation.at(position) as AssistantMessage).toolCalls;
+    return calls && (calls[slotOf(calls, id)] as Partial<ToolCall> | undefined)?.function?.arguments;
+  });
   const next =
     metadata === undefined
       ? conversation
       : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
   return closed(next, "tool-call", id).passing(event);
-}
-
-/**
- * The ended call's arguments, final now, flattened (see `flatten`). Read loosely: a seeded call
- * (`initialMessages`) is checked for its id only, so it may lack `function` or hold a getter that
- * throws; then there is nothing to flatten.
- */
-function flattenArguments(holder: Message, id: string): void {
-  try {
-    const calls = (holder as AssistantMessage).toolCalls;
-    if (calls === undefined) return;
-    const call = calls[slotOf(calls, id)] as { readonly function?: { readonly arguments?: unknown } } | undefined;
-    flatten(call?.function?.arguments);
-  } catch {
-    // A seed's getter threw: the arguments stay as they are.
-  }
 }
 
 /**

@@ -56,16 +56,23 @@ const BLOCK = 64;
 let lastRead = 0;
 
 /**
- * Has the engine flatten a finished content or arguments string in place: reading a character of a
+ * Has the engine flatten a finished content or arguments string (`read()`) in place: reading a character of a
  * V8 cons string (one cell per delta, `content + delta`) replaces the chain by one flat string, and
  * the cells and the delta strings they held become garbage. Why at the item's END: its text is
  * final then, and the history keeps it for the rest of the conversation. A 20-delta message held
  * ≈ 2 KB as a chain whose deltas nothing else kept, ≈ 0.4 KB flattened; the collector then marks one
  * string where it marked forty objects per message, on every major collection (issue 13). The value
- * is unchanged; on an engine without cons strings this is one character read.
+ * is unchanged; on an engine without cons strings this is one character read. Read loosely: a
+ * seeded item (`initialMessages`) may lack the text or hold a getter that throws; then there is
+ * nothing to flatten.
  */
-export function flatten(text: unknown): void {
-  if (typeof text === "string" && text.length > 0 && text.length <= FLATTEN_MAX) lastRead = text.charCodeAt(0);
+export function flatten(read: () => unknown): void {
+  try {
+    const text = read();
+    if (typeof text === "string" && text.length > 0 && text.length <= FLATTEN_MAX) lastRead = text.charCodeAt(0);
+  } catch {
+    // A seed's getter threw: the text stays as it is.
+  }
 }
 
 /**

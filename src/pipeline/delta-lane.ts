@@ -31,9 +31,6 @@ export function historyLane(maxContentLength: number, emitsEvents: boolean, defe
   return (states, event) => DeltaLane.arm(states, event, maxContentLength, emitsEvents, defers);
 }
 
-/** The field naming the streamed item: a message's or a tool call's. */
-type IdField = "messageId" | "toolCallId";
-
 /**
  * The delta lane: the fused pipeline's shortcut for the event that makes up nearly all of a stream,
  * the next delta of the item that is streaming — a reasoning or text message's content, or a tool
@@ -62,7 +59,7 @@ export class DeltaLane implements ChainLane {
   private constructor(
     /** The wire type taken: a message CONTENT type, TOOL_CALL_ARGS, or a CHUNK type. */
     private readonly type: string,
-    private readonly idField: IdField,
+    private readonly idField: ChunkFamily["idField"],
     /** The item that is streaming. */
     private readonly id: string,
     /** A chunk may leave the id out: its lane's stream is the item (R-STREAM-12). */
@@ -266,7 +263,7 @@ function hasOpenerField(e: Record<string, unknown>): boolean {
 }
 
 /** A delta's wire type → the field naming its item, and its chunk family for a `*_CHUNK`. */
-type DeltaKind = { readonly idField: IdField; readonly chunkFamily: ChunkFamily | undefined };
+type DeltaKind = Pick<ChunkFamily, "idField"> & { readonly chunkFamily: ChunkFamily | undefined };
 const DELTA_TYPES: ReadonlyMap<string, DeltaKind> = new Map(
   CHUNK_FAMILIES.flatMap((family): [string, DeltaKind][] => [
     [family.contentType, { idField: family.idField, chunkFamily: undefined }],

@@ -79,10 +79,14 @@ export function compilePlan(schema: ZodNode): Plan | null {
   switch (def.type) {
     case "object":
       return compileObject(node, false);
-    case "array":
-      return remember(node, def.element ? wrapArray(compilePlan(def.element)) : null);
-    case "record":
-      return remember(node, def.valueType ? wrapRecord(compilePlan(def.valueType)) : null);
+    case "array": {
+      const element = def.element ? compilePlan(def.element) : null;
+      return remember(node, element === null ? null : { kind: "array", element });
+    }
+    case "record": {
+      const value = def.valueType ? compilePlan(def.valueType) : null;
+      return remember(node, value === null ? null : { kind: "record", value });
+    }
     case "union":
       return remember(
         node,
@@ -122,14 +126,6 @@ function compileObject(node: ZodNode, isEvent: boolean): ObjectPlan | null {
   // An open object with only scalar fields: nothing to do below it.
   if (!isEvent) compiled.set(node, null);
   return null;
-}
-
-function wrapArray(element: Plan | null): ArrayPlan | null {
-  return element === null ? null : { kind: "array", element };
-}
-
-function wrapRecord(value: Plan | null): RecordPlan | null {
-  return value === null ? null : { kind: "record", value };
 }
 
 function compileVariant(node: ZodNode, discriminator: string): VariantPlan {
