@@ -50,6 +50,9 @@ const everyRule = (rule: string, attribution = "R-SUB-2"): FamilyRules => ({
   attribution,
 });
 
+/** What most families are: one item per id (not per owner), attributed, reopenable. */
+const ITEM = { perOwner: false, attributed: true, reopenable: true } as const;
+
 const SPAN = 0;
 const REASONING_MESSAGE = 1;
 
@@ -69,9 +72,7 @@ export const FAMILIES: readonly Family[] = [
       openAtFinish: "R-REASON-13",
       attribution: "D-SPAN-OWNER",
     },
-    perOwner: false,
-    attributed: true,
-    reopenable: true,
+    ...ITEM,
     separateFrom: REASONING_MESSAGE,
   },
   {
@@ -87,9 +88,7 @@ export const FAMILIES: readonly Family[] = [
       openAtFinish: "R-REASON-13",
       attribution: "R-SUB-2",
     },
-    perOwner: false,
-    attributed: true,
-    reopenable: true,
+    ...ITEM,
     declaresRole: () => "reasoning",
     separateFrom: SPAN,
   },
@@ -101,9 +100,7 @@ export const FAMILIES: readonly Family[] = [
     closes: [EventType.TEXT_MESSAGE_END],
     key: "messageId",
     rules: everyRule("R-TEXT-9"),
-    perOwner: false,
-    attributed: true,
-    reopenable: true,
+    ...ITEM,
     declaresRole: textRole,
   },
   {
@@ -114,9 +111,7 @@ export const FAMILIES: readonly Family[] = [
     closes: [EventType.TOOL_CALL_END],
     key: "toolCallId",
     rules: everyRule("R-TOOL-6"),
-    perOwner: false,
-    attributed: true,
-    reopenable: true,
+    ...ITEM,
   },
   {
     index: 4,
@@ -126,9 +121,8 @@ export const FAMILIES: readonly Family[] = [
     closes: [EventType.STEP_FINISHED],
     key: "stepName",
     rules: everyRule("R-RUN-12"),
+    ...ITEM,
     perOwner: true,
-    attributed: true,
-    reopenable: true,
   },
   {
     index: 5,

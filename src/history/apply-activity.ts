@@ -4,6 +4,7 @@ import { result } from "../core/types";
 import type { AguiEvent, StepContext, StepResult } from "../core/types";
 import type { WarningRule } from "../core/warning-codes";
 import type { Conversation } from "./conversation";
+import { withMetadata } from "./apply-messages";
 import { applyJsonPatch } from "./json-patch";
 import {
   isPlainObject,
@@ -51,9 +52,7 @@ export function snapshotActivity(
 
   if (held !== undefined && replace === false) {
     if (metadata === undefined) return conversation.passing(event);
-    return conversation
-      .replaceAt(position!, { ...held, metadata: mergeMetadata(held.metadata, metadata) })
-      .passing(event);
+    return conversation.replaceAt(position!, withMetadata(held, metadata)).passing(event);
   }
   const message: ActivityMessage = { id, role: "activity", activityType, content };
   if (subagentRunId !== undefined) message.subagentRunId = subagentRunId;
@@ -90,8 +89,7 @@ export function patchActivity(
     // the edit (see history-stage.ts).
     const warned = skipped(conversation, event, ctx, id, failure, "R-ACT-5", metadata !== undefined);
     if (metadata === undefined) return warned;
-    const merged = { ...held, metadata: mergeMetadata(held.metadata, metadata) };
-    return conversation.replaceAt(position, merged).passing(event, warned.warnings);
+    return conversation.replaceAt(position, withMetadata(held, metadata)).passing(event, warned.warnings);
   }
   const message: ActivityMessage = { ...held, activityType, content };
   if (metadata !== undefined) message.metadata = mergeMetadata(held.metadata, metadata);
