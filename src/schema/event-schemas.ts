@@ -1,6 +1,6 @@
 import { EventSchema } from "@ag-ui/core/schemas";
-import { compileEventPlan, type ObjectPlan } from "./schema-plan";
-import { asNode, stringValues, type ZodNode } from "./zod-node";
+import { compileEventPlan, variantOptions, type ObjectPlan } from "./schema-plan";
+import { asNode, type ZodNode } from "./zod-node";
 
 /** One AG-UI 1.0 event type: its zod schema (the authority) and its strip plan (compiled on first use). */
 export interface EventEntry {
@@ -21,12 +21,9 @@ export function eventEntry(type: string): EventEntry | undefined {
 
 function buildEntries(): ReadonlyMap<string, EventEntry> {
   const map = new Map<string, EventEntry>();
-  for (const schema of asNode(EventSchema)._zod.def.options ?? []) {
-    const tag = schema._zod.def.shape?.type;
-    for (const type of tag ? (stringValues(tag) ?? []) : []) {
-      let plan: ObjectPlan | undefined;
-      map.set(type, { type, schema, plan: () => (plan ??= compileEventPlan(schema)) });
-    }
+  for (const [type, schema] of variantOptions(asNode(EventSchema), "type")) {
+    let plan: ObjectPlan | undefined;
+    map.set(type, { type, schema, plan: () => (plan ??= compileEventPlan(schema)) });
   }
   return map;
 }

@@ -135,7 +135,7 @@ function compileVariant(node: ZodNode, discriminator: string): VariantPlan {
 }
 
 /** (discriminator value, option schema) pairs, flattening nested discriminated unions. */
-function variantOptions(node: ZodNode, discriminator: string): Array<readonly [string, ZodNode]> {
+export function variantOptions(node: ZodNode, discriminator: string): Array<readonly [string, ZodNode]> {
   const pairs: Array<readonly [string, ZodNode]> = [];
   for (const option of node._zod.def.options ?? []) {
     const inner = unwrap(option);
