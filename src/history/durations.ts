@@ -1,5 +1,5 @@
 import type { AguiEvent, StepContext } from "../core/types";
-import { synthesizedTimestampOf } from "../chunks/synthesized-time";
+import { synthesizedTimestampOf } from "../chunks/synthesize";
 import { kindTable, type Conversation, type OpenSpan } from "./conversation";
 import { spaceOf, Table } from "./table";
 import { readField } from "./read-event";
