@@ -56,10 +56,7 @@ export function startToolCall(
     next = placeCall(conversation, event, ctx, call, warnings);
   } else {
     // Reopen (R-TOOL-2): further arguments append; the established name and parent stand.
-    next =
-      metadata === undefined
-        ? conversation
-        : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
+    next = withCallMetadata(conversation, position, id, metadata);
   }
   return opened(next, "tool-call", id).passing(event, warnings);
 }
@@ -207,11 +204,7 @@ export function endToolCall(
     const calls = (conversation.at(position) as AssistantMessage).toolCalls;
     return calls && (calls[slotOf(calls, id)] as Partial<ToolCall> | undefined)?.function?.arguments;
   });
-  const next =
-    metadata === undefined
-      ? conversation
-      : updateCall(conversation, position, id, (call) => withMetadata(call, metadata));
-  return closed(next, "tool-call", id).passing(event);
+  return closed(withCallMetadata(conversation, position, id, metadata), "tool-call", id).passing(event);
 }
 
 /**
@@ -300,15 +293,17 @@ export function withCall(holder: AssistantMessage, slot: number, call: ToolCall)
   return copy;
 }
 
-function updateCall(
+/** `conversation` with `metadata` merged into tool call `id` of the holder at `position` (R-TOOL-5); without, as it is. */
+function withCallMetadata(
   conversation: Conversation,
   position: number,
   id: string,
-  update: (call: ToolCall) => ToolCall,
+  metadata: Record<string, unknown> | undefined,
 ): Conversation {
+  if (metadata === undefined) return conversation;
   const holder = conversation.at(position) as AssistantMessage;
   const slot = slotOf(holder.toolCalls!, id);
-  return conversation.replaceAt(position, withCall(holder, slot, update(holder.toolCalls![slot]!)));
+  return conversation.replaceAt(position, withCall(holder, slot, withMetadata(holder.toolCalls![slot]!, metadata)));
 }
 
 /** Position of the holder of the open tool call `id`; -1 when a snapshot removed it (D-SNAPSHOT-OPEN). */

@@ -103,8 +103,12 @@ export class Conversation implements HistoryState {
       incomplete: kindTable(published.incomplete),
       issuers: issuerTable(published.issuers),
       durations: kindTable(published.durations),
+      // Nothing open, nothing removed.
       openSpans: Table.empty(),
-      ...NOTHING_OPEN,
+      openMessages: Table.empty(),
+      openToolCalls: Table.empty(),
+      removedMessages: Table.empty(),
+      removedToolCalls: Table.empty(),
       ...lookups,
     };
     return new Conversation(messages, parts, { epoch: 0, producer, pass: passThrough() }, published);
@@ -334,14 +338,6 @@ export function issuerTable(records: readonly ValueIssuer[]): Table<ValueIssuer>
     (r) => recordSpace(r.subtype, r.toolMessage),
   );
 }
-
-/** Nothing open, nothing removed. */
-const NOTHING_OPEN = {
-  openMessages: Table.empty<string>(),
-  openToolCalls: Table.empty<string>(),
-  removedMessages: Table.empty<string>(),
-  removedToolCalls: Table.empty<string>(),
-} as const;
 
 /**
  * Up to this many slots a published history gets its arrays at once (a flat copy of the last one
