@@ -1,5 +1,5 @@
 import type { AguiEvent, StepContext } from "../core/types";
-import { quote } from "./violation";
+import { quote } from "./open-items";
 import { protocolError } from "../core/errors";
 
 /**

@@ -1,7 +1,6 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { FAMILIES, NAMESPACE_RULE, type Family } from "./families";
-import { ownerText, quote } from "./violation";
-import { protocolError } from "../core/errors";
+import { protocolError, truncateId } from "../core/errors";
 import { emptied } from "../core/emptied";
 
 /** One item of a family in the current run. */
@@ -294,4 +293,14 @@ const MESSAGE_FAMILIES: readonly Family[] = FAMILIES.filter((f) => f.declaresRol
 /** Whether `id` is open as a message of any message family (reasoning or text). */
 export function isOpenMessage(sets: OpenSets, id: string): boolean {
   return MESSAGE_FAMILIES.some((f) => sets.families[f.index]!.byId.get(id)?.open === true);
+}
+
+/** An id (or role, or owner) quoted for a detail sentence; long ids are truncated. */
+export function quote(id: string): string {
+  return `'${truncateId(id)}'`;
+}
+
+/** Who owns an item, for a detail sentence. */
+export function ownerText(owner: string | undefined): string {
+  return owner === undefined ? "the parent agent" : `subagent ${quote(owner)}`;
 }

@@ -4,8 +4,7 @@ import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued } from "../core/warning-codes";
 import { FAMILIES, type Family } from "./families";
 import { recordMessages } from "./known-roles";
-import { resetOpenSets, runItems, type OpenSets } from "./open-items";
-import { quote } from "./violation";
+import { quote, resetOpenSets, runItems, type OpenSets } from "./open-items";
 import type { VerifyState } from "./verify-state";
 
 /** Errors list at most this many open ids (a hostile stream may hold `maxOpenItems` of them). */

@@ -18,10 +18,10 @@ import {
   continuesOpenItem,
   isOpenMessage,
   keyOf,
+  quote,
   tagOf,
 } from "./open-items";
 import { errorRun, finishRun, requireOpenRun, startRun, truncatedRun } from "./run-lifecycle";
-import { quote } from "./violation";
 import { protocolError } from "../core/errors";
 import { VerifyState } from "./verify-state";
 import { optionsOf } from "../core/arguments";
