@@ -192,8 +192,7 @@ export function withContentAt(
 
 /**
  * Whether `message` has exactly the layout `{ id, role, content }`, in this order: the one a START
- * creates. Its per-delta copy can then be a literal: a spread followed by an overriding key takes
- * V8's slow clone-and-redefine path, about 10× a literal on a chain of successive copies.
+ * creates, whose per-delta copy can be a literal (see `withContent`).
  */
 export function isSimpleMessage(message: Message): boolean {
   const keys = Object.keys(message);
