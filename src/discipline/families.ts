@@ -56,8 +56,6 @@ const ITEM = { perOwner: false, attributed: true, reopenable: true } as const;
 const SPAN = 0;
 const REASONING_MESSAGE = 1;
 
-const textRole = (event: AguiEvent): string => (typeof event.role === "string" ? event.role : "assistant");
-
 export const FAMILIES: readonly Family[] = [
   {
     index: SPAN,
@@ -101,7 +99,7 @@ export const FAMILIES: readonly Family[] = [
     key: "messageId",
     rules: everyRule("R-TEXT-9"),
     ...ITEM,
-    declaresRole: textRole,
+    declaresRole: (event) => (typeof event.role === "string" ? event.role : "assistant"),
   },
   {
     index: 3,

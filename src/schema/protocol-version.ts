@@ -17,9 +17,8 @@ export function compareProtocolVersion(declared: string): VersionVerdict {
   const version = parse(declared);
   if (version === undefined) return "uninterpretable";
   const [major, minor] = version;
-  if (major !== OWN[0]) return major > OWN[0] ? "newer" : "older";
-  if (minor !== OWN[1]) return minor > OWN[1] ? "newer" : "older";
-  return "same";
+  const order = major !== OWN[0] ? major - OWN[0] : minor - OWN[1];
+  return order === 0 ? "same" : order > 0 ? "newer" : "older";
 }
 
 function parse(version: string): readonly [number, number] | undefined {
