@@ -92,3 +92,24 @@ export function writeJson(value: unknown): string {
   }
   return out;
 }
+
+/** Why a value is not JSON data (for an error detail: kinds only, never a value, D-REDACT). */
+export class NotJsonData extends Error {
+  override readonly name = "NotJsonData";
+}
+
+/**
+ * `source[i]`, where a hole is not JSON data: JSON text has none, and a sparse array claims a length
+ * of 2³²−1 for nothing (a structured clone keeps one), which a copy slot by slot would pay for.
+ */
+export function itemAt(source: readonly unknown[], i: number): unknown {
+  const value = source[i];
+  if (value === undefined && !(i in source)) throw new NotJsonData("a sparse array: JSON has no holes");
+  return value;
+}
+
+/** `list`, or its items before its first hole, where a loop over a sparse array's claimed length must stop. */
+export function presentItems(list: readonly unknown[]): readonly unknown[] {
+  for (let i = 0; i < list.length; i++) if (list[i] === undefined && !(i in list)) return list.slice(0, i);
+  return list;
+}

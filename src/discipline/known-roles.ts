@@ -1,6 +1,7 @@
 import type { AguiEvent, StepContext } from "../core/types";
 import { quote } from "./open-items";
 import { protocolError } from "../core/errors";
+import { presentItems } from "../core/json";
 
 /**
  * Message id → role of every message the consumer knows, across runs (D-ROLE-CONFLICT). A `Map`,
@@ -11,12 +12,12 @@ export type KnownRoles = Map<string, string>;
 /**
  * Records the messages of a list (initial messages, `RUN_STARTED.input.messages`, a
  * `MESSAGES_SNAPSHOT`). A snapshot replaces messages wholesale, so it overwrites (`replace`); the
- * other lists only add ids not yet known. Entries without a string `id` and `role` are skipped:
- * judging their shape is enforcement's job, this is bookkeeping.
+ * other lists only add ids not yet known. Entries without a string `id` and `role` are skipped, and so
+ * is what follows a hole: judging their shape is enforcement's job, this is bookkeeping.
  */
 export function recordMessages(roles: KnownRoles, messages: unknown, replace: boolean): void {
   if (!Array.isArray(messages)) return;
-  for (const m of messages as unknown[]) {
+  for (const m of presentItems(messages)) {
     if (typeof m !== "object" || m === null) continue;
     const { id, role } = m as { id?: unknown; role?: unknown };
     if (typeof id !== "string" || typeof role !== "string") continue;
@@ -37,7 +38,7 @@ export function recordSnapshot(roles: KnownRoles, messages: unknown, isOpen: (id
   if (!Array.isArray(messages)) return;
   let restatesReasoning = false;
   let restatesActivity = false;
-  for (const m of messages as unknown[]) {
+  for (const m of presentItems(messages)) {
     const role = typeof m === "object" && m !== null ? (m as { role?: unknown }).role : undefined;
     if (role === "reasoning") restatesReasoning = true;
     else if (role === "activity") restatesActivity = true;

@@ -15,9 +15,9 @@ import { issuersOf } from "./issuers";
 import { earlierCopies, repeatedId, wrongToolMessage } from "./message-key";
 import { isPlainObject, messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
-import { itemAt, NotJsonData, ownCopy } from "./own-copy";
+import { ownCopy } from "./own-copy";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
-import { isInstant } from "../core/json";
+import { isInstant, itemAt, NotJsonData } from "../core/json";
 import { optionsOf } from "../core/arguments";
 
 export type { HistoryState } from "./conversation";

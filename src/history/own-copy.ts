@@ -1,4 +1,4 @@
-import { setOwn } from "../core/json";
+import { itemAt, NotJsonData, setOwn } from "../core/json";
 
 /**
  * The package's own copy of a JSON value taken from an event (D-NO-ALIAS): mutating an event after
@@ -14,11 +14,6 @@ import { setOwn } from "../core/json";
  * does, an `undefined` object entry is left out and an array's becomes `null`; a BigInt, a symbol,
  * NaN or ±Infinity is refused, and so is an array's hole (`itemAt`).
  */
-
-/** Why a value is not JSON data (for an error detail: kinds only, never a value, D-REDACT). */
-export class NotJsonData extends Error {
-  override readonly name = "NotJsonData";
-}
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -96,16 +91,6 @@ function smallCopy(source: object): Container | undefined {
     setOwn(copy, key, value);
   }
   return copy;
-}
-
-/**
- * `source[i]`, where a hole is not JSON data: JSON text has none, and a sparse array claims a length
- * of 2³²−1 for nothing (a structured clone keeps one), which a copy slot by slot would pay for.
- */
-export function itemAt(source: readonly unknown[], i: number): unknown {
-  const value = source[i];
-  if (value === undefined && !(i in source)) throw new NotJsonData("a sparse array: JSON has no holes");
-  return value;
 }
 
 /**

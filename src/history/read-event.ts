@@ -1,10 +1,10 @@
-import { byteLength, isPlainObject, jsonType } from "../core/json";
+import { byteLength, isPlainObject, jsonType, NotJsonData } from "../core/json";
 import type { Message } from "@ag-ui/core";
 import { RoleSchema } from "@ag-ui/core/schemas";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
 import type { AguiEvent, ReasoningWarning, StepContext } from "../core/types";
 import { catalogued, type ReasoningWarningCode, type WarningRule } from "../core/warning-codes";
-import { NotJsonData, ownCopy } from "./own-copy";
+import { ownCopy } from "./own-copy";
 
 /**
  * Guarded reads of event fields. Input reaching the history stage is validated already, but the

@@ -4,7 +4,8 @@ import { toolCallsOf } from "../history/conversation";
 import { entityKeys, heldRecords } from "../history/held-records";
 import { hasValue, issuerRecord, issuersOf, messageRecord } from "../history/issuers";
 import { messageKey, recordKey } from "../history/message-key";
-import { NotJsonData, ownCopy } from "../history/own-copy";
+import { ownCopy } from "../history/own-copy";
+import { NotJsonData } from "../core/json";
 import { messageProblem } from "../history/read-event";
 import { toRunInputMessages } from "../history/run-input";
 import type { ReasoningHistory, ValueIssuer } from "../history/types";
@@ -190,11 +191,12 @@ function withMatchedCalls(
 /** The run input's messages, checked as `initialMessages` are (a non-array is none). */
 function appMessages(sent: unknown): readonly Message[] {
   if (!Array.isArray(sent)) return [];
-  sent.forEach((message: unknown, i) => {
-    const problem = messageProblem(message);
+  // Every slot, holes too (`forEach` skips them, slot by slot over a sparse array's claimed length): the first fails.
+  for (let i = 0; i < sent.length; i++) {
+    const problem = messageProblem(sent[i]);
     if (problem !== undefined)
       throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages[${i}]: ${problem}`);
-  });
+  }
   return sent as readonly Message[];
 }
 

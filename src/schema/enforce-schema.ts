@@ -1,4 +1,4 @@
-import { isPlainObject } from "../core/json";
+import { isPlainObject, NotJsonData } from "../core/json";
 import { protocolError, ReasoningProtocolError } from "../core/errors";
 import {
   NONE,
@@ -63,8 +63,8 @@ function enforceStep(
     return validate(state, input, entry, ctx);
   } catch (error) {
     if (error instanceof ReasoningProtocolError) throw error;
-    // Only hostile input (a throwing getter, a proxy) gets here: report it, never a bare TypeError.
-    throw unreadable(input, ctx);
+    // Only hostile input (a throwing getter, a proxy, a sparse array) gets here: report it, never a bare TypeError.
+    throw unreadable(input, ctx, error instanceof NotJsonData ? `: ${error.message}` : "");
   }
 }
 
@@ -139,9 +139,9 @@ function requireType(input: unknown, ctx: StepContext): string {
   throw malformed(input, ctx, "an event must be a JSON object", "R-PROC-4");
 }
 
-function unreadable(input: unknown, ctx: StepContext): ReasoningProtocolError {
+function unreadable(input: unknown, ctx: StepContext, why: string): ReasoningProtocolError {
   try {
-    return malformed(input, ctx, "the event could not be read as JSON data", "R-PROC-4");
+    return malformed(input, ctx, `the event could not be read as JSON data${why}`, "R-PROC-4");
   } catch {
     return new ReasoningProtocolError({
       code: "MALFORMED_EVENT",

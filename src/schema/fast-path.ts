@@ -46,8 +46,17 @@ const object: Check = isPlainObject;
 const optionalBoolean: Check = (v) => v === undefined || typeof v === "boolean";
 /** Anything but `undefined` (a state snapshot: `z.any()`, nothing inside it is walked). */
 const present: Check = (v) => v !== undefined;
-/** A JSON Patch (RFC 6902): the patch alone through zod (its operations are open objects: nothing in them is stripped). */
-const jsonPatch: Check = (v) => JsonPatchSchema.safeParse(v).success;
+/**
+ * A JSON Patch (RFC 6902): the patch alone through zod (its operations are open objects: nothing in them
+ * is stripped). A missing operation takes the full path first, whose walk refuses a hole: zod would judge
+ * each of the 2³²−1 slots a sparse array claims.
+ */
+const jsonPatch: Check = (v) => Array.isArray(v) && !hasUndefined(v) && JsonPatchSchema.safeParse(v).success;
+
+function hasUndefined(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i] === undefined) return true;
+  return false;
+}
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);

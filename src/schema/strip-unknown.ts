@@ -1,4 +1,4 @@
-import { isPlainObject, setOwn } from "../core/json";
+import { isPlainObject, itemAt, setOwn } from "../core/json";
 import type { ShortenedLists } from "../core/source-pointer";
 import { toPointer } from "./json-pointer";
 import type { ArrayPlan, ChoicePlan, EnumPlan, ObjectPlan, Plan, RecordPlan, VariantPlan } from "./schema-plan";
@@ -123,7 +123,8 @@ class Walk {
     let out: unknown[] | undefined;
     let kept: number[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const v: unknown = value[i];
+      // A hole ends the walk (and the event): zod would otherwise judge each of 2³²−1 slots a sparse array claims.
+      const v = itemAt(value, i);
       const mark = this.notes.length;
       this.path.push(i);
       const next = this.value(v, plan.element);

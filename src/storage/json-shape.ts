@@ -1,5 +1,5 @@
-import { isInstant, isPlainObject, jsonType, setOwn } from "../core/json";
-import { itemAt, NotJsonData, ownCopy } from "../history/own-copy";
+import { isInstant, isPlainObject, itemAt, jsonType, NotJsonData, setOwn } from "../core/json";
+import { ownCopy } from "../history/own-copy";
 import { toPointer } from "../schema/json-pointer";
 
 /**

@@ -5,7 +5,8 @@
  * in test/hostile/nested-objects.test.ts.
  */
 import fc from "fast-check";
-import { NotJsonData, ownCopy } from "../../src/history/own-copy";
+import { ownCopy } from "../../src/history/own-copy";
+import { NotJsonData } from "../../src/core/json";
 import { writeJson } from "../../src/core/json";
 
 /** Every object and array reachable from `value`. */

@@ -156,6 +156,70 @@ describe("unreadable events: getters that throw, proxies", () => {
   });
 });
 
+describe("a sparse list in an event (2³²−1 slots for nothing: a structured clone keeps holes)", () => {
+  const sparse = (first: unknown) => Object.assign(new Array<unknown>(2 ** 32 - 1), { 0: first });
+  const user = { id: "u1", role: "user", content: "hi" };
+  const lists: readonly [string, (list: unknown[]) => AguiEvent[], number][] = [
+    ["MESSAGES_SNAPSHOT.messages", (list) => [ev.runStarted(), ev.messagesSnapshot(list as never)], 1],
+    [
+      "a snapshot message's toolCalls",
+      (list) => [ev.runStarted(), ev.messagesSnapshot([{ id: "a1", role: "assistant", toolCalls: list } as never])],
+      1,
+    ],
+    [
+      "RUN_STARTED.input.messages",
+      (list) => [
+        ev.runStarted("r1", {
+          input: { threadId: "t", runId: "r1", messages: list, tools: [], context: [], state: {}, forwardedProps: {} },
+        }),
+      ],
+      0,
+    ],
+    [
+      "TOOL_CALL_RESULT.content",
+      (list) => [
+        ev.runStarted(),
+        ev.toolCallStart("c1", "x"),
+        ev.toolCallEnd("c1"),
+        ev.toolCallResult("t1", "c1", list as never),
+      ],
+      3,
+    ],
+    [
+      "ACTIVITY_DELTA.patch",
+      (list) => [
+        ev.runStarted(),
+        { type: "ACTIVITY_SNAPSHOT", messageId: "a1", activityType: "x", content: {} },
+        { type: "ACTIVITY_DELTA", messageId: "a1", activityType: "x", patch: list },
+      ],
+      2,
+    ],
+    ["STATE_DELTA.delta", (list) => [ev.runStarted(), { type: "STATE_DELTA", delta: list }], 1],
+  ];
+  it.each(lists)(
+    "R-PROC-4: %s fails MALFORMED_EVENT at its index through the facade, at the first hole",
+    (_name, events, at) => {
+      const run = runFacade([...events(sparse(user)), ev.runFinished()]);
+      expect(failureOf(run.error)).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: at }));
+      expect((run.error as Error).message).toContain("a sparse array: JSON has no holes");
+    },
+  );
+  it.each(lists)(
+    "R-PROC-4: %s through the history stage alone fails; verification alone does its bookkeeping and goes on",
+    (_name, events, at) => {
+      const stream = [...events(sparse(user)), ev.runFinished()];
+      const history = runOperator(stream, deriveHistory({ onWarning: () => {} }) as never);
+      // State is not the history's (R-STATE-3): a STATE_DELTA goes through it unread.
+      if (stream[at]!.type === "STATE_DELTA") expect(history.error).toBeUndefined();
+      else
+        expect(failureOf(history.error)).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: at }));
+      const verified = runOperator(stream, verifyDiscipline({ onWarning: () => {} }) as never);
+      expect(verified.error).toBeUndefined();
+      expect(verified.out).toHaveLength(stream.length);
+    },
+  );
+});
+
 describe("an unreadable seed: initialHistory and initialMessages with getters that throw, proxies", () => {
   const history = (parts: Record<string, unknown>) =>
     ({ messages: [], incomplete: [], issuers: [], durations: [], ...parts }) as unknown as ReasoningHistory;

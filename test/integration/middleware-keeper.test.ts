@@ -347,4 +347,12 @@ describe("D-KEEPER the middleware's next run (with a stand-in for the next agent
       "agui-reasoning: reasoningMiddleware: run input messages[1]: `id` must be a string (got undefined)",
     );
   });
+
+  it("D-KEEPER a sparse run input message list (a store's structured clone) fails at its first hole, not slot by slot", async () => {
+    const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
+    const sparse = Object.assign(new Array<Message>(2 ** 32 - 1), { 0: { id: "u1", role: "user", content: "a" } });
+    await expect(runOnce(middleware, sparse)).rejects.toThrow(
+      /^agui-reasoning: reasoningMiddleware: run input messages\[1\]: /,
+    );
+  });
 });
