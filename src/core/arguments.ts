@@ -1,3 +1,5 @@
+import { lengthOf, NotJsonData } from "./json";
+
 /**
  * A public function's own arguments, checked where TypeScript did not check them (JavaScript, `any`,
  * a history still `undefined` on a UI's first render): a wrong one is a `TypeError` naming the
@@ -15,9 +17,10 @@ export function optionsOf<T extends object>(options: T | undefined, caller: stri
 
 /**
  * A `ReasoningHistory` argument: an object whose `messages`, `incomplete` and `issuers` (and
- * `durations`, if any) are arrays of objects, each message with a string `id` and `role`. Read in a
- * guard (a getter may throw, a UI store may hold `null` where a message was): what a caller reads of it
- * next cannot fail inside. O(entries), as every caller is.
+ * `durations`, if any) are arrays of objects, each message with a string `id` and `role`, and its
+ * `toolCalls`, if an array, one of objects. Read in a guard (a getter may throw, a UI store may hold
+ * `null` where a message was), every property of each entry once: what a caller reads of it next
+ * cannot fail inside. O(entries), as every caller is.
  */
 export function checkHistory(history: unknown, caller: string): void {
   const problem = historyProblem(history);
@@ -25,24 +28,42 @@ export function checkHistory(history: unknown, caller: string): void {
 }
 
 function historyProblem(history: unknown): string | undefined {
+  let at = "it";
   try {
-    if (typeof history !== "object" || history === null) return "got no object";
+    if (!readEach(history)) return "got no object";
     const h = history as Record<string, unknown>;
     for (const list of ["messages", "incomplete", "issuers", "durations"]) {
       const entries = h[list];
       if (entries === undefined && list === "durations") continue;
       if (!Array.isArray(entries)) return `its ${list} is not an array`;
-      for (let i = 0; i < entries.length; i++) {
+      at = `its ${list}`;
+      for (let i = 0, n = lengthOf(entries); i < n; i++) {
         const entry: unknown = entries[i];
-        if (typeof entry !== "object" || entry === null) return `its ${list}[${i}] is not an object`;
+        at = `its ${list}[${i}]`;
+        if (!readEach(entry)) return `${at} is not an object`;
         if (list !== "messages") continue;
-        const { id, role } = entry as { id?: unknown; role?: unknown };
-        if (typeof id !== "string" || typeof role !== "string") return `its messages[${i}] has no string id and role`;
+        const { id, role, toolCalls } = entry as { id?: unknown; role?: unknown; toolCalls?: unknown };
+        if (typeof id !== "string" || typeof role !== "string") return `${at} has no string id and role`;
+        if (!Array.isArray(toolCalls)) continue;
+        at = `its ${list}[${i}].toolCalls`;
+        for (let k = 0, calls = lengthOf(toolCalls); k < calls; k++) {
+          const call: unknown = toolCalls[k];
+          at = `its ${list}[${i}].toolCalls[${k}]`;
+          if (!readEach(call) || !readEach((call as { function?: unknown }).function ?? {}))
+            return `${at} is not a tool call object`;
+        }
       }
     }
     return undefined;
-  } catch {
+  } catch (error) {
     // Never the thrown error's message: it may quote the conversation (D-REDACT).
-    return "a read of it threw";
+    return error instanceof NotJsonData ? `${at} is not JSON data: ${error.message}` : `a read of ${at} threw`;
   }
+}
+
+/** Whether `value` is an object, having read each of its own enumerable properties once (a getter may throw). */
+function readEach(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  Object.values(value);
+  return true;
 }

@@ -108,6 +108,13 @@ export function itemAt(source: readonly unknown[], i: number): unknown {
   return value;
 }
 
+/** `list.length`, which a proxy may make anything: one that is no array length is not JSON data. */
+export function lengthOf(list: readonly unknown[]): number {
+  const length = list.length;
+  if (Number.isInteger(length) && length >= 0 && length < 2 ** 32) return length;
+  throw new NotJsonData("an array whose length is not an array length");
+}
+
 /** `list`, or its items before its first hole, where a loop over a sparse array's claimed length must stop. */
 export function presentItems(list: readonly unknown[]): readonly unknown[] {
   for (let i = 0; i < list.length; i++) if (list[i] === undefined && !(i in list)) return list.slice(0, i);

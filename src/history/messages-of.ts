@@ -1,6 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import type { ReasoningHistory } from "./types";
 import { checkHistory } from "../core/arguments";
+import { JsonShape } from "../storage/json-shape";
 
 /**
  * The history's messages as a new, mutable `Message[]` of copies that share nothing with the
@@ -10,5 +11,13 @@ import { checkHistory } from "../core/arguments";
  */
 export function messagesOf(history: ReasoningHistory): Message[] {
   checkHistory(history, "messagesOf");
-  return structuredClone(history.messages) as Message[];
+  try {
+    return structuredClone(history.messages) as Message[];
+  } catch {
+    // A history built by hand (a proxy, a throwing getter, a cycle, a function) or nested deeper than
+    // structuredClone recurses, which the pipeline carries: copied without recursion, a fault named by
+    // its message, never by the error thrown, which may quote content (D-REDACT).
+    const shape = new JsonShape("messagesOf");
+    return history.messages.map((message, i) => shape.json(message, `/messages/${i}`) as Message);
+  }
 }

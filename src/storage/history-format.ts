@@ -47,7 +47,12 @@ export interface StoredHistory {
  * `serializeHistory` for text). Message objects are shared, not copied: histories are immutable.
  */
 export function historyToJSON(history: ReasoningHistory): StoredHistory {
-  const shape = new JsonShape("historyToJSON");
+  return storedForm(history, "historyToJSON");
+}
+
+/** `historyToJSON` for `caller`, which a fault names. */
+function storedForm(history: ReasoningHistory, caller: string): StoredHistory {
+  const shape = new JsonShape(caller);
   const h = shape.object(history, "");
   const issuers = shape.array(h.issuers, "/issuers");
   return {
@@ -69,7 +74,7 @@ export function storedIssuer(r: ValueIssuer): StoredIssuer {
 
 /** `history` as JSON text: `{"format":"agui-reasoning/history","version":2,…}`. */
 export function serializeHistory(history: ReasoningHistory): string {
-  const doc = historyToJSON(history);
+  const doc = storedForm(history, "serializeHistory");
   try {
     return JSON.stringify(doc);
   } catch {

@@ -1,4 +1,4 @@
-import { isInstant, isPlainObject, itemAt, jsonType, NotJsonData, setOwn } from "../core/json";
+import { isInstant, isPlainObject, itemAt, jsonType, lengthOf, NotJsonData, setOwn } from "../core/json";
 import { ownCopy } from "../history/own-copy";
 import { toPointer } from "../schema/json-pointer";
 
@@ -60,7 +60,7 @@ export class JsonShape {
 
   /** A copy of the array's elements (one level; a hole reads as `undefined`). */
   array(value: unknown, path: string): readonly unknown[] {
-    const length = this.guarded(path, () => (Array.isArray(value) ? value.length : undefined));
+    const length = this.guarded(path, () => (Array.isArray(value) ? lengthOf(value) : undefined));
     if (length === undefined) return this.fail(path, `must be an array (got ${jsonType(value)})`);
     const copy = new Array<unknown>(length);
     let i = 0;

@@ -78,6 +78,7 @@ export interface ReasoningViewOptions {
  * same conversation as `previous`: every turn whose messages, durations and open state are unchanged
  * is that view's `TurnView` object itself (`===`), so a memoized component re-renders only the turn
  * that changed, and only changed turns are rebuilt. The view itself is `previous` when no turn changed.
+ * A `previous` this function did not return (a copy, anything else) is no earlier view: all is built anew.
  */
 export function reasoningView(
   history: ReasoningHistory,
@@ -91,6 +92,8 @@ export function reasoningView(
   const durations = durationsById(history.durations);
   // A history nothing runs for streams nothing: an item it lists as open was cut off with its stream (R-RUN-5).
   const open = running ? openMessages(history) : NOTHING_OPEN;
+  // Only a view of our own is read: any other may be anything, and any read of it may throw.
+  if (previous !== undefined && !views.has(previous)) previous = undefined;
   const before = previous?.turns ?? NO_TURNS;
   const turns: TurnView[] = [];
   const ids = new Set<string>();
@@ -114,8 +117,13 @@ export function reasoningView(
     i = end;
   }
   if (!changed && previous !== undefined && turns.length === before.length) return previous;
-  return { turns };
+  const view = { turns };
+  views.add(view);
+  return view;
 }
+
+/** The views `reasoningView` returned: the only `previous` it reads. */
+const views = new WeakSet<ReasoningView>();
 
 const NO_TURNS: readonly TurnView[] = [];
 

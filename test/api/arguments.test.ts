@@ -39,7 +39,76 @@ function shown(h: unknown): string {
   }
 }
 
+/** A getter that throws what a hostile read may throw: never in a message (D-REDACT). */
+const throwsOn = <T extends object>(base: T, key: string): T =>
+  Object.defineProperty({ ...base }, key, {
+    enumerable: true,
+    get() {
+      throw new Error("secret thought");
+    },
+  });
+/** An array whose `length` a proxy makes `length`, every index holding `item`. */
+const claiming = (length: unknown, item: unknown = {}): unknown[] =>
+  new Proxy([], {
+    get: (t, k) => (k === "length" ? length : typeof k === "string" && /^\d+$/.test(k) ? item : Reflect.get(t, k)),
+  });
+const user = { id: "u1", role: "user", content: "secret thought" };
+const call1 = { id: "c1", type: "function", function: { name: "f", arguments: "" } };
+const assistant = (toolCalls: unknown) => ({ id: "a1", role: "assistant", toolCalls });
+const withLists = (lists: object) => ({ messages: [user], incomplete: [], issuers: [], durations: [], ...lists });
+
+/** Histories a structured clone, a UI store or a proxy may hand over: [name, history]. */
+const HOSTILE_HISTORIES: [string, unknown][] = [
+  [
+    "messages a sparse array claiming 2³²−1 slots",
+    withLists({ messages: Object.assign(new Array(2 ** 32 - 1), { 0: user }) }),
+  ],
+  [
+    "incomplete with a hole",
+    withLists({ incomplete: Object.assign(new Array(3), { 0: { kind: "message", id: "u1", reason: "open" }, 2: {} }) }),
+  ],
+  ["messages whose length is NaN", withLists({ messages: claiming(NaN, user) })],
+  ["messages whose length is -1", withLists({ messages: claiming(-1, user) })],
+  ["a message whose content getter throws", withLists({ messages: [throwsOn(user, "content")] })],
+  ["an issuer record whose getter throws", withLists({ issuers: [throwsOn({ subtype: "message" }, "entityId")] })],
+  ["a duration whose getter throws", withLists({ durations: [throwsOn({ kind: "message" }, "id")] })],
+  [
+    "tool calls a sparse array claiming 2³²−1 slots",
+    withLists({ messages: [assistant(Object.assign(new Array(2 ** 32 - 1), { 0: call1 }))] }),
+  ],
+  ["a tool call that is null", withLists({ messages: [assistant([null])] })],
+  ["a tool call whose getter throws", withLists({ messages: [assistant([throwsOn(call1, "encryptedValue")])] })],
+  ["a tool call whose function is a number", withLists({ messages: [assistant([{ ...call1, function: 5 }])] })],
+];
+
 const WRONG: [string, string, () => unknown][] = [
+  ...HOSTILE_HISTORIES.flatMap(([name, h]): [string, string, () => unknown][] => [
+    [`reasoningView(${name})`, "reasoningView", call(main.reasoningView, h)],
+    [`messagesOf(${name})`, "messagesOf", call(main.messagesOf, h)],
+    [`toRunInputMessages(${name})`, "toRunInputMessages", call(main.toRunInputMessages, h, { producer: "p" })],
+  ]),
+  // What the stored form reads: an array's length no array has is named by its pointer.
+  ...[NaN, -1, 2 ** 32, 1.5, "3"].flatMap((length): [string, string, () => unknown][] => [
+    [
+      `historyToJSON(messages of length ${String(length)})`,
+      "historyToJSON",
+      call(main.historyToJSON, withLists({ messages: claiming(length) })),
+    ],
+    [
+      `serializeHistory(messages of length ${String(length)})`,
+      "serializeHistory",
+      call(main.serializeHistory, withLists({ messages: claiming(length) })),
+    ],
+    [
+      `parseHistory(messages of length ${String(length)})`,
+      "parseHistory",
+      call(main.parseHistory, {
+        format: main.HISTORY_FORMAT,
+        version: 2,
+        ...withLists({ messages: claiming(length) }),
+      }),
+    ],
+  ]),
   ...[null, 42, "x"].flatMap((options): [string, string, () => unknown][] => [
     [`reasoningPipeline(source, ${String(options)})`, "reasoningPipeline", call(main.reasoningPipeline, of(), options)],
     [`upcastThinking(${String(options)})`, "upcastThinking", call(main.upcastThinking, options)],
@@ -163,6 +232,47 @@ describe("a public function called with a wrong argument names itself", () => {
       );
     const reset = Object.assign(new TypeError("terminated"), { cause: { code: "ECONNRESET" } });
     expect(new main.TransportError("http://agent.test/run", reset).message).toContain("(TypeError, ECONNRESET)");
+  });
+
+  it("messagesOf copies, without recursion, messages structuredClone cannot: a proxy, nesting deeper than its stack", () => {
+    let deep: unknown = "secret thought";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const proxied = new Proxy({ ...user, metadata: { deep } }, {});
+    const [copy] = main.messagesOf(withLists({ messages: [proxied] }) as main.ReasoningHistory);
+    let depth = 0;
+    for (
+      let v = (copy as unknown as { metadata: { deep: unknown } }).metadata.deep;
+      Array.isArray(v);
+      v = v[0] as unknown
+    )
+      depth++;
+    expect(depth).toBe(100_000);
+    expect(copy).not.toBe(proxied);
+    const throwing = withLists({ messages: [{ ...user, metadata: throwsOn({}, "x") }] });
+    expect(() => main.messagesOf(throwing as main.ReasoningHistory)).toThrow(
+      new TypeError("agui-reasoning: messagesOf: /messages/0 cannot be read as JSON data (a read of it threw)"),
+    );
+  });
+
+  it("reasoningView reads no `previous` it did not return (any read of one may throw)", () => {
+    const h = withLists({}) as main.ReasoningHistory;
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("secret thought");
+        },
+      },
+    );
+    for (const previous of [
+      hostile,
+      { turns: [null] },
+      { turns: Object.assign(new Array(2 ** 32 - 1), { 0: {} }) },
+      42,
+    ])
+      expect(main.reasoningView(h, previous as never)).toEqual(main.reasoningView(h));
+    const view = main.reasoningView(h);
+    expect(main.reasoningView(h, view)).toBe(view);
   });
 
   it("absent options are the defaults", () => {
