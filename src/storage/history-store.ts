@@ -1,4 +1,5 @@
 import type { WarningOptions } from "../core/types";
+import { rawField } from "../core/json";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
@@ -43,6 +44,8 @@ export async function saveHistory(
   options?: SaveHistoryOptions,
 ): Promise<void> {
   checkThreadId("saveHistory", threadId);
+  if (typeof rawField(store, "save") !== "function")
+    throw new TypeError("agui-reasoning: saveHistory needs a HistoryStore (an object with a `save` method)");
   if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
   // Stripping reads every message: what is not a history a store could keep is refused first, as the
   // shipped stores' `save` refuses it — a `TypeError` naming the JSON pointer, not one from inside.

@@ -73,6 +73,7 @@ function checkedRows(diagram: PipelineDiagram): PipelineDiagram {
 
 /** Splits a labelled multi-line diagram into its rows. Blank lines are ignored; anything else throws. */
 export function parseDiagram(text: string): PipelineDiagram {
+  if (typeof text !== "string") throw new TypeError("agui-reasoning/testing: parseDiagram expects the diagram's text");
   const rows: Record<string, string> = {};
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;

@@ -62,9 +62,10 @@ export function parseRecording(text: string): unknown[] {
 
 /** The events of a shipped recording, e.g. `loadRecording("anthropic-style-thinking")`. A fresh copy per call. */
 export function loadRecording(name: RecordingName): unknown[] {
-  if (!Object.hasOwn(RECORDINGS, name)) {
+  // A name that is no string is not made one (a sparse array's text is 2³²−1 commas).
+  if (typeof name !== "string" || !Object.hasOwn(RECORDINGS, name)) {
     throw new Error(
-      `agui-reasoning/testing: no recording named ${JSON.stringify(name)} (known: ${Object.keys(RECORDINGS).join(", ")})`,
+      `agui-reasoning/testing: no recording named ${typeof name === "string" ? JSON.stringify(name) : `(a ${typeof name})`} (known: ${Object.keys(RECORDINGS).join(", ")})`,
     );
   }
   return parseRecording(readFileSync(join(recordingsDirectory(), `${name}.jsonl`), "utf8"));

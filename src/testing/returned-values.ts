@@ -1,4 +1,4 @@
-import { byteLength, isPlainObject } from "../core/json";
+import { byteLength, isPlainObject, presentItems } from "../core/json";
 import { entityKey } from "../history/message-key";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
@@ -33,14 +33,19 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
     if (values === undefined) received.set(key, [value]);
     else values.push(value);
   };
-  const messages = isPlainObject(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  // A list read up to its first hole: a sparse one (a structured clone keeps one) claims 2³²−1 slots.
+  const messages = isPlainObject(body) && Array.isArray(body.messages) ? presentItems(body.messages) : [];
   for (const m of messages) {
     if (!isPlainObject(m)) continue;
     carry(entityKey("message", String(m.id)), m.encryptedValue);
-    for (const call of Array.isArray(m.toolCalls) ? (m.toolCalls as unknown[]) : []) {
+    for (const call of Array.isArray(m.toolCalls) ? presentItems(m.toolCalls) : []) {
       if (isPlainObject(call)) carry(entityKey("tool-call", String(call.id)), call.encryptedValue);
     }
   }
+  if (!Array.isArray(issued) || presentItems(issued).length !== issued.length || !issued.every(isIssued))
+    throw new TypeError(
+      "agui-reasoning/testing: returnedValues expects `issued` to be an array of IssuedValue objects",
+    );
   return issued.map((v) => ({
     subtype: v.subtype,
     entityId: v.entityId,
@@ -48,3 +53,9 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
     identical: (received.get(entityKey(v.subtype, v.entityId)) ?? []).includes(v.encryptedValue),
   }));
 }
+
+const isIssued = (v: unknown): v is IssuedValue =>
+  isPlainObject(v) &&
+  typeof v.subtype === "string" &&
+  typeof v.entityId === "string" &&
+  typeof v.encryptedValue === "string";

@@ -7,6 +7,7 @@
 import { of } from "rxjs";
 import * as main from "../../src";
 import * as stages from "../../src/stages";
+import * as testing from "../../src/testing";
 import { IndexedDbHistoryStore, KeyValueHistoryStore } from "../../src/storage";
 import { DowncastError } from "../../src/resilience";
 
@@ -273,6 +274,35 @@ describe("a public function called with a wrong argument names itself", () => {
       expect(main.reasoningView(h, previous as never)).toEqual(main.reasoningView(h));
     const view = main.reasoningView(h);
     expect(main.reasoningView(h, view)).toBe(view);
+  });
+
+  it.each([undefined, null, 42, {}, { save: "x" }])(
+    "saveHistory(%p, …) rejects with a TypeError naming it",
+    async (store) => {
+      await expect(main.saveHistory(store as never, "t1", history)).rejects.toThrow(
+        new TypeError("agui-reasoning: saveHistory needs a HistoryStore (an object with a `save` method)"),
+      );
+    },
+  );
+
+  it("the testing kit's readers name themselves, and read a sparse list no further than its first hole", () => {
+    const sparse = (item: unknown) => Object.assign(new Array(2 ** 32 - 1), { 0: item });
+    const issued = [{ subtype: "message", entityId: "m1", encryptedValue: "E" }] as const;
+    const message = { id: "m1", role: "reasoning", encryptedValue: "E" };
+    expect(testing.returnedValues({ messages: sparse(message) }, issued)).toEqual([
+      { subtype: "message", entityId: "m1", bytes: 1, identical: true },
+    ]);
+    expect(testing.returnedValues({ messages: [{ id: "a1", toolCalls: sparse({ id: "m1" }) }] }, issued)).toEqual([
+      { subtype: "message", entityId: "m1", bytes: 1, identical: false },
+    ]);
+    for (const wrong of [undefined, null, 42, [null], sparse(issued[0]), [{ subtype: "message" }]])
+      expect(() => testing.returnedValues({ messages: [] }, wrong as never)).toThrow(
+        "agui-reasoning/testing: returnedValues expects `issued` to be an array of IssuedValue objects",
+      );
+    for (const wrong of [undefined, null, 42, ["a"]])
+      expect(() => testing.parseDiagram(wrong as never)).toThrow("agui-reasoning/testing: parseDiagram expects");
+    for (const wrong of [undefined, 42, sparse("anthropic-style-thinking")])
+      expect(() => testing.loadRecording(wrong as never)).toThrow(/^agui-reasoning\/testing: no recording named \(a /);
   });
 
   it("absent options are the defaults", () => {
