@@ -1,3 +1,4 @@
+import { rawField } from "../core/json";
 import { ReplaySubject, Subject, defer, finalize, type Observable, type ObservableInput } from "rxjs";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
@@ -89,6 +90,10 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
 
   const run = (input: RunAgentInput, next: NextAgent): Observable<unknown> =>
     defer(() => {
+      if (typeof input !== "object" || input === null)
+        throw new TypeError("agui-reasoning: reasoningMiddleware's run input must be a RunAgentInput object");
+      if (typeof rawField(next, "run") !== "function")
+        throw new TypeError("agui-reasoning: reasoningMiddleware needs the next agent (an object with a `run` method)");
       // D-KEEPER: the conversation continues from the middleware's own history, not from the
       // application's (possibly lossy) copy of it.
       const { history: start, messages } = continueConversation(latest, input.messages, options.producer, report);

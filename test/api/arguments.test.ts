@@ -4,7 +4,7 @@
  * `agui-reasoning:` message), never a failure from inside it ("Cannot read properties of null").
  * Absent options stay the defaults.
  */
-import { of } from "rxjs";
+import { of, type Observable } from "rxjs";
 import * as main from "../../src";
 import * as stages from "../../src/stages";
 import * as testing from "../../src/testing";
@@ -303,6 +303,20 @@ describe("a public function called with a wrong argument names itself", () => {
       expect(() => testing.parseDiagram(wrong as never)).toThrow("agui-reasoning/testing: parseDiagram expects");
     for (const wrong of [undefined, 42, sparse("anthropic-style-thinking")])
       expect(() => testing.loadRecording(wrong as never)).toThrow(/^agui-reasoning\/testing: no recording named \(a /);
+  });
+
+  it.each([
+    ["run input", undefined, { run: () => of() }, "reasoningMiddleware's run input must be a RunAgentInput object"],
+    ["run input", null, { run: () => of() }, "reasoningMiddleware's run input must be a RunAgentInput object"],
+    ["next agent", {}, undefined, "reasoningMiddleware needs the next agent (an object with a `run` method)"],
+    ["next agent", {}, { run: 5 }, "reasoningMiddleware needs the next agent (an object with a `run` method)"],
+  ])("reasoningMiddleware with a wrong %s fails its run with a TypeError naming it", (_, input, next, message) => {
+    const middleware = main.reasoningMiddleware({ producer: "p", quiet: true });
+    let error: unknown;
+    (middleware(input as never, next as never) as Observable<unknown>).subscribe({
+      error: (e: unknown) => (error = e),
+    });
+    expect(error).toEqual(new TypeError(`agui-reasoning: ${message}`));
   });
 
   it("absent options are the defaults", () => {
