@@ -32,11 +32,9 @@ export interface Instant {
  */
 export function instantOf(event: AguiEvent, ctx: StepContext, now: Clock): Instant {
   const stamp = readField(event, "timestamp", ctx);
+  const at = isInstant(stamp) ? stamp : synthesizedTimestampOf(event);
   // `|| 0`: a timestamp of -0 is kept as 0, which is what storage reads back (JSON has no -0).
-  if (isInstant(stamp)) return { at: stamp || 0, observed: false };
-  const synthesized = synthesizedTimestampOf(event);
-  if (synthesized !== undefined) return { at: synthesized || 0, observed: false };
-  return { at: now(), observed: true };
+  return at === undefined ? { at: now(), observed: true } : { at: at || 0, observed: false };
 }
 
 /** REASONING_START: the span is open (its record waits for a reasoning message). */

@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { JsonPatchSchema, TextMessageRoleSchema } from "@ag-ui/core/schemas";
-import { isInstant, isPlainObject } from "../core/json";
+import { isInstant, isPlainObject, presentItems } from "../core/json";
 
 /**
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
@@ -51,12 +51,7 @@ const present: Check = (v) => v !== undefined;
  * is stripped). A missing operation takes the full path first, whose walk refuses a hole: zod would judge
  * each of the 2³²−1 slots a sparse array claims.
  */
-const jsonPatch: Check = (v) => Array.isArray(v) && !hasUndefined(v) && JsonPatchSchema.safeParse(v).success;
-
-function hasUndefined(list: readonly unknown[]): boolean {
-  for (let i = 0; i < list.length; i++) if (list[i] === undefined) return true;
-  return false;
-}
+const jsonPatch: Check = (v) => Array.isArray(v) && presentItems(v) === v && JsonPatchSchema.safeParse(v).success;
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);

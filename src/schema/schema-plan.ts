@@ -29,9 +29,13 @@ export interface ObjectPlan {
   readonly fields: ReadonlyMap<string, FieldPlan>;
 }
 
+/**
+ * A list. Walked even when its elements hold nothing to strip (`element` null), for its holes: zod would
+ * judge each of the 2³²−1 slots a sparse array claims (`itemAt`).
+ */
 export interface ArrayPlan {
   readonly kind: "array";
-  readonly element: Plan;
+  readonly element: Plan | null;
 }
 
 export interface RecordPlan {
@@ -79,10 +83,8 @@ export function compilePlan(schema: ZodNode): Plan | null {
   switch (def.type) {
     case "object":
       return compileObject(node, false);
-    case "array": {
-      const element = def.element ? compilePlan(def.element) : null;
-      return remember(node, element === null ? null : { kind: "array", element });
-    }
+    case "array":
+      return remember(node, { kind: "array", element: def.element ? compilePlan(def.element) : null });
     case "record": {
       const value = def.valueType ? compilePlan(def.valueType) : null;
       return remember(node, value === null ? null : { kind: "record", value });

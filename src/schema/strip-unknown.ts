@@ -125,6 +125,7 @@ class Walk {
     for (let i = 0; i < value.length; i++) {
       // A hole ends the walk (and the event): zod would otherwise judge each of 2³²−1 slots a sparse array claims.
       const v = itemAt(value, i);
+      if (plan.element === null) continue;
       const mark = this.notes.length;
       this.path.push(i);
       const next = this.value(v, plan.element);

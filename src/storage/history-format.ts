@@ -115,7 +115,6 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
   return {
     messages,
     incomplete: readIncomplete(nested, doc.incomplete),
-    // An earlier release's record of a tool message's value is read as that tool message's (D-HISTORY-IDS).
     issuers: readIssuers(nested, doc.issuers, messages),
     durations: version < 2 ? [] : readDurations(nested, doc.durations),
   };

@@ -58,7 +58,7 @@ export class JsonShape {
     return copy;
   }
 
-  /** A copy of the array's elements (one level; a hole reads as `undefined`). */
+  /** A copy of the array's elements (one level; a hole is not JSON data: `itemAt`). */
   array(value: unknown, path: string): readonly unknown[] {
     const length = this.guarded(path, () => (Array.isArray(value) ? lengthOf(value) : undefined));
     if (length === undefined) return this.fail(path, `must be an array (got ${jsonType(value)})`);

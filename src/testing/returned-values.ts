@@ -42,7 +42,7 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
       if (isPlainObject(call)) carry(entityKey("tool-call", String(call.id)), call.encryptedValue);
     }
   }
-  if (!Array.isArray(issued) || presentItems(issued).length !== issued.length || !issued.every(isIssued))
+  if (!Array.isArray(issued) || presentItems(issued) !== issued || !issued.every(isIssued))
     throw new TypeError(
       "agui-reasoning/testing: returnedValues expects `issued` to be an array of IssuedValue objects",
     );

@@ -175,14 +175,15 @@ function buildTurn(
   const openGroups = new Map<string, ReasoningBlock[]>();
   for (const message of messages) {
     const owner = (message as { subagentRunId?: string }).subagentRunId;
+    const key = owner ?? "";
     if (message.role === "reasoning") {
-      let blocks = openGroups.get(owner ?? "");
+      let blocks = openGroups.get(key);
       if (blocks === undefined) {
-        openGroups.set(owner ?? "", (blocks = []));
+        openGroups.set(key, (blocks = []));
         groups.push({ blocks, owner });
       }
       blocks.push(blockOf(message, durations, open));
-    } else if (message.role === "assistant" && message.content) openGroups.delete(owner ?? "");
+    } else if (message.role === "assistant" && message.content) openGroups.delete(key);
   }
   return { id, messages, groups: groups.map(({ blocks, owner }) => groupOf(blocks, owner)) };
 }

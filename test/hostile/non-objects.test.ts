@@ -195,6 +195,16 @@ describe("a sparse list in an event (2³²−1 slots for nothing: a structured c
       2,
     ],
     ["STATE_DELTA.delta", (list) => [ev.runStarted(), { type: "STATE_DELTA", delta: list }], 1],
+    // A list of strings (nothing in it to strip) is walked for its holes too.
+    [
+      "SUBAGENT_FINISHED.outcome.interruptIds",
+      (list) => [
+        ev.runStarted(),
+        ev.subagentStarted("S"),
+        { type: "SUBAGENT_FINISHED", subagentRunId: "S", outcome: { type: "suspended", interruptIds: list } },
+      ],
+      2,
+    ],
   ];
   it.each(lists)(
     "R-PROC-4: %s fails MALFORMED_EVENT at its index through the facade, at the first hole",
@@ -209,8 +219,8 @@ describe("a sparse list in an event (2³²−1 slots for nothing: a structured c
     (_name, events, at) => {
       const stream = [...events(sparse(user)), ev.runFinished()];
       const history = runOperator(stream, deriveHistory({ onWarning: () => {} }) as never);
-      // State is not the history's (R-STATE-3): a STATE_DELTA goes through it unread.
-      if (stream[at]!.type === "STATE_DELTA") expect(history.error).toBeUndefined();
+      // State and subagents are not the history's (R-STATE-3): a STATE_DELTA or SUBAGENT_FINISHED goes through it unread.
+      if (["STATE_DELTA", "SUBAGENT_FINISHED"].includes(stream[at]!.type)) expect(history.error).toBeUndefined();
       else
         expect(failureOf(history.error)).toEqual(expect.objectContaining({ code: "MALFORMED_EVENT", eventIndex: at }));
       const verified = runOperator(stream, verifyDiscipline({ onWarning: () => {} }) as never);
