@@ -1,4 +1,4 @@
-import { lengthOf, NotJsonData } from "./json";
+import { itemAt, jsonType, lengthOf, NotJsonData } from "./json";
 
 /**
  * A public function's own arguments, checked where TypeScript did not check them (JavaScript, `any`,
@@ -20,44 +20,45 @@ export function optionsOf<T extends object>(options: T | undefined, caller: stri
  * `durations`, if any) are arrays of objects, each message with a string `id` and `role`, and its
  * `toolCalls`, if an array, one of objects. Read in a guard (a getter may throw, a UI store may hold
  * `null` where a message was), every property of each entry once: what a caller reads of it next
- * cannot fail inside. O(entries), as every caller is.
+ * cannot fail inside. A hole in any of these lists is refused, as in an event (JSON has none): every
+ * way a history comes back in runs this one check (D-HISTORY-IDS). A fault is named by its JSON
+ * pointer in the words the stored form's reader uses. O(entries), as every caller is.
  */
 export function checkHistory(history: unknown, caller: string): void {
   const problem = historyProblem(history);
-  if (problem !== undefined) throw new TypeError(`agui-reasoning: ${caller} expects a ReasoningHistory: ${problem}`);
+  if (problem !== undefined) throw new TypeError(`agui-reasoning: ${caller}: ${problem}`);
 }
 
 function historyProblem(history: unknown): string | undefined {
-  let at = "it";
+  let at = "/";
   try {
-    if (!readEach(history)) return "got no object";
+    if (!readEach(history)) return `/ must be an object (got ${jsonType(history)})`;
     const h = history as Record<string, unknown>;
     for (const list of ["messages", "incomplete", "issuers", "durations"]) {
+      at = `/${list}`;
       const entries = h[list];
       if (entries === undefined && list === "durations") continue;
-      if (!Array.isArray(entries)) return `its ${list} is not an array`;
-      at = `its ${list}`;
+      if (!Array.isArray(entries)) return `${at} must be an array (got ${jsonType(entries)})`;
       for (let i = 0, n = lengthOf(entries); i < n; i++) {
-        const entry: unknown = entries[i];
-        at = `its ${list}[${i}]`;
-        if (!readEach(entry)) return `${at} is not an object`;
+        at = `/${list}/${i}`;
+        const entry = itemAt(entries, i);
+        if (!readEach(entry)) return `${at} must be an object (got ${jsonType(entry)})`;
         if (list !== "messages") continue;
         const { id, role, toolCalls } = entry as { id?: unknown; role?: unknown; toolCalls?: unknown };
-        if (typeof id !== "string" || typeof role !== "string") return `${at} has no string id and role`;
+        if (typeof id !== "string" || typeof role !== "string") return `${at} must have a string id and role`;
         if (!Array.isArray(toolCalls)) continue;
-        at = `its ${list}[${i}].toolCalls`;
         for (let k = 0, calls = lengthOf(toolCalls); k < calls; k++) {
-          const call: unknown = toolCalls[k];
-          at = `its ${list}[${i}].toolCalls[${k}]`;
+          at = `/${list}/${i}/toolCalls/${k}`;
+          const call = itemAt(toolCalls, k);
           if (!readEach(call) || !readEach((call as { function?: unknown }).function ?? {}))
-            return `${at} is not a tool call object`;
+            return `${at} must be a tool call object`;
         }
       }
     }
     return undefined;
   } catch (error) {
     // Never the thrown error's message: it may quote the conversation (D-REDACT).
-    return error instanceof NotJsonData ? `${at} is not JSON data: ${error.message}` : `a read of ${at} threw`;
+    return `${at} cannot be read as JSON data (${error instanceof NotJsonData ? error.message : "a read of it threw"})`;
   }
 }
 

@@ -126,7 +126,10 @@ export function messageProblem(value: unknown): string | undefined {
   const calls = value.toolCalls;
   if (value.role === "assistant" && calls !== undefined) {
     if (!Array.isArray(calls)) return `\`toolCalls\` must be an array (got ${jsonType(calls)})`;
-    for (const call of calls) {
+    for (let k = 0; k < calls.length; k++) {
+      // A hole is refused as every way in refuses it (D-HISTORY-IDS), not taken for a missing call.
+      if (!(k in calls)) return `\`toolCalls[${k}]\` is not JSON data: a sparse array: JSON has no holes`;
+      const call: unknown = calls[k];
       if (!isPlainObject(call) || typeof call.id !== "string")
         return "every tool call must be an object with a string `id`";
     }

@@ -6,6 +6,7 @@ import { describeIssues } from "../schema/describe-issues";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
 import { writeJson } from "../core/json";
+import { checkHistory } from "../core/arguments";
 
 /** The format tag of a stored history. */
 export const HISTORY_FORMAT = "agui-reasoning/history";
@@ -52,6 +53,8 @@ export function historyToJSON(history: ReasoningHistory): StoredHistory {
 
 /** `historyToJSON` for `caller`, which a fault names. */
 function storedForm(history: ReasoningHistory, caller: string): StoredHistory {
+  // What every other way in refuses, the stored form refuses too (a hole JSON.stringify writes as null).
+  checkHistory(history, caller);
   const shape = new JsonShape(caller);
   const h = shape.object(history, "");
   const issuers = shape.array(h.issuers, "/issuers");

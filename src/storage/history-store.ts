@@ -1,5 +1,6 @@
 import type { WarningOptions } from "../core/types";
 import { rawField } from "../core/json";
+import { checkHistory } from "../core/arguments";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
@@ -46,14 +47,14 @@ export async function saveHistory(
   checkThreadId("saveHistory", threadId);
   if (typeof rawField(store, "save") !== "function")
     throw new TypeError("agui-reasoning: saveHistory needs a HistoryStore (an object with a `save` method)");
+  // What every way in refuses (D-HISTORY-IDS) no store sees.
+  const refused = "agui-reasoning: saveHistory: not a history a store can keep: ";
+  readHistory(() => checkHistory(history, "saveHistory"), refused);
   if (store.capabilities?.encryptedValues !== false) return store.save(threadId, history);
   // Stripping reads every message: what is not a history a store could keep is refused first, as the
-  // shipped stores' `save` refuses it — a `TypeError` naming the JSON pointer, not one from inside.
-  readHistory(
-    () => parseHistory(historyToJSON(history)),
-    "agui-reasoning: saveHistory: not a history a store can keep: ",
-  );
-  const stripped = stripValues(history);
+  // shipped stores' `save` refuses it — a `TypeError` naming the JSON pointer, not one from inside —
+  // and what is stripped is the copy read then, not the caller's objects read a second time.
+  const stripped = stripValues(readHistory(() => parseHistory(historyToJSON(history)), refused));
   if (stripped.lost.length > 0) {
     warningSink(options)(
       catalogued("VALUE_NOT_STORED", "R-REASON-19", {
@@ -64,5 +65,6 @@ export async function saveHistory(
       }),
     );
   }
-  return store.save(threadId, stripped.history);
+  // Nothing stripped: the store gets the history it was given, as a store that keeps values does.
+  return store.save(threadId, stripped.lost.length > 0 ? stripped.history : history);
 }

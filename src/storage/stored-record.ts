@@ -25,27 +25,26 @@ export function checkThreadId(store: string, threadId: unknown): asserts threadI
  * them with a `VALUE_NOT_STORED` warning first.
  */
 export function recordOf(store: string, capabilities: HistoryStoreCapabilities, history: ReasoningHistory): string {
-  if (!capabilities.encryptedValues && stripValues(history).lost.length > 0) {
+  // A record `load` would refuse loses the thread, every value in it included, at the next session:
+  // refused now, while the caller still holds the history (one parse per save, as `load` makes).
+  const refused = `agui-reasoning: ${store}: refused to save a history that load would refuse: `;
+  const record = readHistory(() => serializeHistory(history), refused);
+  // The values are looked for in what was read, not in the caller's objects read a second time.
+  const read = readHistory(() => parseHistory(record), refused);
+  if (!capabilities.encryptedValues && stripValues(read).lost.length > 0) {
     throw new TypeError(
       `agui-reasoning: ${store}: this store cannot carry encrypted values and the history holds some; ` +
         "save it with saveHistory(), which strips them with a VALUE_NOT_STORED warning",
     );
   }
-  const record = serializeHistory(history);
-  // A record `load` would refuse loses the thread, every value in it included, at the next session:
-  // refused now, while the caller still holds the history (one parse per save, as `load` makes).
-  readHistory(
-    () => parseHistory(record),
-    `agui-reasoning: ${store}: refused to save a history that load would refuse: `,
-  );
   return record;
 }
 
 /**
- * `read()` (a history read with `parseHistory` or `historyToJSON`), or a `TypeError` that says `lead`
+ * `read()` (a history read with `parseHistory`, `historyToJSON` or `serializeHistory`), or a `TypeError` that says `lead`
  * and then what the reader found, without the reader's own name (it is not the function the caller called).
  */
-export function readHistory(read: () => ReasoningHistory, lead: string): ReasoningHistory {
+export function readHistory<T = ReasoningHistory>(read: () => T, lead: string): T {
   try {
     return read();
   } catch (error) {
