@@ -1,4 +1,5 @@
-import { itemAt, jsonType, lengthOf, NotJsonData } from "./json";
+import { quotedId } from "./errors";
+import { itemAt, jsonType, lengthOf, NotJsonData, setOwn } from "./json";
 
 /**
  * A public function's own arguments, checked where TypeScript did not check them (JavaScript, `any`,
@@ -6,13 +7,42 @@ import { itemAt, jsonType, lengthOf, NotJsonData } from "./json";
  * function, never a failure from inside it.
  */
 
-/** `options` as given (`{}` when absent); anything but an object is a `TypeError`. */
+/**
+ * `options` read once, now, into a plain copy the function reads instead (`{}` when absent): every
+ * string-keyed property it has, own or inherited (a class's getters and methods too, not
+ * `Object.prototype`'s), each read in a guard. Anything but an object is a `TypeError`, and so is a read
+ * that throws (a getter, a revoked proxy): it names the function and the option, never what was thrown,
+ * which may quote anything (D-REDACT), and keeps it as no `cause` either, as `checkHistory` does.
+ */
 export function optionsOf<T extends object>(options: T | undefined, caller: string): T {
   if (options === undefined) return {} as T;
   if (typeof options !== "object" || options === null) {
     throw new TypeError(`agui-reasoning: ${caller}'s options must be an object`);
   }
-  return options;
+  const copy: Record<string, unknown> = {};
+  const seen = new Set<string>(["constructor"]);
+  let key: string | undefined;
+  try {
+    for (let level: object | null = options; level !== null && level !== Object.prototype;) {
+      key = undefined;
+      for (const name of Object.getOwnPropertyNames(level)) {
+        if (seen.has(name)) continue;
+        seen.add((key = name));
+        setOwn(copy, name, (options as Record<string, unknown>)[name]);
+      }
+      key = undefined;
+      level = Object.getPrototypeOf(level) as object | null;
+    }
+  } catch {
+    const what = key === undefined ? "listing its properties threw" : `a read of ${shownKey(key)} threw`;
+    throw new TypeError(`agui-reasoning: ${caller}'s options cannot be read: ${what}`);
+  }
+  return copy as T;
+}
+
+/** An option's name as a message shows it: an identifier in backquotes, anything else quoted (and truncated). */
+function shownKey(key: string): string {
+  return /^[A-Za-z_$][\w$]{0,79}$/.test(key) ? `\`${key}\`` : quotedId(key);
 }
 
 /**

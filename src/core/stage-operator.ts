@@ -1,6 +1,7 @@
 import type { OperatorFunction } from "rxjs";
 import { ChainRunner } from "./chain-runner";
 import { fusedOperator, stageLink } from "./fused-operators";
+import { optionsOf } from "./arguments";
 import type { ReasoningWarning, Stage, WarningOptions } from "./types";
 
 /**
@@ -11,7 +12,7 @@ import type { ReasoningWarning, Stage, WarningOptions } from "./types";
  * operators made by it run fused, in one subscriber, as one subscriber each would (fused-operators.ts).
  */
 export function stageOperator<S, I, O>(stage: Stage<S, I, O>, options?: WarningOptions): OperatorFunction<I, O> {
-  return fusedOperator(stageLink(stage, options));
+  return fusedOperator(stageLink(stage, optionsOf(options, "stageOperator")));
 }
 
 /** Collects everything a stage does over an array, without RxJS (for tests, the CLI and the model checks), on the chain runner. */

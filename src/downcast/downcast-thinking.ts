@@ -3,6 +3,7 @@ import { byteLength, isPlainObject } from "../core/json";
 import type { OperatorFunction } from "rxjs";
 import { protocolError, type ReasoningProtocolError } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
+import { optionsOf } from "../core/arguments";
 import {
   NONE,
   result,
@@ -57,6 +58,7 @@ export function createDowncastStage(_options?: DowncastOptions): Stage<DowncastS
 
 /** The `downcastToThinking` operator: `createDowncastStage` through the generic adapter. */
 export function downcastToThinking(options?: DowncastOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  options = optionsOf(options, "downcastToThinking");
   return stageOperator(createDowncastStage(options), options);
 }
 

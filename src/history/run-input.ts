@@ -25,7 +25,8 @@ export interface RunInputOptions extends WarningOptions {
  */
 export function toRunInputMessages(history: ReasoningHistory, options: RunInputOptions): Message[] {
   checkHistory(history, "toRunInputMessages");
-  const producer = optionsOf(options, "toRunInputMessages").producer;
+  options = optionsOf(options, "toRunInputMessages");
+  const producer = options.producer;
   if (typeof producer !== "string")
     throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
   // Value key (message-key.ts) → recorded issuer; a record of a value on a tool message is its own (D-HISTORY-IDS).

@@ -11,6 +11,7 @@ import type { ReasoningHistory } from "../history/types";
 import { historyLane } from "./delta-lane";
 import { PacedHistory } from "./paced-history";
 import { endsRun, pacingOf } from "./paced-publisher";
+import { optionsOf } from "../core/arguments";
 
 /**
  * The composition root of the package's operators: each is its stage on the chain runner
@@ -35,21 +36,25 @@ function inFacadeOrder(links: readonly FusedLink[]): boolean {
 
 /** THINKING_* → REASONING_* (R-DEP-2). See `createUpcastStage`. Must be the first operator (R-PROC-13). */
 export function upcastThinking(options?: UpcastOptions): OperatorFunction<unknown, AguiEvent> {
+  options = optionsOf(options, "upcastThinking");
   return fusedOperator(own(stageLink(createUpcastStage(options), options), createUpcastStage));
 }
 
 /** The enforcement stage as an RxJS operator: `unknown` in (anything may arrive), validated events out. */
 export function enforceSchema(options?: WarningOptions): OperatorFunction<unknown, AguiEvent> {
+  options = optionsOf(options, "enforceSchema");
   return fusedOperator(own(stageLink(createEnforceStage(options), options), createEnforceStage));
 }
 
 /** `*_CHUNK` → START/CONTENT/END, lanes and close triggers (R-STREAM-*). See `createExpandStage`. */
 export function expandChunks(options?: WarningOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  options = optionsOf(options, "expandChunks");
   return fusedOperator(own(stageLink(createExpandStage(options), options), createExpandStage));
 }
 
 /** Run lifecycle and open-set discipline (R-REASON-8…14, R-RUN-*). See `createVerifyStage`. */
 export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<AguiEvent, AguiEvent> {
+  options = optionsOf(options, "verifyDiscipline");
   return fusedOperator(own(stageLink(createVerifyStage(options), options), createVerifyStage));
 }
 
@@ -59,6 +64,7 @@ export function verifyDiscipline(options?: VerifyOptions): OperatorFunction<Agui
  * including the one the end of the source leaves when it marks truncation; completes with the source.
  */
 export function deriveHistory(options?: HistoryOptions): OperatorFunction<AguiEvent, ReasoningHistory> {
+  options = optionsOf(options, "deriveHistory");
   const stage = createHistoryStage(options);
   const pacing = pacingOf(options, "deriveHistory");
   const lane = historyLane(maxContentLengthOf(options?.maxContentLength, "deriveHistory"), false, pacing !== undefined);

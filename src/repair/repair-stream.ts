@@ -2,6 +2,7 @@ import type { OperatorFunction } from "rxjs";
 import { byteLength, isPlainObject } from "../core/json";
 import { quotedId } from "../core/errors";
 import { stageOperator } from "../core/stage-operator";
+import { optionsOf } from "../core/arguments";
 import {
   NONE,
   result,
@@ -50,6 +51,7 @@ export function createRepairStage(_options?: RepairOptions): Stage<RepairState, 
 
 /** The `repairStream` operator: `createRepairStage` through the generic adapter. Opt-in, never default. */
 export function repairStream<T = unknown>(options?: RepairOptions): OperatorFunction<T, T | AguiEvent> {
+  options = optionsOf(options, "repairStream");
   return stageOperator(createRepairStage(options), options) as OperatorFunction<T, T | AguiEvent>;
 }
 

@@ -1,6 +1,6 @@
 import type { WarningOptions } from "../core/types";
 import { rawField } from "../core/json";
-import { checkHistory } from "../core/arguments";
+import { checkHistory, optionsOf } from "../core/arguments";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
@@ -45,6 +45,7 @@ export async function saveHistory(
   options?: SaveHistoryOptions,
 ): Promise<void> {
   checkThreadId("saveHistory", threadId);
+  options = optionsOf(options, "saveHistory");
   if (typeof rawField(store, "save") !== "function")
     throw new TypeError("agui-reasoning: saveHistory needs a HistoryStore (an object with a `save` method)");
   // What every way in refuses (D-HISTORY-IDS) no store sees.

@@ -4,11 +4,14 @@
  * `agui-reasoning:` message), never a failure from inside it ("Cannot read properties of null").
  * Absent options stay the defaults.
  */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { of, type Observable } from "rxjs";
 import * as main from "../../src";
 import * as stages from "../../src/stages";
 import * as testing from "../../src/testing";
 import { IndexedDbHistoryStore, KeyValueHistoryStore } from "../../src/storage";
+import * as resilience from "../../src/resilience";
 import { DowncastError } from "../../src/resilience";
 
 type AnyFn = (...args: any[]) => unknown;
@@ -82,6 +85,34 @@ const HOSTILE_HISTORIES: [string, unknown][] = [
   ["a tool call whose function is a number", withLists({ messages: [assistant([{ ...call1, function: 5 }])] })],
 ];
 
+/** Every public function and store taking options: [what is called, the name its error gives, the call]. */
+const OPTION_TAKERS: [string, string, (options: unknown) => unknown][] = [
+  ["reasoningPipeline", "reasoningPipeline", (o) => (main.reasoningPipeline as AnyFn)(of(), o)],
+  ["upcastThinking", "upcastThinking", (o) => (main.upcastThinking as AnyFn)(o)],
+  ["enforceSchema", "enforceSchema", (o) => (main.enforceSchema as AnyFn)(o)],
+  ["expandChunks", "expandChunks", (o) => (main.expandChunks as AnyFn)(o)],
+  ["verifyDiscipline", "verifyDiscipline", (o) => (main.verifyDiscipline as AnyFn)(o)],
+  ["deriveHistory", "deriveHistory", (o) => (main.deriveHistory as AnyFn)(o)],
+  ["createHistoryStage", "deriveHistory", (o) => (stages.createHistoryStage as AnyFn)(o)],
+  ["createUpcastStage", "upcastThinking", (o) => (stages.createUpcastStage as AnyFn)(o)],
+  ["createVerifyStage", "verifyDiscipline", (o) => (stages.createVerifyStage as AnyFn)(o)],
+  ["stageOperator", "stageOperator", (o) => (stages.stageOperator as AnyFn)(stages.createEnforceStage(), o)],
+  ["downcastToThinking", "downcastToThinking", (o) => (resilience.downcastToThinking as AnyFn)(o)],
+  ["repairStream", "repairStream", (o) => (resilience.repairStream as AnyFn)(o)],
+  ["reasoningMiddleware", "reasoningMiddleware", (o) => (main.reasoningMiddleware as AnyFn)(o)],
+  ["toRunInputMessages", "toRunInputMessages", (o) => (main.toRunInputMessages as AnyFn)(history, o)],
+  ["reasoningView", "reasoningView", (o) => (main.reasoningView as AnyFn)(history, undefined, o)],
+  ["agentEvents", "agentEvents", (o) => (main.agentEvents as AnyFn)({ run: () => of() }, {}, o)],
+  ["saveHistory", "saveHistory", (o) => (main.saveHistory as AnyFn)(new main.InMemoryHistoryStore(), "t1", history, o)],
+  ["InMemoryHistoryStore", "InMemoryHistoryStore", (o) => new main.InMemoryHistoryStore(o as never)],
+  ["IndexedDbHistoryStore", "IndexedDbHistoryStore", (o) => new IndexedDbHistoryStore(o as never)],
+  [
+    "KeyValueHistoryStore",
+    "KeyValueHistoryStore",
+    (o) => new KeyValueHistoryStore({ get: () => null, set: () => {} }, o as never),
+  ],
+];
+
 const WRONG: [string, string, () => unknown][] = [
   ...HOSTILE_HISTORIES.flatMap(([name, h]): [string, string, () => unknown][] => [
     [`reasoningView(${name})`, "reasoningView", call(main.reasoningView, h)],
@@ -110,31 +141,13 @@ const WRONG: [string, string, () => unknown][] = [
       }),
     ],
   ]),
-  ...[null, 42, "x"].flatMap((options): [string, string, () => unknown][] => [
-    [`reasoningPipeline(source, ${String(options)})`, "reasoningPipeline", call(main.reasoningPipeline, of(), options)],
-    [`upcastThinking(${String(options)})`, "upcastThinking", call(main.upcastThinking, options)],
-    [`verifyDiscipline(${String(options)})`, "verifyDiscipline", call(main.verifyDiscipline, options)],
-    [`deriveHistory(${String(options)})`, "deriveHistory", call(main.deriveHistory, options)],
-    [`createHistoryStage(${String(options)})`, "deriveHistory", call(stages.createHistoryStage, options)],
-    [`reasoningMiddleware(${String(options)})`, "reasoningMiddleware", call(main.reasoningMiddleware, options)],
-    [
-      `toRunInputMessages(history, ${String(options)})`,
-      "toRunInputMessages",
-      call(main.toRunInputMessages, history, options),
-    ],
-    [`new InMemoryHistoryStore(${String(options)})`, "InMemoryHistoryStore", make(main.InMemoryHistoryStore, options)],
-    [`new IndexedDbHistoryStore(${String(options)})`, "IndexedDbHistoryStore", make(IndexedDbHistoryStore, options)],
-    [
-      `new KeyValueHistoryStore(localStorage, ${String(options)})`,
-      "KeyValueHistoryStore",
-      make(KeyValueHistoryStore, { get: () => null, set: () => {} }, options),
-    ],
-    [
-      `agentEvents(agent, input, ${String(options)})`,
-      "agentEvents",
-      call(main.agentEvents, { run: () => of() }, {}, options),
-    ],
-  ]),
+  ...[null, 42, "x"].flatMap((options) =>
+    OPTION_TAKERS.map(([label, name, run]): [string, string, () => unknown] => [
+      `${label}(${String(options)})`,
+      name,
+      () => run(options),
+    ]),
+  ),
   ...[
     undefined,
     null,
@@ -214,16 +227,102 @@ const WRONG: [string, string, () => unknown][] = [
 ];
 
 describe("a public function called with a wrong argument names itself", () => {
-  it.each(WRONG)("%s", (_, name, run) => {
+  it.each(WRONG)("%s", async (_, name, run) => {
     let error: unknown;
     try {
-      run();
+      await run();
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(new RegExp(`^agui-reasoning: ${name}\\b`));
     expect((error as Error).message).not.toContain("secret"); // D-REDACT: never what a hostile read threw
+  });
+
+  // D-REDACT: options whose reads throw (a getter, a proxy, a revoked proxy) — read once, when called.
+  it.each(
+    [
+      ["a getter that throws", () => throwsOn({ quiet: true }, "onWarning"), "a read of `onWarning` threw"],
+      [
+        "a proxy whose reads throw",
+        () =>
+          new Proxy(
+            { producer: "p" },
+            {
+              get() {
+                throw new Error("secret thought");
+              },
+            },
+          ),
+        "a read of `producer` threw",
+      ],
+      [
+        "a revoked proxy",
+        () => {
+          const { proxy, revoke } = Proxy.revocable({}, {});
+          revoke();
+          return proxy;
+        },
+        "listing its properties threw",
+      ],
+    ].flatMap(([what, options, why]) =>
+      OPTION_TAKERS.map(([label, name, run]) => [
+        `${label} with ${what as string} as options`,
+        name,
+        run,
+        options,
+        why,
+      ]),
+    ) as [string, string, (o: unknown) => unknown, () => unknown, string][],
+  )(
+    "%s is a TypeError naming the function and the option, never what was thrown",
+    async (_, name, run, options, why) => {
+      let error: unknown;
+      try {
+        await run(options());
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toEqual(new TypeError(`agui-reasoning: ${name}'s options cannot be read: ${why}`));
+      expect((error as Error).cause).toBeUndefined(); // what was thrown may quote anything (D-REDACT)
+    },
+  );
+
+  it("the option takers' table names every public function and store taking options (etc/*.api.md)", () => {
+    const takers: string[] = [];
+    for (const suffix of ["", "-storage", "-stages", "-resilience"]) {
+      const report = readFileSync(resolve(__dirname, `../../etc/agui-reasoning${suffix}.api.md`), "utf8");
+      for (const [, name, params] of report.matchAll(/^export function (\w+)(?:<[^(]*>)?\(([^)]*)\)/gm))
+        if (/(^|[\s,(])options\??:/.test(params!)) takers.push(name!);
+      for (const [, name, body] of report.matchAll(/^export class (\w+)[^{]*\{([\s\S]*?)\n\}/gm))
+        if (/(^|[\s,])options\??:/.test(/constructor\(([^)]*)\)/.exec(body!)?.[1] ?? "")) takers.push(name!);
+    }
+    // createEnforceStage, createExpandStage, createDowncastStage and createRepairStage read no option
+    // (`_options`: the operator routes warnings); runStage takes none.
+    expect(takers.filter((name) => !OPTION_TAKERS.some(([label]) => label === name))).toEqual([]);
+  });
+
+  it("options are read once, when called: a class's getters and methods count, a read the caller's object would throw on next is never made", () => {
+    const warnings: main.ReasoningWarning[] = [];
+    let reads = 0;
+    class Options {
+      get producer(): string {
+        if (reads++ > 0) throw new Error("secret thought");
+        return "https://p.test";
+      }
+      onWarning(w: main.ReasoningWarning): void {
+        warnings.push(w);
+      }
+    }
+    const withOtherValue = withLists({
+      messages: [{ id: "r1", role: "reasoning", content: "", encryptedValue: "E" }],
+      issuers: [{ subtype: "message", entityId: "r1", issuer: "https://other.test" }],
+    }) as main.ReasoningHistory;
+    expect(main.toRunInputMessages(withOtherValue, new Options())).toEqual([
+      { id: "r1", role: "reasoning", content: "" },
+    ]);
+    expect(warnings.map((w) => w.code)).toEqual(["VALUE_WITHHELD"]);
+    expect(reads).toBe(1);
   });
 
   it("new TransportError(endpoint, cause) with a cause that is no error names no kind it cannot read", () => {
