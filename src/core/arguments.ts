@@ -92,6 +92,22 @@ function historyProblem(history: unknown): string | undefined {
   }
 }
 
+/**
+ * `read()`: the part of `caller` that reads again a history `checkHistory` passed. A getter or proxy may
+ * answer a second read otherwise than the first (throw, or give what the check refuses); what then fails
+ * inside is a `TypeError` naming `caller`, never what was thrown (D-REDACT). `read` runs no code of the
+ * caller's (an `onWarning`), whose errors are its own.
+ */
+export function readAgain<T>(caller: string, read: () => T): T {
+  try {
+    return read();
+  } catch {
+    throw new TypeError(
+      `agui-reasoning: ${caller}: a read of the history failed after it was checked (a getter or proxy that answers a second read otherwise than the first)`,
+    );
+  }
+}
+
 /** Whether `value` is an object, having read each of its own enumerable properties once (a getter may throw). */
 function readEach(value: unknown): value is object {
   if (typeof value !== "object" || value === null) return false;

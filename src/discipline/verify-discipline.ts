@@ -50,14 +50,17 @@ export function createVerifyStage(options?: VerifyOptions): Stage<VerifyState, A
       `verifyDiscipline: maxOpenItems must be a non-negative integer or Infinity (got ${String(maxOpenItems)}).`,
     );
   }
-  const initialMessages = options.initialMessages;
+  // The seed's roles, read once, now (a getter or proxy may throw, or answer a later read otherwise):
+  // named by the option, never by what was thrown (D-REDACT).
+  const seeded: KnownRoles = new Map();
+  try {
+    recordMessages(seeded, options.initialMessages, true);
+  } catch {
+    throw new TypeError("agui-reasoning: verifyDiscipline: a read of initialMessages threw");
+  }
   return {
     name: "verifyDiscipline",
-    init() {
-      const roles: KnownRoles = new Map();
-      recordMessages(roles, initialMessages, true);
-      return new VerifyState(roles);
-    },
+    init: () => new VerifyState(new Map(seeded)),
     step: (state, event, ctx) => verify(state, event, ctx, maxOpenItems),
     finish(state, ctx) {
       if (state.phase === "active") throw truncatedRun(state, ctx);

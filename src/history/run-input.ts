@@ -9,7 +9,7 @@ import { dropValues, type DropValue } from "./drop-values";
 import { messageValueKey, ownIssuers, recordKey, valueKey } from "./message-key";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
-import { checkHistory, optionsOf } from "../core/arguments";
+import { checkHistory, optionsOf, readAgain } from "../core/arguments";
 
 export interface RunInputOptions extends WarningOptions {
   /** The producer the run input goes to (D-ISSUER): only values it issued travel back. */
@@ -29,6 +29,15 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
   const producer = options.producer;
   if (typeof producer !== "string")
     throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
+  const withheld = new WithheldValues();
+  const dropped: string[] = [];
+  const messages = readAgain("toRunInputMessages", () => runInput(history, producer, withheld, dropped));
+  if (dropped.length > 0) warningSink(options)(withheld.warning(producer, dropped));
+  return messages;
+}
+
+/** The run input's messages of a checked history; each value left out is added to `withheld` and `dropped`. */
+function runInput(history: ReasoningHistory, producer: string, withheld: WithheldValues, dropped: string[]): Message[] {
   // Value key (message-key.ts) → recorded issuer; a record of a value on a tool message is its own (D-HISTORY-IDS).
   const recorded = new Map<string, string | undefined>();
   for (const record of ownIssuers(history.messages, history.issuers)) recorded.set(recordKey(record), record.issuer);
@@ -39,8 +48,6 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
     if (same === undefined) judged.set(issuer, (same = sameProducer(issuer, producer)));
     return same;
   };
-  const withheld = new WithheldValues();
-  const dropped: string[] = [];
   // The message `dropValues` is asked about: its own value's key depends on its role.
   let current: Message;
   const notIssuedHere: DropValue = (subtype, id) => {
@@ -55,8 +62,6 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
     current = message;
     messages.push(freshCopy(dropValues(message, notIssuedHere, dropped)));
   }
-
-  if (dropped.length > 0) warningSink(options)(withheld.warning(producer, dropped));
   return messages;
 }
 

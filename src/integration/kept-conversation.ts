@@ -5,7 +5,7 @@ import { entityKeys, heldRecords } from "../history/held-records";
 import { hasValue, issuerRecord, issuersOf, messageRecord } from "../history/issuers";
 import { messageKey, recordKey } from "../history/message-key";
 import { ownCopy } from "../history/own-copy";
-import { NotJsonData } from "../core/json";
+import { isPlainObject, lengthOf, NotJsonData } from "../core/json";
 import { messageProblem } from "../history/read-event";
 import { toRunInputMessages } from "../history/run-input";
 import type { ReasoningHistory, ValueIssuer } from "../history/types";
@@ -188,16 +188,50 @@ function withMatchedCalls(
   return changed ? ({ ...base, toolCalls: merged } as Message) : base;
 }
 
-/** The run input's messages, checked as `initialMessages` are (a non-array is none). */
+/** The run input's messages, each read once (`readOnce`) and checked as `initialMessages` are (a non-array is none). */
 function appMessages(sent: unknown): readonly Message[] {
   if (!Array.isArray(sent)) return [];
+  const app: Message[] = [];
   // Every slot, holes too (`forEach` skips them, slot by slot over a sparse array's claimed length): the first fails.
   for (let i = 0; i < sent.length; i++) {
-    const problem = messageProblem(sent[i]);
+    const message = readOnce(sent, i);
+    const problem = messageProblem(message);
     if (problem !== undefined)
       throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages[${i}]: ${problem}`);
+    app.push(message as Message);
   }
-  return sent as readonly Message[];
+  return app;
+}
+
+/**
+ * `sent[i]`, a message read once into a shallow copy (its tool calls too, up to a hole, which stays
+ * for the check to name): what is read of it later is read from the copy, never again from the
+ * application's objects, whose getters may answer a second read otherwise. A read that throws names
+ * the index, never what was thrown (D-REDACT).
+ */
+function readOnce(sent: readonly unknown[], i: number): unknown {
+  let why: string;
+  try {
+    const value = sent[i];
+    if (!isPlainObject(value)) return value;
+    const copy: Record<string, unknown> = { ...value };
+    const calls = copy.toolCalls;
+    if (!Array.isArray(calls)) return copy;
+    const read: unknown[] = [];
+    const n = lengthOf(calls);
+    let k = 0;
+    for (; k < n && k in calls; k++) {
+      const call: unknown = calls[k];
+      read.push(isPlainObject(call) ? { ...call } : call);
+    }
+    if (k < n) read.length = k + 1; // the first hole, for the check to name
+    copy.toolCalls = read;
+    return copy;
+  } catch (error) {
+    // Not as `cause` either: what was thrown may quote the conversation (D-REDACT).
+    why = error instanceof NotJsonData ? error.message : "a read of it threw";
+  }
+  throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages[${i}] cannot be read (${why})`);
 }
 
 /** The history's own copy of a message the application added (D-NO-ALIAS). */

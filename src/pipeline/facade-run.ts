@@ -70,7 +70,8 @@ export class FacadeRun {
       createUpcastStage(options),
       createEnforceStage(options),
       createExpandStage(options),
-      createVerifyStage({ ...options, initialMessages: options.initialHistory?.messages ?? options.initialMessages }),
+      // The seed's roles from the history stage's own copy: the caller's objects are read once, by it.
+      createVerifyStage({ ...options, initialMessages: history.init().history.messages }),
       history,
     ];
     const stages = resume === undefined ? fresh : resume.resume(fresh);

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { ReasoningDuration, ReasoningHistory } from "../history/types";
-import { checkHistory, optionsOf } from "../core/arguments";
+import { checkHistory, optionsOf, readAgain } from "../core/arguments";
 
 /**
  * What a chat UI shows of the reasoning in a history: per assistant turn, its reasoning blocks in
@@ -88,6 +88,11 @@ export function reasoningView(
   checkHistory(history, "reasoningView");
   const { running = true } = optionsOf(options, "reasoningView");
   if (typeof running !== "boolean") throw new TypeError("agui-reasoning: reasoningView's `running` must be a boolean");
+  return readAgain("reasoningView", () => viewOf(history, previous, running));
+}
+
+/** `reasoningView` of a checked history and its checked options. */
+function viewOf(history: ReasoningHistory, previous: ReasoningView | undefined, running: boolean): ReasoningView {
   const messages = history.messages;
   const durations = durationsById(history.durations);
   // A history nothing runs for streams nothing: an item it lists as open was cut off with its stream (R-RUN-5).

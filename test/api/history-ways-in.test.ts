@@ -165,3 +165,91 @@ describe("D-HISTORY-IDS D-PATHS: every way a history comes back in refuses a hol
  * role (known-roles.ts), read leniently (what is no message is skipped), and its stage is the same.
  */
 const EXEMPT = new Set(["verifyDiscipline", "createVerifyStage"]);
+
+/** `base` with `key` answering its first read with `first`, and every later one with `then` (or a throw). */
+function fickle(base: object, key: string, first: unknown, then: unknown): object {
+  let reads = 0;
+  return Object.defineProperty({ ...base }, key, {
+    enumerable: true,
+    get() {
+      if (reads++ === 0) return first;
+      if (then === THROWS) throw new Error("secret thought");
+      return then;
+    },
+  });
+}
+const THROWS = Symbol("throws");
+
+const reasoning = { id: "r1", role: "reasoning", content: "secret thought", encryptedValue: "E" };
+const withLists = (lists: object): History =>
+  ({ messages: [reasoning], incomplete: [], issuers: [], durations: [], ...lists }) as unknown as History;
+
+/** [what answers its first read only, the history]: fresh each call (a getter counts its reads). */
+const FICKLE: [string, () => History][] = [
+  ...(
+    [
+      ["id", "r1"],
+      ["role", "reasoning"],
+      ["content", "secret thought"],
+      ["encryptedValue", "E"],
+    ] as const
+  ).flatMap(([key, first]): [string, () => History][] => [
+    [`a message's ${key}, then throws`, () => withLists({ messages: [fickle(reasoning, key, first, THROWS)] })],
+    [`a message's ${key}, then 42`, () => withLists({ messages: [fickle(reasoning, key, first, 42)] })],
+  ]),
+  ...[THROWS, [null], 5].map((then): [string, () => History] => [
+    `an assistant message's toolCalls, then ${then === THROWS ? "throws" : JSON.stringify(then)}`,
+    () => withMessage(fickle({ id: "a1", role: "assistant" }, "toolCalls", [call0], then)),
+  ]),
+  [
+    "a tool call's id, then throws",
+    () => assistant([fickle({ type: "function", function: call0.function }, "id", "c0", THROWS)]),
+  ],
+  [
+    "an incomplete item's kind, then throws",
+    () => withLists({ incomplete: [fickle({ id: "r1", reason: "open" }, "kind", "message", THROWS)] }),
+  ],
+  [
+    "an issuer record's entityId, then throws",
+    () => withLists({ issuers: [fickle({ subtype: "message", issuer: "p" }, "entityId", "r1", THROWS)] }),
+  ],
+  [
+    "a duration's id, then throws",
+    () =>
+      withLists({ durations: [fickle({ kind: "message", startedAt: 1, startObserved: true }, "id", "r1", THROWS)] }),
+  ],
+  ...[THROWS, null].map((then): [string, () => History] => [
+    `the history's messages, then ${then === THROWS ? "throws" : "null"}`,
+    () => fickle({ incomplete: [], issuers: [], durations: [] }, "messages", [reasoning], then) as History,
+  ]),
+];
+
+describe("D-REDACT: a history whose getter answers a second read otherwise than the first fails no way in inside", () => {
+  it.each(FICKLE)("%s", async (_, fickleHistory) => {
+    for (const [way, run] of WAYS_IN) {
+      const error = await errorOf(() => run(fickleHistory()));
+      if (error === undefined) continue; // read once, or read the same
+      expect([way, error]).toEqual([way, expect.any(TypeError)]);
+      expect([way, (error as Error).message]).toEqual([way, expect.stringMatching(/^agui-reasoning: /)]);
+      expect((error as Error).message).not.toContain("secret");
+    }
+  });
+  it("verifyDiscipline reads its initialMessages once, when made: each subscription starts from that read", () => {
+    const once = [fickle({ id: "r1", content: "secret thought" }, "role", "reasoning", THROWS)];
+    const verify = main.verifyDiscipline({ ...quiet, initialMessages: once as never });
+    const errors: unknown[] = [];
+    for (let run = 0; run < 2; run++)
+      of()
+        .pipe(verify)
+        .subscribe({ error: (e: unknown) => errors.push(e) });
+    expect(errors).toEqual([]);
+    const unreadable = new Proxy([], {
+      get() {
+        throw new Error("secret thought");
+      },
+    });
+    expect(() => main.verifyDiscipline({ initialMessages: unreadable })).toThrow(
+      new TypeError("agui-reasoning: verifyDiscipline: a read of initialMessages threw"),
+    );
+  });
+});
