@@ -68,28 +68,51 @@ function historyProblem(history: unknown): string | undefined {
       at = `/${list}`;
       const entries = h[list];
       if (entries === undefined && list === "durations") continue;
-      if (!Array.isArray(entries)) return `${at} must be an array (got ${jsonType(entries)})`;
-      for (let i = 0, n = lengthOf(entries); i < n; i++) {
-        at = `/${list}/${i}`;
-        const entry = itemAt(entries, i);
-        if (!readEach(entry)) return `${at} must be an object (got ${jsonType(entry)})`;
-        if (list !== "messages") continue;
-        const { id, role, toolCalls } = entry as { id?: unknown; role?: unknown; toolCalls?: unknown };
-        if (typeof id !== "string" || typeof role !== "string") return `${at} must have a string id and role`;
-        if (!Array.isArray(toolCalls)) continue;
-        for (let k = 0, calls = lengthOf(toolCalls); k < calls; k++) {
-          at = `/${list}/${i}/toolCalls/${k}`;
-          const call = itemAt(toolCalls, k);
-          if (!readEach(call) || !readEach((call as { function?: unknown }).function ?? {}))
-            return `${at} must be a tool call object`;
-        }
+      const problem = listProblem(entries, at, list === "messages" ? "message" : "object");
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  } catch (error) {
+    return unreadable(at, error);
+  }
+}
+
+/**
+ * What is wrong with the list `entries` at `pointer` (`undefined` when nothing is), in the words of
+ * `checkHistory`: not an array, a length no array has, a hole, or an entry that is not what `kind`
+ * asks — any value, an object, or a message (an object with a string `id` and `role`, its `toolCalls`,
+ * if an array, one of tool call objects). Read in a guard, every property of each entry once, up to the
+ * first fault: a sparse list claiming 2³²−1 slots ends at its first hole. Also the testing kit's check.
+ */
+export function listProblem(entries: unknown, pointer: string, kind: "any" | "object" | "message"): string | undefined {
+  let at = pointer;
+  try {
+    if (!Array.isArray(entries)) return `${at} must be an array (got ${jsonType(entries)})`;
+    for (let i = 0, n = lengthOf(entries); i < n; i++) {
+      at = `${pointer}/${i}`;
+      const entry = itemAt(entries, i);
+      if (kind === "any") continue;
+      if (!readEach(entry)) return `${at} must be an object (got ${jsonType(entry)})`;
+      if (kind === "object") continue;
+      const { id, role, toolCalls } = entry as { id?: unknown; role?: unknown; toolCalls?: unknown };
+      if (typeof id !== "string" || typeof role !== "string") return `${at} must have a string id and role`;
+      if (!Array.isArray(toolCalls)) continue;
+      for (let k = 0, calls = lengthOf(toolCalls); k < calls; k++) {
+        at = `${pointer}/${i}/toolCalls/${k}`;
+        const call = itemAt(toolCalls, k);
+        if (!readEach(call) || !readEach((call as { function?: unknown }).function ?? {}))
+          return `${at} must be a tool call object`;
       }
     }
     return undefined;
   } catch (error) {
-    // Never the thrown error's message: it may quote the conversation (D-REDACT).
-    return `${at} cannot be read as JSON data (${error instanceof NotJsonData ? error.message : "a read of it threw"})`;
+    return unreadable(at, error);
   }
+}
+
+/** Why the value at `at` could not be read: never the thrown error's message, which may quote the conversation (D-REDACT). */
+function unreadable(at: string, error: unknown): string {
+  return `${at} cannot be read as JSON data (${error instanceof NotJsonData ? error.message : "a read of it threw"})`;
 }
 
 /**
@@ -109,7 +132,7 @@ export function readAgain<T>(caller: string, read: () => T): T {
 }
 
 /** Whether `value` is an object, having read each of its own enumerable properties once (a getter may throw). */
-function readEach(value: unknown): value is object {
+export function readEach(value: unknown): value is object {
   if (typeof value !== "object" || value === null) return false;
   Object.values(value);
   return true;
