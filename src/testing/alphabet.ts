@@ -1,3 +1,4 @@
+import { objectArgument } from "./arguments";
 import { ev } from "./builders";
 
 /**
@@ -63,7 +64,10 @@ export const alphabet: Alphabet = strict(LETTERS);
  * parser does not reserve (`-`, space, `(`, `)`, `|`, `^`, `#`, `!`).
  */
 export function extendAlphabet(extra: Record<string, unknown>, base: Alphabet = alphabet): Alphabet {
-  return strict({ ...base, ...extra });
+  return strict({
+    ...objectArgument(base, "extendAlphabet", "base"),
+    ...objectArgument(extra, "extendAlphabet", "extra"),
+  });
 }
 
 function strict(letters: Record<string, unknown>): Alphabet {

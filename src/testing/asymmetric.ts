@@ -1,6 +1,8 @@
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import type { ReasoningWarningCode } from "../core/warning-codes";
+import { readEach } from "../core/arguments";
+import { holds, kitError, listArgument, objectArgument, stringArgument } from "./arguments";
 import { deepMatch, show, type AsymmetricMatcher } from "./deep-match";
 
 /** The fields of a `ReasoningProtocolError` a test may pin besides its code. */
@@ -22,7 +24,8 @@ export type ExpectedWarning = Partial<Omit<ReasoningWarning, "code" | "message">
  * `expectObservable(out).toBe("a #", values, protocolErrorWith("ORPHAN_CONTENT", { eventIndex: 1 }))`
  */
 export function protocolErrorWith(code: ReasoningErrorCode, expected: ExpectedFailure = {}): AsymmetricMatcher {
-  const given = defined(expected);
+  stringArgument(code, "protocolErrorWith", "code");
+  const given = defined(expected, "protocolErrorWith");
   return fieldsMatcher(called("protocolErrorWith", code, given), { name: "ReasoningProtocolError", code, ...given });
 }
 
@@ -31,7 +34,8 @@ export function protocolErrorWith(code: ReasoningErrorCode, expected: ExpectedFa
  * (its `message` is prose, so it is not pinned). `warningWith("UNKNOWN_ENTITY", { ids: ["x"] })`.
  */
 export function warningWith(code: ReasoningWarningCode, expected: ExpectedWarning = {}): AsymmetricMatcher {
-  const given = defined(expected);
+  stringArgument(code, "warningWith", "code");
+  const given = defined(expected, "warningWith");
   return fieldsMatcher(called("warningWith", code, given), { code, ...given });
 }
 
@@ -39,10 +43,15 @@ export function warningWith(code: ReasoningWarningCode, expected: ExpectedWarnin
 function fieldsMatcher(shown: string, fields: Record<string, unknown>): AsymmetricMatcher {
   return {
     $$typeof: Symbol.for("jest.asymmetricMatcher"),
+    // A value whose reads throw (a revoked proxy) is no match, never the read's error.
     asymmetricMatch: (actual: unknown) =>
-      typeof actual === "object" &&
-      actual !== null &&
-      Object.entries(fields).every(([key, value]) => deepMatch((actual as Record<string, unknown>)[key], value)),
+      holds(
+        actual,
+        (a) =>
+          typeof a === "object" &&
+          a !== null &&
+          Object.entries(fields).every(([key, value]) => deepMatch((a as Record<string, unknown>)[key], value)),
+      ),
     toString: () => shown,
     toAsymmetricMatcher: () => shown,
   } as AsymmetricMatcher;
@@ -54,7 +63,16 @@ function called(name: string, code: string, given: Record<string, unknown>): str
   return `${name}(${JSON.stringify(code)}${fields})`;
 }
 
-/** `fields` without the keys whose value is `undefined` (an option left out pins nothing). */
-export function defined(fields: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+/**
+ * `caller`'s expected fields without those `undefined` (an option left out pins nothing): an object,
+ * each field readable and each list without holes (a failure message prints them), else a `TypeError`.
+ */
+export function defined(fields: object | undefined, caller: string): Record<string, unknown> {
+  const given = objectArgument(fields, caller, "expected fields");
+  for (const [key, value] of Object.entries(given)) {
+    if (typeof value !== "object" || value === null) continue;
+    if (holds(value, Array.isArray)) listArgument(value as unknown[], caller, `expected ${key}`, "any");
+    else if (!holds(value, readEach)) throw kitError(`${caller}'s expected ${key} cannot be read (a read of it threw)`);
+  }
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }

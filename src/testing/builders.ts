@@ -1,6 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import type { AguiEvent } from "../core/types";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
+import { listArgument, objectArgument, stringArgument } from "./arguments";
 
 /**
  * Deterministic event builders that read well in marble diagrams. Every builder returns a plain
@@ -8,7 +9,11 @@ import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer }
  * `extra` merges last, so any field (including malformed ones) can be set for negative tests.
  */
 type Extra = Record<string, unknown>;
-const e = (type: string, fields: Extra, extra?: Extra): AguiEvent => ({ type, ...fields, ...extra });
+const e = (type: string, fields: Extra, extra?: Extra): AguiEvent => ({
+  type,
+  ...fields,
+  ...objectArgument(extra, `the ${type} builder`, "extra fields"),
+});
 const opt = (key: string, value: unknown): Extra => (value === undefined ? {} : { [key]: value });
 
 export const ev = {
@@ -73,7 +78,7 @@ export const ev = {
   subagentFinished: (subagentRunId: string, extra?: Extra) => e("SUBAGENT_FINISHED", { subagentRunId }, extra),
 
   // Retired 0.x shapes (no ids on the wire, R-DEP-5)
-  thinkingStart: (fields: { title?: string } & Extra = {}) => e("THINKING_START", fields),
+  thinkingStart: (fields: { title?: string } & Extra = {}) => e("THINKING_START", {}, fields),
   thinkingEnd: (extra?: Extra) => e("THINKING_END", {}, extra),
   thinkingTextMessageStart: (extra?: Extra) => e("THINKING_TEXT_MESSAGE_START", {}, extra),
   thinkingTextMessageContent: (delta: string, extra?: Extra) => e("THINKING_TEXT_MESSAGE_CONTENT", { delta }, extra),
@@ -82,30 +87,37 @@ export const ev = {
 
 /** A deterministic `idFactory` for D-THINK-IDS: `think-1`, `think-2`, … */
 export function sequentialIds(prefix = "think-"): () => string {
+  stringArgument(prefix, "sequentialIds", "prefix");
   let n = 0;
   return () => `${prefix}${++n}`;
 }
+
+/** A message builder's `extra` fields: an object that can be read. */
+const more = (extra: Extra | undefined, builder: string): Extra => objectArgument(extra, builder, "extra fields");
 
 /**
  * Message builders for expected histories and `initialMessages`: AG-UI 1.0 `Message` objects with
  * only the fields given (optional fields appear only when set, as the history derives them).
  */
 export const msg = {
-  reasoning: (id: string, content = "", extra?: Extra) => ({ id, role: "reasoning", content, ...extra }) as Message,
+  reasoning: (id: string, content = "", extra?: Extra) =>
+    ({ id, role: "reasoning", content, ...more(extra, "msg.reasoning") }) as Message,
   assistant: (id: string, content?: string, extra?: Extra) =>
-    ({ id, role: "assistant", ...opt("content", content), ...extra }) as Message,
-  user: (id: string, content: string, extra?: Extra) => ({ id, role: "user", content, ...extra }) as Message,
-  system: (id: string, content: string, extra?: Extra) => ({ id, role: "system", content, ...extra }) as Message,
+    ({ id, role: "assistant", ...opt("content", content), ...more(extra, "msg.assistant") }) as Message,
+  user: (id: string, content: string, extra?: Extra) =>
+    ({ id, role: "user", content, ...more(extra, "msg.user") }) as Message,
+  system: (id: string, content: string, extra?: Extra) =>
+    ({ id, role: "system", content, ...more(extra, "msg.system") }) as Message,
   tool: (id: string, toolCallId: string, content: string, extra?: Extra) =>
-    ({ id, role: "tool", toolCallId, content, ...extra }) as Message,
+    ({ id, role: "tool", toolCallId, content, ...more(extra, "msg.tool") }) as Message,
   activity: (id: string, activityType = "progress", content: Record<string, unknown> = {}, extra?: Extra) =>
-    ({ id, role: "activity", activityType, content, ...extra }) as Message,
+    ({ id, role: "activity", activityType, content, ...more(extra, "msg.activity") }) as Message,
   /** A `ToolCall` for `msg.assistant(id, content, { toolCalls: [msg.toolCall(…)] })`. */
   toolCall: (id: string, name = "search", args = "", extra?: Extra) => ({
     id,
     type: "function" as const,
     function: { name, arguments: args },
-    ...extra,
+    ...more(extra, "msg.toolCall"),
   }),
 };
 
@@ -121,10 +133,13 @@ export function historyOf(
     durations?: readonly ReasoningDuration[];
   } = {},
 ): ReasoningHistory {
+  const { incomplete = [], issuers = [], durations = [] } = objectArgument(extra, "historyOf", "second argument");
+  // Entries are not checked: an expected history may hold asymmetric matchers (`expect.any(String)`).
+  const list = <T>(entries: readonly T[], name: string) => listArgument(entries, "historyOf", name, "any");
   return {
-    messages,
-    incomplete: extra.incomplete ?? [],
-    issuers: extra.issuers ?? [],
-    durations: extra.durations ?? [],
+    messages: list(messages, "messages"),
+    incomplete: list(incomplete, "incomplete"),
+    issuers: list(issuers, "issuers"),
+    durations: list(durations, "durations"),
   };
 }

@@ -1,4 +1,5 @@
-import type { Observable } from "rxjs";
+import { isObservable, type Observable } from "rxjs";
+import { holds, kitError, objectArgument } from "./arguments";
 
 /** Anything with the three views of a pipeline (a `ReasoningPipeline`, or an integrator's own facade). */
 export interface PipelineViews {
@@ -41,6 +42,12 @@ export function expectPipeline(
   helpers: PipelineHelpers,
   pipeline: PipelineViews,
 ): { toBe(diagram: string | PipelineDiagram, values?: Record<string, unknown>, error?: unknown): void } {
+  if (!holds(helpers, (h) => typeof h.expectObservable === "function"))
+    throw kitError("expectPipeline expects the TestScheduler's run helpers (with `expectObservable`) first");
+  if (!holds(pipeline, (p) => isObservable(p.events$) && isObservable(p.history$) && isObservable(p.warnings$)))
+    throw kitError(
+      "expectPipeline expects a pipeline: an object with `events$`, `history$` and `warnings$` Observables",
+    );
   return {
     toBe(diagram, values = {}, error) {
       const rows = typeof diagram === "string" ? parseDiagram(diagram) : checkedRows(diagram);
@@ -61,7 +68,9 @@ const ROW = /^\s*(events|history|warnings)\s*:(.*)$/;
 
 /** An object diagram whose keys are rows, each a string (or left out); a misspelt row would be silently skipped. */
 function checkedRows(diagram: PipelineDiagram): PipelineDiagram {
-  const given: PipelineDiagram = typeof diagram === "object" && diagram !== null ? diagram : {};
+  // Not an object (null, a number) asserts nothing, which toBe refuses; one whose reads throw is refused here.
+  const given: PipelineDiagram =
+    typeof diagram === "object" && diagram !== null ? objectArgument(diagram, "expectPipeline", "diagram") : {};
   for (const [name, row] of Object.entries(given)) {
     if (!["events", "history", "warnings"].includes(name) || (row !== undefined && typeof row !== "string"))
       throw new Error(

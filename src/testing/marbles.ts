@@ -1,5 +1,6 @@
 import { TestScheduler } from "rxjs/testing";
 import type { ReasoningWarning } from "../core/types";
+import { kitError } from "./arguments";
 import { assertDeepMatch } from "./deep-match";
 
 /**
@@ -11,6 +12,9 @@ import { assertDeepMatch } from "./deep-match";
 export function createTestScheduler(
   assertDeepEqual: (actual: unknown, expected: unknown) => void = assertDeepMatch,
 ): TestScheduler {
+  // Else the first assertion would fail inside RxJS ("assertDeepEqual is not a function").
+  if (typeof assertDeepEqual !== "function")
+    throw kitError("createTestScheduler expects an assertion function (actual, expected) => void");
   return new TestScheduler(assertDeepEqual);
 }
 

@@ -2,7 +2,9 @@ import { isObservable, type Observable } from "rxjs";
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import { WARNING_CODES, type ReasoningWarningCode } from "../core/warning-codes";
-import { isPlainObject } from "../core/json";
+import { isPlainObject, jsonType } from "../core/json";
+import { listProblem } from "../core/arguments";
+import { holds, kitError, listArgument, objectArgument, stringArgument } from "./arguments";
 import { defined, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
 import { runPipeline } from "./run-pipeline";
 import { inspectEvents, type InspectOptions } from "../cli/inspect";
@@ -57,7 +59,10 @@ interface MatcherResult {
 export const reasoningMatchers = {
   toBeConformant,
   toFailWithCode(this: MatcherContext, received: unknown, code: string, expected: ExpectedFailure = {}): MatcherResult {
-    const outcome = failureOf(received);
+    // Arguments of the test itself: wrong ones are refused both ways (`.not` would pass on anything).
+    stringArgument(code, "toFailWithCode", "code");
+    const wanted = { code, ...defined(expected, "toFailWithCode") };
+    const outcome = guarded(failureOf, received);
     if ("problem" in outcome)
       return { pass: false, message: () => `expected a stream failing with ${code}, but ${outcome.problem}` };
     const error = outcome.error;
@@ -68,7 +73,6 @@ export const reasoningMatchers = {
           `expected a ReasoningProtocolError ${code}, but ${error === undefined ? "the stream did not fail" : `it failed with ${describeError(error)}`}`,
       };
     }
-    const wanted = { code, ...defined(expected) };
     const actual = pick(error, Object.keys(wanted));
     const pass = this.equals(actual, wanted);
     return {
@@ -82,12 +86,13 @@ export const reasoningMatchers = {
 
   toWarnWith(this: MatcherContext, received: unknown, code: string, expected: ExpectedWarning = {}): MatcherResult {
     // A misspelt code would make `.not.toWarnWith` pass whatever happened: refused both ways.
-    if (!Object.hasOwn(WARNING_CODES, code)) {
-      throw new TypeError(`toWarnWith: ${JSON.stringify(code)} is not one of WARNING_CODES`);
+    if (typeof code !== "string" || !Object.hasOwn(WARNING_CODES, code)) {
+      const shown = typeof code === "string" ? JSON.stringify(code) : `(a ${typeof code})`;
+      throw kitError(`toWarnWith's code ${shown} is not one of WARNING_CODES`);
     }
-    const warnings = warningsOf(received);
+    const wanted = { code, ...defined(expected, "toWarnWith") };
+    const warnings = guarded(warningsOf, received);
     if ("problem" in warnings) return { pass: false, message: () => `expected warnings, but ${warnings.problem}` };
-    const wanted = { code, ...defined(expected) };
     const pass = warnings.some((w) => this.equals(pick(w, Object.keys(wanted)), wanted));
     const seen = warnings.length === 0 ? "no warnings" : `warnings ${warnings.map((w) => w.code).join(", ")}`;
     return {
@@ -106,12 +111,17 @@ export const reasoningMatchers = {
  * violation as the human report explains it, and the summary line — with nothing from the stream's
  * content (D-REDACT).
  */
-function toBeConformant(this: MatcherContext, received: unknown, options: ConformanceOptions = {}): MatcherResult {
-  if (!Array.isArray(received))
+function toBeConformant(this: MatcherContext, received: unknown, options?: ConformanceOptions): MatcherResult {
+  const { initialMessages } = objectArgument(options, "toBeConformant", "options");
+  if (initialMessages !== undefined) listArgument(initialMessages, "toBeConformant", "initialMessages", "message");
+  if (!holds(received, Array.isArray))
     return { pass: false, message: () => `expected an array of events, but received ${describe(received)}` };
+  // A hole is no event, and the check reads a list to its end: a sparse one claims 2³²−1 slots.
+  const hole = listProblem(received, "events", "any");
+  if (hole !== undefined) return { pass: false, message: () => `expected an array of events, but ${hole}` };
   let outcome: ReturnType<typeof inspectEvents>;
   try {
-    outcome = inspectEvents(received, options);
+    outcome = inspectEvents(received as readonly unknown[], options);
   } catch (error) {
     return {
       pass: false,
@@ -135,15 +145,16 @@ function toBeConformant(this: MatcherContext, received: unknown, options: Confor
  */
 export function installReasoningMatchers(target?: { extend(matchers: Record<string, unknown>): void }): void {
   const expectFn = target ?? (globalThis as { expect?: { extend(matchers: Record<string, unknown>): void } }).expect;
-  if (typeof expectFn?.extend !== "function") {
+  if (!holds(expectFn, (e) => typeof e?.extend === "function")) {
     throw new Error(
       "agui-reasoning/testing: installReasoningMatchers needs jest's or vitest's `expect` (pass it when it is not global)",
     );
   }
-  expectFn.extend(reasoningMatchers);
+  expectFn!.extend(reasoningMatchers);
 }
 
-type Outcome = { error: unknown } | { problem: string };
+type Problem = { problem: string };
+type Outcome = { error: unknown } | Problem;
 
 /** The error (or `undefined` for success) of whatever the matcher received. */
 function failureOf(received: unknown): Outcome {
@@ -179,7 +190,13 @@ function errorOfObservable(source: Observable<unknown>): Outcome {
 }
 
 /** The warnings of whatever the matcher received. */
-function warningsOf(received: unknown): readonly ReasoningWarning[] | { problem: string } {
+function warningsOf(received: unknown): readonly ReasoningWarning[] | Problem {
+  const list = Array.isArray(received) ? received : isPlainObject(received) ? received.warnings : undefined;
+  // A hole is neither a warning nor an event, and a sparse list claims 2³²−1 slots.
+  const hole = Array.isArray(list)
+    ? listProblem(list, Array.isArray(received) ? "received" : "received.warnings", "any")
+    : undefined;
+  if (hole !== undefined) return { problem: `${hole} (pass warnings, a collector, a run result or events)` };
   if (Array.isArray(received)) {
     if (received.every(isWarning)) return received;
     return runPipeline(received).warnings;
@@ -218,7 +235,23 @@ function describeError(error: unknown): string {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+  let type: string;
+  try {
+    type = jsonType(value);
+  } catch {
+    return "a value that cannot be read"; // a revoked proxy
+  }
+  if (type === "null") return "null";
+  if (type === "array") return "an array";
+  return type === "object" ? "an object" : `a ${type}`;
+}
+
+/** `read(received)`, or a failure of the matcher where a read of `received` throws (a getter, a revoked proxy). */
+function guarded<T>(read: (received: unknown) => T | Problem, received: unknown): T | Problem {
+  try {
+    return read(received);
+  } catch {
+    // Never what the read threw: it may quote the stream (D-REDACT).
+    return { problem: "received a value whose reads throw" };
+  }
 }

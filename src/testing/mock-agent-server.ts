@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { filter, firstValueFrom, ReplaySubject } from "rxjs";
 import type { IssuedValue } from "./returned-values";
+import { isPlainObject } from "../core/json";
+import { holds, kitError, objectArgument } from "./arguments";
 
 /**
  * `mockAgentServer(script)`: a scripted AG-UI agent over real HTTP on 127.0.0.1, for integration tests
@@ -129,10 +131,10 @@ export async function mockAgentServer(
   options: MockAgentServerOptions = {},
 ): Promise<MockAgentServer> {
   if (typeof script !== "function") {
-    if (!Array.isArray(script))
-      throw new TypeError("agui-reasoning/testing: mockAgentServer's script must be a list of turns or a function");
+    if (!holds(script, Array.isArray)) throw kitError("mockAgentServer's script must be a list of turns or a function");
     script.forEach(turnOptions);
   }
+  objectArgument(options, "mockAgentServer", "options");
   const path = options.path ?? "/agent";
   const framing = options.encoding === "protobuf" ? await protobufFraming() : SSE;
   const requests: RecordedRequest[] = [];
@@ -277,9 +279,9 @@ const NUMBERS: Readonly<Record<string, readonly [number, boolean, number?]>> = {
 
 /** A scripted turn as options, or a TypeError saying what is wrong with it (never a TypeError from inside). */
 function turnOptions(turn: ServerTurn, index: number): ServerTurnOptions {
-  const options = Array.isArray(turn) ? { events: turn } : (turn as ServerTurnOptions | null);
-  const problem = (what: string) => new TypeError(`agui-reasoning/testing: mockAgentServer turn #${index}: ${what}`);
-  if (typeof options !== "object" || options === null || !Array.isArray(options.events))
+  const options = holds(turn, Array.isArray) ? { events: turn as readonly unknown[] } : (turn as ServerTurnOptions);
+  const problem = (what: string) => kitError(`mockAgentServer turn #${index}: ${what}`);
+  if (!holds(options as unknown, (o) => isPlainObject(o) && Array.isArray(o.events)))
     throw problem("must be an array of events or { events: [...] }");
   for (const [key, [least, whole, most = Infinity]] of Object.entries(NUMBERS)) {
     const n = (options as unknown as Record<string, unknown>)[key];

@@ -15,6 +15,8 @@ import {
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
+import { rawField } from "../core/json";
+import { holds, kitError, listArgument, objectArgument } from "./arguments";
 import { TEST_PRODUCER } from "./run-pipeline";
 
 /** The events of one run: an array, an Observable (e.g. a marble `cold(…)`), or built from the input. */
@@ -124,13 +126,14 @@ export class MockAgent {
     private readonly script: AgentScript,
     private readonly options: MockAgentOptions = {},
   ) {
-    if (!Array.isArray(script) && typeof script !== "function")
-      throw new TypeError("agui-reasoning/testing: mockAgent's script must be a list of turns or a function");
+    if (typeof script !== "function" && !holds(script, Array.isArray))
+      throw kitError("mockAgent's script must be a list of turns or a function");
+    objectArgument(options, "mockAgent", "options");
     this.url = options.url ?? TEST_PRODUCER;
     this.agentId = options.agentId ?? "mock-agent";
     this.threadId = options.threadId ?? "t1";
     this.description = options.description ?? "";
-    this.messages = [...(options.initialMessages ?? [])];
+    this.messages = [...listArgument(options.initialMessages ?? [], "mockAgent", "initialMessages", "any")];
     this.state = options.initialState ?? {};
   }
 
@@ -171,6 +174,10 @@ export class MockAgent {
   }
 
   use(...middlewares: AgentMiddleware[]): this {
+    const isMiddleware = (m: AgentMiddleware) =>
+      typeof m === "function" || (typeof m === "object" && m !== null && typeof m.run === "function");
+    if (!middlewares.every((m) => holds(m, isMiddleware)))
+      throw kitError("MockAgent.use expects middleware: functions or objects with a `run` method");
     this.middlewares.push(...middlewares);
     return this;
   }
@@ -181,8 +188,10 @@ export class MockAgent {
    */
   runAgent(parameters: MockRunParameters = {}): Promise<{ result: unknown; newMessages: Message[] }> {
     return new Promise((resolve, reject) => {
-      const input = this.prepareInput(parameters);
-      const before = new Set(this.messages.map((m) => m.id));
+      // A list without holes (`messages` is a public field); the pipeline checks each message, as `initialMessages`.
+      listArgument(this.messages, "MockAgent.runAgent", "messages", "any");
+      const input = this.prepareInput(objectArgument(parameters, "MockAgent.runAgent", "parameters"));
+      const before = new Set(this.messages.map((m) => rawField(m, "id")));
       this.abortController = new AbortController();
       const pipeline = reasoningPipeline(from(this.chain().run(input)), {
         producer: this.url,
@@ -232,11 +241,12 @@ export class MockAgent {
   }
 
   addMessages(messages: readonly Message[]): void {
-    this.messages.push(...messages);
+    // Not `push(...messages)`: a long list overflows the argument stack.
+    for (const m of listArgument(messages, "MockAgent.addMessages", "messages", "any")) this.messages.push(m);
   }
 
   setMessages(messages: readonly Message[]): void {
-    this.messages = [...messages];
+    this.messages = [...listArgument(messages, "MockAgent.setMessages", "messages", "any")];
   }
 
   setState(state: unknown): void {
@@ -253,7 +263,7 @@ export class MockAgent {
       context: parameters.context ?? [],
       forwardedProps: parameters.forwardedProps ?? {},
       state: this.state,
-      messages: this.messages.filter((m) => m.role !== "activity"),
+      messages: this.messages.filter((m) => rawField(m, "role") !== "activity"),
     };
   }
 

@@ -32,7 +32,8 @@ export type RecordingName = keyof typeof RECORDINGS;
 export function parseRecording(text: string): unknown[] {
   if (typeof text !== "string") {
     const given: unknown = text;
-    const got = given instanceof Uint8Array ? "bytes" : given === null ? "null" : typeof given;
+    // ArrayBuffer.isView reads no property (a revoked proxy throws on `instanceof`).
+    const got = ArrayBuffer.isView(given) ? "bytes" : given === null ? "null" : typeof given;
     throw new TypeError(
       `agui-reasoning/testing: parseRecording takes the recording's text, got ${got} (read it as "utf8")`,
     );

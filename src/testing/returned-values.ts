@@ -1,5 +1,6 @@
 import { byteLength, isPlainObject, presentItems } from "../core/json";
 import { entityKey } from "../history/message-key";
+import { holds, kitError } from "./arguments";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
   readonly subtype: "message" | "tool-call";
@@ -24,6 +25,28 @@ export interface ReturnedValue {
  * read defensively: a missing or malformed `messages` list means nothing came back.
  */
 export function returnedValues(request: unknown, issued: readonly IssuedValue[]): ReturnedValue[] {
+  if (!holds(issued, (list) => Array.isArray(list) && presentItems(list) === list && list.every(isIssued)))
+    throw kitError("returnedValues expects `issued` to be an array of IssuedValue objects");
+  const received = receivedValues(request);
+  return issued.map((v) => ({
+    subtype: v.subtype,
+    entityId: v.entityId,
+    bytes: byteLength(v.encryptedValue),
+    identical: (received.get(entityKey(v.subtype, v.entityId)) ?? []).includes(v.encryptedValue),
+  }));
+}
+
+/** Entity key → the encrypted values `request` carries there; a read of it that throws is a `TypeError`. */
+function receivedValues(request: unknown): Map<string, unknown[]> {
+  try {
+    return carried(request);
+  } catch {
+    // Never what the read threw: it may quote the conversation (D-REDACT).
+    throw kitError("returnedValues cannot read the request (a read of it threw)");
+  }
+}
+
+function carried(request: unknown): Map<string, unknown[]> {
   const body = isPlainObject(request) && "json" in request && !("messages" in request) ? request.json : request;
   // Entity key → the values the request carries there: a tool result may share its message's id
   // (D-TOOL-RESULT-ID), and a value issued for that id is back if either of the two carries it.
@@ -35,23 +58,16 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
   };
   // A list read up to its first hole: a sparse one (a structured clone keeps one) claims 2³²−1 slots.
   const messages = isPlainObject(body) && Array.isArray(body.messages) ? presentItems(body.messages) : [];
+  // Ids as they are (an issued one is a string): `String()` of a sparse array would be 2³²−1 commas.
   for (const m of messages) {
     if (!isPlainObject(m)) continue;
-    carry(entityKey("message", String(m.id)), m.encryptedValue);
+    if (typeof m.id === "string") carry(entityKey("message", m.id), m.encryptedValue);
     for (const call of Array.isArray(m.toolCalls) ? presentItems(m.toolCalls) : []) {
-      if (isPlainObject(call)) carry(entityKey("tool-call", String(call.id)), call.encryptedValue);
+      if (isPlainObject(call) && typeof call.id === "string")
+        carry(entityKey("tool-call", call.id), call.encryptedValue);
     }
   }
-  if (!Array.isArray(issued) || presentItems(issued) !== issued || !issued.every(isIssued))
-    throw new TypeError(
-      "agui-reasoning/testing: returnedValues expects `issued` to be an array of IssuedValue objects",
-    );
-  return issued.map((v) => ({
-    subtype: v.subtype,
-    entityId: v.entityId,
-    bytes: byteLength(v.encryptedValue),
-    identical: (received.get(entityKey(v.subtype, v.entityId)) ?? []).includes(v.encryptedValue),
-  }));
+  return received;
 }
 
 const isIssued = (v: unknown): v is IssuedValue =>

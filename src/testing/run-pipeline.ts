@@ -1,7 +1,8 @@
-import { from, Subscription, type Observable } from "rxjs";
+import { from, isObservable, Subscription, type Observable } from "rxjs";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import type { ReasoningHistory } from "../history/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
+import { holds, kitError, objectArgument } from "./arguments";
 import { sequentialIds } from "./builders";
 
 /** The producer identity the kit uses when a test names none (also `mockAgent().url`). */
@@ -29,13 +30,16 @@ export interface PipelineRun {
  */
 export function runPipeline(
   events: readonly unknown[] | Observable<unknown>,
-  options: ReasoningPipelineOptions = {},
+  options?: ReasoningPipelineOptions,
 ): PipelineRun {
+  // A string is iterable too (one event per character): not what a test meant.
+  if (!holds(events, (e) => Array.isArray(e) || isObservable(e)))
+    throw kitError("runPipeline expects an array of events or an Observable");
   const pipeline = reasoningPipeline(from(events), {
     producer: TEST_PRODUCER,
     idFactory: sequentialIds(),
     onWarning: () => {},
-    ...options,
+    ...objectArgument(options, "runPipeline", "options"),
   });
   const out: AguiEvent[] = [];
   const histories: ReasoningHistory[] = [];

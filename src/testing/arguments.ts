@@ -1,0 +1,58 @@
+import { listProblem, readEach } from "../core/arguments";
+
+/**
+ * The kit's own arguments, checked where TypeScript did not check them (JavaScript, `any`): a wrong
+ * one is a `TypeError` naming the kit function and what is wrong, never a failure from inside it, a
+ * hang over a sparse list's claimed 2³²−1 slots, or a message quoting the argument (D-REDACT).
+ */
+
+/** `agui-reasoning/testing: ${message}`: the message names the kit function first. */
+export function kitError(message: string): TypeError {
+  return new TypeError(`agui-reasoning/testing: ${message}`);
+}
+
+/**
+ * An object argument (options, expected fields, …) as given, `{}` when absent: anything but a plain
+ * object (not an array) whose own properties each read once without throwing is a `TypeError`.
+ */
+export function objectArgument<T extends object>(value: T | undefined, caller: string, what: string): T {
+  if (value === undefined) return {} as T;
+  let problem: string | undefined;
+  try {
+    if (Array.isArray(value) || !readEach(value)) problem = "must be an object";
+  } catch {
+    problem = "cannot be read (a read of it threw)";
+  }
+  if (problem !== undefined) throw kitError(`${caller}'s ${what} ${problem}`);
+  return value;
+}
+
+/**
+ * A list argument: an array with no hole (each entry a message, for `kind: "message"`), else a
+ * `TypeError` saying which entry is wrong (`agui-reasoning/testing: MockAgent.setMessages: messages[1] …`).
+ */
+export function listArgument<T>(
+  value: readonly T[],
+  caller: string,
+  what: string,
+  kind: "any" | "message",
+): readonly T[] {
+  const problem = listProblem(value, what, kind);
+  if (problem !== undefined) throw kitError(`${caller}: ${problem}`);
+  return value;
+}
+
+/** A string argument (a code, a prefix): anything else is a `TypeError` (a sparse array's text is 2³²−1 commas). */
+export function stringArgument(value: string, caller: string, what: string): string {
+  if (typeof value !== "string") throw kitError(`${caller}'s ${what} must be a string`);
+  return value;
+}
+
+/** Whether `test(value)` holds, a read that throws (a getter, a revoked proxy) counting as not. */
+export function holds<T>(value: T, test: (value: T) => boolean): boolean {
+  try {
+    return test(value);
+  } catch {
+    return false;
+  }
+}
