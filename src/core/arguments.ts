@@ -13,12 +13,15 @@ import { itemAt, jsonType, lengthOf, NotJsonData, setOwn } from "./json";
  * `Object.prototype`'s), each read in a guard. Anything but an object is a `TypeError`, and so is a read
  * that throws (a getter, a revoked proxy): it names the function and the option, never what was thrown,
  * which may quote anything (D-REDACT), and keeps it as no `cause` either, as `checkHistory` does.
+ * `named` is how the messages begin (the testing kit names its own arguments so).
  */
-export function optionsOf<T extends object>(options: T | undefined, caller: string): T {
+export function optionsOf<T extends object>(
+  options: T | undefined,
+  caller: string,
+  named = `agui-reasoning: ${caller}'s options`,
+): T {
   if (options === undefined) return {} as T;
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`agui-reasoning: ${caller}'s options must be an object`);
-  }
+  if (typeof options !== "object" || options === null) throw new TypeError(`${named} must be an object`);
   const copy: Record<string, unknown> = {};
   const seen = new Set<string>(["constructor"]);
   let key: string | undefined;
@@ -35,7 +38,7 @@ export function optionsOf<T extends object>(options: T | undefined, caller: stri
     }
   } catch {
     const what = key === undefined ? "listing its properties threw" : `a read of ${shownKey(key)} threw`;
-    throw new TypeError(`agui-reasoning: ${caller}'s options cannot be read: ${what}`);
+    throw new TypeError(`${named} cannot be read: ${what}`);
   }
   return copy as T;
 }

@@ -1,4 +1,4 @@
-import { listProblem, readEach } from "../core/arguments";
+import { listProblem, optionsOf } from "../core/arguments";
 
 /**
  * The kit's own arguments, checked where TypeScript did not check them (JavaScript, `any`): a wrong
@@ -12,19 +12,14 @@ export function kitError(message: string): TypeError {
 }
 
 /**
- * An object argument (options, expected fields, …) as given, `{}` when absent: anything but a plain
- * object (not an array) whose own properties each read once without throwing is a `TypeError`.
+ * An object argument (options, expected fields, extra fields) read once, now, into a plain copy, as
+ * the package's `optionsOf` reads options (`{}` when absent): anything but an object (an array too),
+ * or one a read of which throws, is a `TypeError` naming the property, never what was thrown.
  */
 export function objectArgument<T extends object>(value: T | undefined, caller: string, what: string): T {
-  if (value === undefined) return {} as T;
-  let problem: string | undefined;
-  try {
-    if (Array.isArray(value) || !readEach(value)) problem = "must be an object";
-  } catch {
-    problem = "cannot be read (a read of it threw)";
-  }
-  if (problem !== undefined) throw kitError(`${caller}'s ${what} ${problem}`);
-  return value;
+  const named = `agui-reasoning/testing: ${caller}'s ${what}`;
+  if (holds(value, Array.isArray)) throw new TypeError(`${named} must be an object`);
+  return optionsOf(value, caller, named);
 }
 
 /**

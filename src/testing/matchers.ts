@@ -112,7 +112,8 @@ export const reasoningMatchers = {
  * content (D-REDACT).
  */
 function toBeConformant(this: MatcherContext, received: unknown, options?: ConformanceOptions): MatcherResult {
-  const { initialMessages } = objectArgument(options, "toBeConformant", "options");
+  const checked = objectArgument(options, "toBeConformant", "options");
+  const { initialMessages } = checked;
   if (initialMessages !== undefined) listArgument(initialMessages, "toBeConformant", "initialMessages", "message");
   if (!holds(received, Array.isArray))
     return { pass: false, message: () => `expected an array of events, but received ${describe(received)}` };
@@ -121,7 +122,7 @@ function toBeConformant(this: MatcherContext, received: unknown, options?: Confo
   if (hole !== undefined) return { pass: false, message: () => `expected an array of events, but ${hole}` };
   let outcome: ReturnType<typeof inspectEvents>;
   try {
-    outcome = inspectEvents(received as readonly unknown[], options);
+    outcome = inspectEvents(received as readonly unknown[], checked);
   } catch (error) {
     return {
       pass: false,

@@ -128,15 +128,14 @@ const SSE: Framing = {
  */
 export async function mockAgentServer(
   script: ServerScript,
-  options: MockAgentServerOptions = {},
+  options?: MockAgentServerOptions,
 ): Promise<MockAgentServer> {
   if (typeof script !== "function") {
     if (!holds(script, Array.isArray)) throw kitError("mockAgentServer's script must be a list of turns or a function");
     script.forEach(turnOptions);
   }
-  objectArgument(options, "mockAgentServer", "options");
-  const path = options.path ?? "/agent";
-  const framing = options.encoding === "protobuf" ? await protobufFraming() : SSE;
+  const { path = "/agent", encoding, pages, port: listenOn } = objectArgument(options, "mockAgentServer", "options");
+  const framing = encoding === "protobuf" ? await protobufFraming() : SSE;
   const requests: RecordedRequest[] = [];
   const issued: IssuedValue[] = [];
   // Every request as it arrives, replayed to a caller of request(n) that comes later.
@@ -150,10 +149,7 @@ export async function mockAgentServer(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = (req.url ?? "").split("?")[0]!;
-    const page =
-      req.method === "GET" && options.pages !== undefined && Object.hasOwn(options.pages, url)
-        ? options.pages[url]
-        : undefined;
+    const page = req.method === "GET" && pages !== undefined && Object.hasOwn(pages, url) ? pages[url] : undefined;
     if (page !== undefined) {
       res.writeHead(200, { "content-type": page.contentType, "cache-control": "no-store" }).end(page.body(requests));
       return;
@@ -239,7 +235,7 @@ export async function mockAgentServer(
 
   await new Promise<void>((resolve, reject) => {
     // A taken port is an "error" event, not a callback: without this it would be uncaught and the start would hang.
-    server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", () => {
+    server.once("error", reject).listen(listenOn ?? 0, "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });

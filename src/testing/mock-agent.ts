@@ -121,20 +121,22 @@ export class MockAgent {
   private readonly middlewares: AgentMiddleware[] = [];
   // The subscription of the `runAgent` in progress (ended by `abortRun`).
   private active: Subscription | undefined;
+  // The options as given, read once.
+  private readonly options: MockAgentOptions;
 
   constructor(
     private readonly script: AgentScript,
-    private readonly options: MockAgentOptions = {},
+    options?: MockAgentOptions,
   ) {
     if (typeof script !== "function" && !holds(script, Array.isArray))
       throw kitError("mockAgent's script must be a list of turns or a function");
-    objectArgument(options, "mockAgent", "options");
-    this.url = options.url ?? TEST_PRODUCER;
-    this.agentId = options.agentId ?? "mock-agent";
-    this.threadId = options.threadId ?? "t1";
-    this.description = options.description ?? "";
-    this.messages = [...listArgument(options.initialMessages ?? [], "mockAgent", "initialMessages", "any")];
-    this.state = options.initialState ?? {};
+    const given = (this.options = objectArgument(options, "mockAgent", "options"));
+    this.url = given.url ?? TEST_PRODUCER;
+    this.agentId = given.agentId ?? "mock-agent";
+    this.threadId = given.threadId ?? "t1";
+    this.description = given.description ?? "";
+    this.messages = [...listArgument(given.initialMessages ?? [], "mockAgent", "initialMessages", "any")];
+    this.state = given.initialState ?? {};
   }
 
   /** Every input `run` received, in order. */

@@ -58,15 +58,15 @@ const WRONG: [string, string, () => unknown][] = [
   ]),
   ["historyOf([], null)", "historyOf's second argument must be an object", call(testing.historyOf, [], null)],
   ["historyOf([], revoked)", "historyOf's second argument cannot be read", call(testing.historyOf, [], revoked())],
-  ["historyOf(sparse)", "historyOf: messages[1] is not JSON data", call(testing.historyOf, sparse())],
+  ["historyOf(sparse)", "historyOf: messages/1 cannot be read as JSON data", call(testing.historyOf, sparse())],
   [
     "historyOf([], { incomplete: sparse })",
-    "historyOf: incomplete[1] is not JSON data",
+    "historyOf: incomplete/1 cannot be read as JSON data",
     call(testing.historyOf, [], { incomplete: sparse() }),
   ],
   [
     "historyOf([], { issuers: null })",
-    "historyOf: issuers is not an array",
+    "historyOf: issuers must be an array (got null)",
     call(testing.historyOf, [], { issuers: null }),
   ],
   ...(["protocolErrorWith", "warningWith"] as const).flatMap((name): [string, string, () => unknown][] => [
@@ -76,7 +76,7 @@ const WRONG: [string, string, () => unknown][] = [
     [`${name}(code, throwing)`, `${name}'s expected fields cannot be read`, call(testing[name], "X", throwing())],
     [
       `${name}(code, { ids: sparse })`,
-      `${name}: expected ids[1] is not JSON data`,
+      `${name}: expected ids/1 cannot be read as JSON data`,
       call(testing[name], "X", { ids: sparse("m1") }),
     ],
     [
@@ -150,25 +150,29 @@ const WRONG: [string, string, () => unknown][] = [
   ["mockAgent(script, throwing)", "mockAgent's options cannot be read", call(testing.mockAgent, [], throwing())],
   [
     "mockAgent(script, { initialMessages: sparse })",
-    "mockAgent: initialMessages[1] is not JSON data: a sparse array",
+    "mockAgent: initialMessages/1 cannot be read as JSON data (a sparse array",
     call(testing.mockAgent, [], { initialMessages: sparse(testing.msg.user("u1", "hi")) }),
   ],
   [
     "agent.setMessages(sparse)",
-    "MockAgent.setMessages: messages[1] is not JSON data: a sparse array",
+    "MockAgent.setMessages: messages/1 cannot be read as JSON data (a sparse array",
     () => agent().setMessages(sparse(testing.msg.user("u1", "hi")) as never),
   ],
   [
     "agent.setMessages(null)",
-    "MockAgent.setMessages: messages is not an array",
+    "MockAgent.setMessages: messages must be an array (got null)",
     () => agent().setMessages(null as never),
   ],
   [
     "agent.addMessages(sparse)",
-    "MockAgent.addMessages: messages[1] is not JSON data: a sparse array",
+    "MockAgent.addMessages: messages/1 cannot be read as JSON data (a sparse array",
     () => agent().addMessages(sparse(testing.msg.user("u1", "hi")) as never),
   ],
-  ["agent.addMessages(42)", "MockAgent.addMessages: messages is not an array", () => agent().addMessages(42 as never)],
+  [
+    "agent.addMessages(42)",
+    "MockAgent.addMessages: messages must be an array (got number)",
+    () => agent().addMessages(42 as never),
+  ],
   ["agent.use(null)", "MockAgent.use expects middleware", () => agent().use(null as never)],
   ["agent.use(revoked)", "MockAgent.use expects middleware", () => agent().use(revoked() as never)],
   [
@@ -205,7 +209,7 @@ const WRONG: [string, string, () => unknown][] = [
   ],
   [
     "toWarnWith(events, code, { ids: sparse })",
-    "toWarnWith: expected ids[1] is not JSON data",
+    "toWarnWith: expected ids/1 cannot be read as JSON data",
     () => matchers.toWarnWith.call(context, events, "UNKNOWN_ENTITY", { ids: sparse("m1") as string[] }),
   ],
   [
@@ -215,13 +219,13 @@ const WRONG: [string, string, () => unknown][] = [
   ],
   [
     "toBeConformant(events, { initialMessages: sparse })",
-    "toBeConformant: initialMessages[1] is not JSON data: a sparse array",
+    "toBeConformant: initialMessages/1 cannot be read as JSON data (a sparse array",
     () =>
       matchers.toBeConformant.call(context, events, { initialMessages: sparse(testing.msg.user("u1", "hi")) as never }),
   ],
   [
     "toBeConformant(events, { initialMessages: [null] })",
-    "toBeConformant: initialMessages[0] is not an object",
+    "toBeConformant: initialMessages/0 must be an object (got null)",
     () => matchers.toBeConformant.call(context, events, { initialMessages: [null] as never }),
   ],
 ];
@@ -270,7 +274,7 @@ describe("a testing kit function called with a wrong argument names itself", () 
     );
     const cleared = agent();
     cleared.messages = null as never;
-    expectNamed(await errorOf(() => cleared.runAgent()), "MockAgent.runAgent: messages is not an array");
+    expectNamed(await errorOf(() => cleared.runAgent()), "MockAgent.runAgent: messages must be an array (got null)");
     // A message that is no message is the pipeline's to refuse, as for any initialMessages.
     const holding = agent();
     holding.addMessage(null as never);
@@ -285,17 +289,17 @@ describe("a testing kit function called with a wrong argument names itself", () 
       return result.message();
     };
     expect(failure(matchers.toBeConformant.call(context, sparse(events[0])))).toBe(
-      "expected an array of events, but events[1] is not JSON data: a sparse array: JSON has no holes",
+      "expected an array of events, but events/1 cannot be read as JSON data (a sparse array: JSON has no holes)",
     );
     expect(failure(matchers.toBeConformant.call(context, revoked()))).toBe(
       "expected an array of events, but received a value that cannot be read",
     );
     const warning = { code: "UNKNOWN_ENTITY", message: "dropped" };
     expect(failure(matchers.toWarnWith.call(context, sparse(warning), "UNKNOWN_ENTITY"))).toBe(
-      "expected warnings, but received[1] is not JSON data: a sparse array: JSON has no holes (pass warnings, a collector, a run result or events)",
+      "expected warnings, but received/1 cannot be read as JSON data (a sparse array: JSON has no holes) (pass warnings, a collector, a run result or events)",
     );
     expect(failure(matchers.toWarnWith.call(context, { warnings: sparse(warning) }, "UNKNOWN_ENTITY"))).toContain(
-      "received.warnings[1] is not JSON data",
+      "received.warnings/1 cannot be read as JSON data",
     );
     for (const received of [
       revoked(),
