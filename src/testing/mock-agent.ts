@@ -15,7 +15,7 @@ import {
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import type { AguiEvent, ReasoningWarning } from "../core/types";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
-import { rawField } from "../core/json";
+import { lengthOf, rawField } from "../core/json";
 import { holds, kitError, listArgument, objectArgument } from "./arguments";
 import { TEST_PRODUCER } from "./run-pipeline";
 
@@ -300,11 +300,10 @@ export class MockAgent {
         );
       const turn = typeof script === "function" ? script(input, run) : script[run - 1];
       const events: unknown = typeof turn === "function" ? turn(input) : turn;
-      if (!Array.isArray(events) && !isObservable(events))
-        throw new TypeError(
-          `agui-reasoning/testing: mockAgent's turn for run #${run} is not an array or an Observable`,
-        );
-      return from(events);
+      // A turn whose reads throw (a revoked proxy) is no turn either, never the read's own error.
+      if (!holds(events, (e) => (Array.isArray(e) ? lengthOf(e) >= 0 : isObservable(e))))
+        throw kitError(`mockAgent's turn for run #${run} is not an array or an Observable`);
+      return from(events as readonly unknown[] | Observable<unknown>);
     } catch (error) {
       // eslint-disable-next-line rxjs-x/throw-error -- the script's own throw, passed on as it came
       return throwError(() => error);

@@ -275,6 +275,17 @@ describe("a testing kit function called with a wrong argument names itself", () 
     const cleared = agent();
     cleared.messages = null as never;
     expectNamed(await errorOf(() => cleared.runAgent()), "MockAgent.runAgent: messages must be an array (got null)");
+    // A scripted turn whose reads throw is no turn: the run fails naming it, not with what a read threw.
+    const unreadableTurn = new Proxy([], {
+      get() {
+        throw new Error("secret thought");
+      },
+    });
+    for (const turn of [revoked(), unreadableTurn])
+      expectNamed(
+        await errorOf(() => testing.mockAgent([turn as never]).runAgent()),
+        "mockAgent's turn for run #1 is not an array or an Observable",
+      );
     // A message that is no message is the pipeline's to refuse, as for any initialMessages.
     const holding = agent();
     holding.addMessage(null as never);
