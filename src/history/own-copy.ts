@@ -13,9 +13,39 @@ import { itemAt, NotJsonData, setOwn } from "../core/json";
  * The copy holds what JSON can carry, so it survives `exportState()` and storage: as `JSON.stringify`
  * does, an `undefined` object entry is left out and an array's becomes `null`; a BigInt, a symbol,
  * NaN or ±Infinity is refused, and so is an array's hole (`itemAt`).
+ *
+ * `copyChecked` is the same walk for a writer of the stored form (storedCopy, D-HISTORY-IDS), which
+ * also refuses what `ownCopy` would change, so that what is written reads back equal to what was given.
  */
 
 type Container = Record<string, unknown> | unknown[];
+
+/**
+ * While a writer's copy is made (`copyChecked`): called with each object and array copied, each
+ * `undefined` array item and each -0, to refuse (throw) what the copy would not keep as it is. For
+ * `ownCopy` (the event path) it is unset, and the copy does no more than test that it is.
+ */
+let check: ((value: unknown) => void) | undefined;
+
+/**
+ * `ownCopy(value)` with `checkValue` called as `check` says. The checks live with the writer that
+ * needs them (storedCopy, src/storage/stored-copy.ts): an app that stores nothing bundles none of them.
+ */
+export function copyChecked<T>(value: T, checkValue: (value: unknown) => void): T {
+  const outer = check;
+  check = checkValue;
+  try {
+    return ownCopy(value);
+  } finally {
+    check = outer;
+  }
+}
+
+/** An `undefined` array item: `null` in the copy, as JSON writes it (a writer's copy may refuse it). */
+function undefinedItem(): null {
+  check?.(undefined);
+  return null;
+}
 
 /** A copy of `value` that shares no object with it. Throws (`NotJsonData`, or the input's own error) when it cannot be read. */
 export function ownCopy<T>(value: T): T {
@@ -46,7 +76,7 @@ export function ownCopy<T>(value: T): T {
     }
     if (typeof source !== "object" || source === null) {
       // Only arrays get here with `undefined` (an object's undefined entries are left out by `open`).
-      (target as Record<string | number, unknown>)[key] = source === undefined ? null : leaf(source);
+      (target as Record<string | number, unknown>)[key] = source === undefined ? undefinedItem() : leaf(source);
       continue;
     }
     if (filling.has(source)) throw new NotJsonData("it contains a cycle");
@@ -66,13 +96,14 @@ let budget = 0;
 
 /** The copy of `source` as `ownCopy` makes it, or `undefined` past `SMALL` entries. */
 function smallCopy(source: object): Container | undefined {
+  check?.(source);
   if (Array.isArray(source)) {
     const length = source.length;
     if ((budget -= length) < 0) return undefined;
     const copy = new Array<unknown>(length);
     for (let i = 0; i < length; i++) {
       const value = itemAt(source, i);
-      if (typeof value !== "object" || value === null) copy[i] = value === undefined ? null : leaf(value);
+      if (typeof value !== "object" || value === null) copy[i] = value === undefined ? undefinedItem() : leaf(value);
       else if ((copy[i] = smallCopy(value)) === undefined) return undefined;
     }
     return copy;
@@ -108,7 +139,9 @@ function leaf(value: unknown): unknown {
       throw new NotJsonData("it holds a symbol");
     case "number":
       if (!Number.isFinite(value)) throw new NotJsonData("it holds a number JSON cannot hold (NaN or ±Infinity)");
-      return value === 0 ? 0 : value;
+      if (value !== 0) return value;
+      if (check !== undefined && Object.is(value, -0)) check(value);
+      return 0;
     default:
       return value;
   }
@@ -124,6 +157,7 @@ function open(
   filling: Set<object>,
   stack: { source: unknown; target: Container | undefined; key: string | number }[],
 ): Container {
+  check?.(source);
   stack.push({ source, target: undefined, key: 0 });
   filling.add(source);
   if (Array.isArray(source)) {

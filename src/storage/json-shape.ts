@@ -17,15 +17,18 @@ export class JsonShape {
   /**
    * @param context who reads, for the message: `parseHistory`, `resumeFrom`.
    * @param prefix the pointer of the part being read inside the whole document.
+   * @param copy how `json` copies a value: `ownCopy`, or a writer's `storedCopy`, which also refuses
+   *   what would not read back as it is.
    */
   constructor(
     readonly context: string,
     readonly prefix = "",
+    private readonly copy: <T>(value: T) => T = ownCopy,
   ) {}
 
   /** A reader of the part at `path` (its paths are reported from the document's root). */
   at(path: string): JsonShape {
-    return new JsonShape(this.context, this.prefix + path);
+    return new JsonShape(this.context, this.prefix + path, this.copy);
   }
 
   fail(path: string, problem: string): never {
@@ -72,9 +75,9 @@ export class JsonShape {
     return copy;
   }
 
-  /** A deep copy of a JSON value (`ownCopy`), e.g. a message. */
+  /** A deep copy of a JSON value (`ownCopy`, or the copy this reader was made with), e.g. a message. */
   json(value: unknown, path: string): unknown {
-    return this.guarded(path, () => ownCopy(value));
+    return this.guarded(path, () => this.copy(value));
   }
 
   /** `read()`, or a `TypeError` at `path` when it throws. */
