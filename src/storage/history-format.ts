@@ -5,8 +5,10 @@ import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
+import { storedCopy } from "./stored-copy";
 import { writeJson } from "../core/json";
 import { checkHistory } from "../core/arguments";
+import { toPointer } from "../schema/json-pointer";
 
 /** The format tag of a stored history. */
 export const HISTORY_FORMAT = "agui-reasoning/history";
@@ -45,28 +47,77 @@ export interface StoredHistory {
 
 /**
  * The stored form of `history`, as a JSON value (embed it in a document of your own, or use
- * `serializeHistory` for text). Message objects are shared, not copied: histories are immutable.
+ * `serializeHistory` for text): what `parseHistory` reads back equal to `history` (D-HISTORY-IDS).
+ * Its messages are the package's own copies, read once (a getter is not read again). A history that
+ * would not read back so is refused here, while the caller still holds it: a `TypeError` naming the
+ * JSON pointer in the words `parseHistory` uses (never the content, D-REDACT) — what `parseHistory`
+ * refuses, and what JSON would write otherwise (a `Date`, an `undefined` array item, -0, a field the
+ * stored form does not keep).
  */
 export function historyToJSON(history: ReasoningHistory): StoredHistory {
   return storedForm(history, "historyToJSON");
 }
 
+/** The lists of a history, as its stored form holds them. */
+const LISTS = ["messages", "incomplete", "issuers", "durations"];
+
+const NOT_KEPT = "is not kept by the stored form (it would read back otherwise)";
+
 /** `historyToJSON` for `caller`, which a fault names. */
 function storedForm(history: ReasoningHistory, caller: string): StoredHistory {
   // What every other way in refuses, the stored form refuses too (a hole JSON.stringify writes as null).
   checkHistory(history, caller);
-  const shape = new JsonShape(caller);
+  // Every value copied so that it reads back as it is (storedCopy), or refused.
+  const shape = new JsonShape(caller, "", storedCopy);
   const h = shape.object(history, "");
-  const issuers = shape.array(h.issuers, "/issuers");
+  for (const key of Object.keys(h))
+    if (!LISTS.includes(key) && h[key] !== undefined) shape.fail(toPointer([key]), NOT_KEPT);
+  // Each entry read once, into a copy JSON writes as it is; the messages by the reader.
+  const entries = (list: string): Record<string, unknown>[] =>
+    shape
+      .array(h[list] ?? [], `/${list}`)
+      .map((entry, i) => shape.json(entry, `/${list}/${i}`) as Record<string, unknown>);
+  const incomplete = entries("incomplete");
+  const issuers = entries("issuers");
+  // A history built before durations existed (no such list) is stored with none.
+  const durations = entries("durations");
+  // What is written is what the reader makes of it, refused as it would be refused when read back.
+  const read = readParts(
+    shape,
+    {
+      messages: h.messages,
+      incomplete,
+      // "No configured producer" is `null` in JSON (storedIssuer).
+      issuers: issuers.map((r) => ({ ...r, issuer: r.issuer === undefined ? null : r.issuer })),
+      durations,
+    },
+    HISTORY_FORMAT_VERSION,
+  );
+  // The reader keeps the fields it knows: any other, or one it would read otherwise, is lost.
+  keptAsGiven(shape, "incomplete", incomplete, read.incomplete);
+  // A record in an earlier release's form is stored in today's, as every way in reads it (D-HISTORY-IDS).
+  keptAsGiven(shape, "issuers", ownIssuers(read.messages, issuers as unknown as ValueIssuer[]), read.issuers);
+  keptAsGiven(shape, "durations", durations, read.durations);
   return {
     format: HISTORY_FORMAT,
     version: HISTORY_FORMAT_VERSION,
-    messages: shape.array(h.messages, "/messages") as Message[],
-    incomplete: shape.array(h.incomplete, "/incomplete") as IncompleteItem[],
-    issuers: issuers.map((entry, i) => storedIssuer(shape.object(entry, `/issuers/${i}`) as unknown as ValueIssuer)),
-    // A history built before durations existed (no such list) is stored with none.
-    durations: h.durations === undefined ? [] : (shape.array(h.durations, "/durations") as ReasoningDuration[]),
+    messages: read.messages,
+    incomplete: read.incomplete,
+    issuers: read.issuers.map(storedIssuer),
+    durations: read.durations,
   };
+}
+
+/** Fails at the first field of `given` (copies of a list's entries) that `read` does not hold as it is. */
+function keptAsGiven(shape: JsonShape, list: string, given: readonly object[], read: readonly object[]): void {
+  given.forEach((entry, i) => {
+    const g = entry as Record<string, unknown>;
+    const r = read[i] as Record<string, unknown> | undefined;
+    if (r === undefined) return shape.fail(`/${list}/${i}`, NOT_KEPT);
+    for (const key of new Set([...Object.keys(g), ...Object.keys(r)]))
+      if (!Object.is(g[key], r[key])) shape.fail(`/${list}/${i}${toPointer([key])}`, NOT_KEPT);
+  });
+  if (read.length !== given.length) shape.fail(`/${list}`, NOT_KEPT);
 }
 
 /** An issuer record as stored: `null` for an issuer none was configured for (JSON has no `undefined`). */
@@ -75,26 +126,15 @@ export function storedIssuer(r: ValueIssuer): StoredIssuer {
   return r.toolMessage === true ? { ...stored, toolMessage: true } : stored;
 }
 
-/** `history` as JSON text: `{"format":"agui-reasoning/history","version":2,…}`. */
+/** `history` as JSON text: `{"format":"agui-reasoning/history","version":2,…}`. Refuses what `historyToJSON` refuses. */
 export function serializeHistory(history: ReasoningHistory): string {
+  // The package's own copies, plain JSON data: JSON.stringify fails only on values nested deeper than
+  // it recurses, which the pipeline carries (D-HISTORY-IDS): those are written without recursion.
   const doc = storedForm(history, "serializeHistory");
   try {
     return JSON.stringify(doc);
   } catch {
-    // A history built by hand (a throwing getter, a cycle, a BigInt): the entry is named, never the
-    // error JSON.stringify or the getter threw, which may quote content (D-REDACT). Or values nested
-    // deeper than JSON.stringify recurses, which the pipeline carries (D-HISTORY-IDS): the copies
-    // are written without recursion.
-    const shape = new JsonShape("serializeHistory");
-    const copy = (list: readonly unknown[], name: string): unknown[] =>
-      list.map((entry, i) => shape.json(entry, `/${name}/${i}`));
-    return writeJson({
-      ...doc,
-      messages: copy(doc.messages, "messages"),
-      incomplete: copy(doc.incomplete, "incomplete"),
-      issuers: copy(doc.issuers, "issuers"),
-      durations: copy(doc.durations, "durations"),
-    });
+    return writeJson(doc);
   }
 }
 
@@ -114,12 +154,17 @@ export function readStoredHistory(json: unknown, shape: JsonShape, path: string)
   const nested = shape.at(path);
   const doc = nested.object(nested.parsed(json), "");
   const version = nested.header(doc, HISTORY_FORMAT, HISTORY_FORMAT_VERSION, OLDEST_READ);
-  const messages = readMessages(nested, doc.messages);
+  return readParts(nested, doc, version);
+}
+
+/** The lists of a stored history `doc` of `version`, read by `shape` (a writer's copies with `storedCopy`). */
+function readParts(shape: JsonShape, doc: Record<string, unknown>, version: number): ReasoningHistory {
+  const messages = readMessages(shape, doc.messages);
   return {
     messages,
-    incomplete: readIncomplete(nested, doc.incomplete),
-    issuers: readIssuers(nested, doc.issuers, messages),
-    durations: version < 2 ? [] : readDurations(nested, doc.durations),
+    incomplete: readIncomplete(shape, doc.incomplete),
+    issuers: readIssuers(shape, doc.issuers, messages),
+    durations: version < 2 ? [] : readDurations(shape, doc.durations),
   };
 }
 
