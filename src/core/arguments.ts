@@ -103,7 +103,7 @@ export function listProblem(entries: unknown, pointer: string, kind: "any" | "ob
       const { id, role, toolCalls } = entry as { id?: unknown; role?: unknown; toolCalls?: unknown };
       if (typeof id !== "string" || typeof role !== "string") return `${at()} must have a string id and role`;
       if (!Array.isArray(toolCalls)) continue;
-      for (let calls = lengthOf(toolCalls), call: unknown; ++k < calls; ) {
+      for (let calls = lengthOf(toolCalls), call: unknown; ++k < calls;) {
         call = itemAt(toolCalls, k);
         if (!readEach(call) || !readEach((call as { function?: unknown }).function ?? {}))
           return `${at()} must be a tool call object`;
