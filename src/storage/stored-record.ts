@@ -26,12 +26,12 @@ export function checkThreadId(store: string, threadId: unknown): asserts threadI
  */
 export function recordOf(store: string, capabilities: HistoryStoreCapabilities, history: ReasoningHistory): string {
   // A record `load` would refuse loses the thread, every value in it included, at the next session:
-  // refused now, while the caller still holds the history (one parse per save, as `load` makes).
+  // refused now, while the caller still holds the history. `serializeHistory` writes only what
+  // `parseHistory` reads back equal (test/storage/round-trip.test.ts), so the record is not parsed again.
   const refused = `agui-reasoning: ${store}: refused to save a history that load would refuse: `;
   const record = readHistory(() => serializeHistory(history), refused);
-  // The values are looked for in what was read, not in the caller's objects read a second time.
-  const read = readHistory(() => parseHistory(record), refused);
-  if (!capabilities.encryptedValues && stripValues(read).lost.length > 0) {
+  // The values are looked for in what was written, not in the caller's objects read a second time.
+  if (!capabilities.encryptedValues && stripValues(parseHistory(record)).lost.length > 0) {
     throw new TypeError(
       `agui-reasoning: ${store}: this store cannot carry encrypted values and the history holds some; ` +
         "save it with saveHistory(), which strips them with a VALUE_NOT_STORED warning",
