@@ -32,10 +32,23 @@ let check: ((value: unknown) => void) | undefined;
  * needs them (storedCopy, src/storage/stored-copy.ts): an app that stores nothing bundles none of them.
  */
 export function copyChecked<T>(value: T, checkValue: (value: unknown) => void): T {
+  return copyWith(value, checkValue);
+}
+
+/** A copy of `value` that shares no object with it. Throws (`NotJsonData`, or the input's own error) when it cannot be read. */
+export function ownCopy<T>(value: T): T {
+  return copyWith(value, undefined);
+}
+
+/**
+ * `copyOf(value)` with `check` set for it alone: a getter the copy runs may copy a value of its own
+ * meanwhile (feed a pipeline while a history is written), and that copy is checked as its own caller asks.
+ */
+function copyWith<T>(value: T, checkValue: typeof check): T {
   const outer = check;
   check = checkValue;
   try {
-    return ownCopy(value);
+    return copyOf(value);
   } finally {
     check = outer;
   }
@@ -47,8 +60,7 @@ function undefinedItem(): null {
   return null;
 }
 
-/** A copy of `value` that shares no object with it. Throws (`NotJsonData`, or the input's own error) when it cannot be read. */
-export function ownCopy<T>(value: T): T {
+function copyOf<T>(value: T): T {
   if (typeof value !== "object" || value === null) return leaf(value) as T;
   // Most values an event nests are small (metadata, a patch, an activity's content): copied by plain
   // recursion first, which needs none of the walk's bookkeeping (a Map and a Set per value).

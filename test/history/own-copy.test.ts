@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { ownCopy } from "../../src/history/own-copy";
+import { storedCopy } from "../../src/storage/stored-copy";
 import { NotJsonData } from "../../src/core/json";
 import { writeJson } from "../../src/core/json";
 
@@ -105,6 +106,27 @@ describe("ownCopy", () => {
       },
     });
     expect(() => ownCopy(looping)).toThrow(new NotJsonData("it contains a cycle"));
+  });
+
+  it("D-HISTORY-IDS: a copy a getter makes while a stored form is written is checked as its own caller asks", () => {
+    // A getter of a history being written feeds a pipeline (ownCopy): that copy keeps JSON's lenient
+    // reading, and the writer's copy still refuses what would not read back equal.
+    let inner: unknown;
+    const value = {
+      get x(): number {
+        inner = ownCopy({ when: new Date(0), zero: -0, items: [undefined] });
+        return 1;
+      },
+    };
+    expect(storedCopy(value)).toEqual({ x: 1 });
+    expect(inner).toEqual({ when: {}, zero: 0, items: [null] });
+    const refused = {
+      get x(): unknown {
+        ownCopy({ plain: true });
+        return new Date(0);
+      },
+    };
+    expect(() => storedCopy(refused)).toThrow(NotJsonData);
   });
 });
 
