@@ -1,19 +1,19 @@
 import type { Message } from "@ag-ui/core";
 import { toolCallsOf } from "./conversation";
 import { heldDurations } from "./durations";
-import { entityKey, messageValueKey, ownIssuers, recordKey } from "./message-key";
+import { KindMap, messageValueKind, ownIssuers, recordKind } from "./message-key";
 import type { ReasoningHistory } from "./types";
 
 /**
  * The entity keys of the messages and tool calls in `messages`, and the value keys of their tool
- * messages (message-key.ts).
+ * messages (message-key.ts), each as its kind and id.
  */
-export function entityKeys(messages: readonly Message[]): Set<string> {
-  const present = new Set<string>();
+export function entityKeys(messages: readonly Message[]): KindMap<true> {
+  const present = new KindMap<true>();
   for (const message of messages) {
-    present.add(entityKey("message", message.id));
-    if (message.role === "tool") present.add(messageValueKey(message));
-    for (const call of toolCallsOf(message) ?? []) present.add(entityKey("tool-call", call.id));
+    present.set("message", message.id, true);
+    if (message.role === "tool") present.set(messageValueKind(message), message.id, true);
+    for (const call of toolCallsOf(message) ?? []) present.set("tool-call", call.id, true);
   }
   return present;
 }
@@ -32,11 +32,11 @@ type Records = Omit<ReasoningHistory, "messages">;
 export function heldRecords(
   messages: readonly Message[],
   records: Records,
-  present: ReadonlySet<string> = entityKeys(messages),
+  present: KindMap<true> = entityKeys(messages),
 ): Records {
   return {
-    incomplete: records.incomplete.filter((item) => present.has(entityKey(item.kind, item.id))),
-    issuers: ownIssuers(messages, records.issuers).filter((record) => present.has(recordKey(record))),
-    durations: heldDurations(records.durations, { has: (id) => present.has(entityKey("message", id)) }),
+    incomplete: records.incomplete.filter((item) => present.has(item.kind, item.id)),
+    issuers: ownIssuers(messages, records.issuers).filter((record) => present.has(recordKind(record), record.entityId)),
+    durations: heldDurations(records.durations, { has: (id) => present.has("message", id) }),
   };
 }

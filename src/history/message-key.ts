@@ -8,7 +8,34 @@ import { quotedId } from "../core/errors";
  * LangGraph Python's unstreamed tool call), so an id alone names up to two messages.
  */
 export function messageKey(message: Pick<Message, "id" | "role">): string {
-  return message.role === "tool" ? `tool:${message.id}` : `message:${message.id}`;
+  return `${messageKind(message)}:${message.id}`;
+}
+
+/** The part of a message's key (`messageKey`) besides its id: whether it is a tool message. */
+export const messageKind = (message: Pick<Message, "role">): string => (message.role === "tool" ? "tool" : "message");
+
+/**
+ * A map keyed by a kind and an id (a message key, an entity key, a value key), held as one map of raw ids per
+ * kind. Why: the id string has its hash cached after its first lookup, where a concatenated key is a fresh
+ * string to build, flatten and hash at every lookup, which was most of a middleware run on a long conversation.
+ */
+export class KindMap<V> {
+  readonly #kinds = new Map<string, Map<string, V>>();
+
+  get(kind: string, id: string): V | undefined {
+    return this.#kinds.get(kind)?.get(id);
+  }
+
+  has(kind: string, id: string): boolean {
+    return this.#kinds.get(kind)?.has(id) ?? false;
+  }
+
+  set(kind: string, id: string, value: V): this {
+    const ids = this.#kinds.get(kind);
+    if (ids === undefined) this.#kinds.set(kind, new Map([[id, value]]));
+    else ids.set(id, value);
+    return this;
+  }
 }
 
 /**
@@ -20,11 +47,11 @@ export function earlierCopies(
   keep: "first" | "last" = "first",
 ): (message: Pick<Message, "id" | "role">, at: number) => number | undefined {
   // Key → index of the copy held so far.
-  const held = new Map<string, number>();
+  const held = new KindMap<number>();
   return (message, at) => {
-    const key = messageKey(message);
-    const before = held.get(key);
-    if (before === undefined || keep === "last") held.set(key, at);
+    const kind = messageKind(message);
+    const before = held.get(kind, message.id);
+    if (before === undefined || keep === "last") held.set(kind, message.id, at);
     return before;
   };
 }
@@ -41,11 +68,23 @@ export const entityKey = (kind: string, id: string): string => `${kind}\u0000${i
  * (D-TOOL-RESULT-ID, D-HISTORY-IDS).
  */
 export const valueKey = (subtype: string, id: string, toolMessage?: boolean): string =>
-  entityKey(toolMessage === true ? "tool message" : subtype, id);
+  entityKey(valueKind(subtype, toolMessage), id);
+
+/** The part of a value key besides its id. */
+export const valueKind = (subtype: string, toolMessage?: boolean): string =>
+  toolMessage === true ? "tool message" : subtype;
+
+/** The part of an issuer record's key (`recordKey`) besides its id. */
+export const recordKind = (record: { subtype: string; toolMessage?: boolean }): string =>
+  valueKind(record.subtype, record.toolMessage);
 
 /** The key of the value `message` itself carries (its tool calls' are keyed as tool calls). */
 export const messageValueKey = (message: Pick<Message, "id" | "role">): string =>
-  valueKey("message", message.id, message.role === "tool");
+  entityKey(messageValueKind(message), message.id);
+
+/** The part of `messageValueKey` besides the id. */
+export const messageValueKind = (message: Pick<Message, "role">): string =>
+  valueKind("message", message.role === "tool");
 
 /** The key of the value an issuer record is for. */
 export const recordKey = (record: { subtype: string; entityId: string; toolMessage?: boolean }): string =>

@@ -3,7 +3,7 @@ import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
 import { entityKeys, heldRecords } from "../history/held-records";
 import { hasValue, issuerRecord, issuersOf, messageRecord } from "../history/issuers";
-import { messageKey, recordKey } from "../history/message-key";
+import { KindMap, messageKind, recordKind } from "../history/message-key";
 import { ownCopy } from "../history/own-copy";
 import { isPlainObject, lengthOf, NotJsonData } from "../core/json";
 import { messageProblem } from "../history/read-event";
@@ -41,49 +41,54 @@ export function continueConversation(
   const app = appMessages(sent);
   const heldMessages = held?.messages ?? [];
 
-  const sentKeys = new Set(app.map(messageKey));
-  const heldByKey = new Map<string, Message>();
-  // Held activity messages the application does not send, by the key of the message they follow ("" : first).
-  const following = new Map<string, Message[]>();
-  let anchor = "";
+  // Keyed by message kind and id (D-HISTORY-IDS), not by `messageKey`: see KindMap.
+  const sentKeys = new KindMap<true>();
+  for (const message of app) sentKeys.set(messageKind(message), message.id, true);
+  const heldByKey = new KindMap<Message>();
+  // Held activity messages the application does not send, by the key of the message they follow ("", "": first).
+  const following = new KindMap<Message[]>();
+  let anchorKind = "";
+  let anchorId = "";
   for (const message of heldMessages) {
-    const key = messageKey(message);
-    if (!heldByKey.has(key)) heldByKey.set(key, message);
-    if (sentKeys.has(key)) anchor = key;
-    else if (message.role === "activity") {
-      const list = following.get(anchor);
-      if (list === undefined) following.set(anchor, [message]);
+    const kind = messageKind(message);
+    if (!heldByKey.has(kind, message.id)) heldByKey.set(kind, message.id, message);
+    if (sentKeys.has(kind, message.id)) {
+      anchorKind = kind;
+      anchorId = message.id;
+    } else if (message.role === "activity") {
+      const list = following.get(anchorKind, anchorId);
+      if (list === undefined) following.set(anchorKind, anchorId, [message]);
       else list.push(message);
     }
   }
 
   const merge = new ValueMerge(producer);
-  const messages: Message[] = [...(following.get("") ?? [])];
+  const messages: Message[] = [...(following.get("", "") ?? [])];
   const outgoing: Message[] = [];
   // Key → the history's message for it. A key the application repeats is held once (R-EVT-8); each
   // copy it sends gets that message's values.
-  const placed = new Map<string, Message>();
+  const placed = new KindMap<Message>();
   app.forEach((message, i) => {
-    const key = messageKey(message);
-    const entry = placed.get(key);
+    const kind = messageKind(message);
+    const entry = placed.get(kind, message.id);
     if (entry !== undefined) {
       outgoing.push(merge.restored(entry, message));
       return;
     }
-    const kept = heldByKey.get(key);
+    const kept = heldByKey.get(kind, message.id);
     if (kept === undefined) {
       const copy = appCopy(message, i);
       messages.push(copy);
       merge.added(copy);
       outgoing.push(message);
-      placed.set(key, copy);
+      placed.set(kind, message.id, copy);
     } else {
       const merged = merge.kept(kept, message);
       messages.push(merged);
       outgoing.push(merge.restored(kept, message));
-      placed.set(key, merged);
+      placed.set(kind, message.id, merged);
     }
-    messages.push(...(following.get(key) ?? []));
+    messages.push(...(following.get(kind, message.id) ?? []));
   });
 
   const present = entityKeys(messages);
@@ -105,14 +110,16 @@ export function continueConversation(
  * the application sets itself is `producer`'s (D-ISSUER), as are the values of a message it adds.
  */
 class ValueMerge {
-  // Entity key → the record replacing (or joining) the held one.
-  private readonly changed = new Map<string, ValueIssuer>();
+  // Value key (as kind and id) → the record replacing (or joining) the held one.
+  private readonly changed = new KindMap<ValueIssuer>();
+  // The first record set for each key of `changed`, in that order: the new ones go out in it.
+  private readonly order: ValueIssuer[] = [];
 
   constructor(private readonly producer: string) {}
 
   /** Records the values of a message the application added. */
   added(message: Message): void {
-    for (const record of issuersOf(message, this.producer)) this.changed.set(recordKey(record), record);
+    for (const record of issuersOf(message, this.producer)) this.change(record);
   }
 
   /** The held message, with every value the application set itself in place of the held one. */
@@ -132,17 +139,26 @@ class ValueMerge {
    * The history's records: the held ones of entities still present (in their order, each replaced
    * by its change), then the new ones.
    */
-  issuers(held: readonly ValueIssuer[], present: ReadonlySet<string>): ValueIssuer[] {
+  issuers(held: readonly ValueIssuer[], present: KindMap<true>): ValueIssuer[] {
     const out: ValueIssuer[] = [];
-    const done = new Set<string>();
+    const done = new KindMap<true>();
     for (const record of held) {
-      const key = recordKey(record);
-      if (!present.has(key) || done.has(key)) continue;
-      done.add(key);
-      out.push(this.changed.get(key) ?? record);
+      const kind = recordKind(record);
+      if (!present.has(kind, record.entityId) || done.has(kind, record.entityId)) continue;
+      done.set(kind, record.entityId, true);
+      out.push(this.changed.get(kind, record.entityId) ?? record);
     }
-    for (const [key, record] of this.changed) if (!done.has(key)) out.push(record);
+    for (const first of this.order) {
+      const kind = recordKind(first);
+      if (!done.has(kind, first.entityId)) out.push(this.changed.get(kind, first.entityId)!);
+    }
     return out;
+  }
+
+  private change(record: ValueIssuer): void {
+    const kind = recordKind(record);
+    if (!this.changed.has(kind, record.entityId)) this.order.push(record);
+    this.changed.set(kind, record.entityId, record);
   }
 
   /**
@@ -153,7 +169,7 @@ class ValueMerge {
     if (!hasValue(copy)) return held;
     if (hasValue(held) && held.encryptedValue === copy.encryptedValue) return held;
     const made = record();
-    this.changed.set(recordKey(made), made);
+    this.change(made);
     return { ...held, encryptedValue: copy.encryptedValue };
   }
 }

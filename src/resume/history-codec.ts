@@ -80,7 +80,7 @@ export function historyStateFromJSON(
     return id;
   });
   const openToolCalls = ids(shape, open.toolCalls, "/open/toolCalls").map((id) => {
-    if (!held.has(entityKey("tool-call", id)))
+    if (!held.has("tool-call", id))
       shape.fail("/open/toolCalls", `names ${quotedId(id)}, which no held assistant message holds`);
     if (!listed.has(entityKey("tool-call", id)))
       shape.fail("/open/toolCalls", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
