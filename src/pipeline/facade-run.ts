@@ -66,12 +66,14 @@ export class FacadeRun {
     const pacing = pacingOf(options, "reasoningPipeline");
     // The history stage checks the seed, so it reads it first: an unreadable one is named as such.
     const history = createHistoryStage(options);
+    // The history stage's first state, the runner's too (unless resumed): another `init` would index the seed again (O(n)).
+    const seeded = history.init();
     const fresh: FacadeStages = [
       createUpcastStage(options),
       createEnforceStage(options),
       createExpandStage(options),
       // The seed's roles from the history stage's own copy: the caller's objects are read once, by it.
-      createVerifyStage({ ...options, initialMessages: history.init().history.messages }),
+      createVerifyStage({ ...options, initialMessages: seeded.history.messages }),
       history,
     ];
     const stages = resume === undefined ? fresh : resume.resume(fresh);
@@ -91,7 +93,7 @@ export class FacadeRun {
             else this.events.next(e as AguiEvent);
           };
     this.#runner = new ChainRunner(
-      stages.map((stage) => ({ stage, state: stage.init(), warn })),
+      stages.map((stage) => ({ stage, state: stage === history ? seeded : stage.init(), warn })),
       emit,
       {
         firstIndex: resume?.index ?? 0,
