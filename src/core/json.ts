@@ -98,13 +98,16 @@ export class NotJsonData extends Error {
   override readonly name = "NotJsonData";
 }
 
+/** Why a list with a hole is not JSON data (`itemAt`'s `NotJsonData`, and a check that names the slot). */
+export const HOLE = "a sparse array: JSON has no holes";
+
 /**
  * `source[i]`, where a hole is not JSON data: JSON text has none, and a sparse array claims a length
  * of 2³²−1 for nothing (a structured clone keeps one), which a copy slot by slot would pay for.
  */
 export function itemAt(source: readonly unknown[], i: number): unknown {
   const value = source[i];
-  if (value === undefined && !(i in source)) throw new NotJsonData("a sparse array: JSON has no holes");
+  if (value === undefined && !(i in source)) throw new NotJsonData(HOLE);
   return value;
 }
 

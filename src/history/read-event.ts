@@ -1,4 +1,4 @@
-import { byteLength, isPlainObject, jsonType, NotJsonData } from "../core/json";
+import { byteLength, HOLE, isPlainObject, jsonType, NotJsonData } from "../core/json";
 import type { Message } from "@ag-ui/core";
 import { RoleSchema } from "@ag-ui/core/schemas";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
@@ -128,7 +128,7 @@ export function messageProblem(value: unknown): string | undefined {
     if (!Array.isArray(calls)) return `\`toolCalls\` must be an array (got ${jsonType(calls)})`;
     for (let k = 0; k < calls.length; k++) {
       // A hole is refused as every way in refuses it (D-HISTORY-IDS), not taken for a missing call.
-      if (!(k in calls)) return `\`toolCalls[${k}]\` is not JSON data: a sparse array: JSON has no holes`;
+      if (!(k in calls)) return `\`toolCalls[${k}]\` is not JSON data: ${HOLE}`;
       const call: unknown = calls[k];
       if (!isPlainObject(call) || typeof call.id !== "string")
         return "every tool call must be an object with a string `id`";

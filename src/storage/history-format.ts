@@ -55,7 +55,7 @@ export interface StoredHistory {
  * stored form does not keep).
  */
 export function historyToJSON(history: ReasoningHistory): StoredHistory {
-  return storedForm(history, "historyToJSON");
+  return storedForm(readBack(history, "historyToJSON"));
 }
 
 /** The lists of a history, as its stored form holds them. */
@@ -63,8 +63,11 @@ const LISTS = ["messages", "incomplete", "issuers", "durations"];
 
 const NOT_KEPT = "is not kept by the stored form (it would read back otherwise)";
 
-/** `historyToJSON` for `caller`, which a fault names. */
-function storedForm(history: ReasoningHistory, caller: string): StoredHistory {
+/**
+ * What `parseHistory` reads back from `history`'s stored form (`historyToJSON` before the stored form is
+ * made), or a `TypeError` for `caller`, which a fault names.
+ */
+export function readBack(history: ReasoningHistory, caller: string): ReasoningHistory {
   // What every other way in refuses, the stored form refuses too (a hole JSON.stringify writes as null).
   checkHistory(history, caller);
   // Every value copied so that it reads back as it is (storedCopy), or refused.
@@ -98,6 +101,11 @@ function storedForm(history: ReasoningHistory, caller: string): StoredHistory {
   // A record in an earlier release's form is stored in today's, as every way in reads it (D-HISTORY-IDS).
   keptAsGiven(shape, "issuers", ownIssuers(read.messages, issuers as unknown as ValueIssuer[]), read.issuers);
   keptAsGiven(shape, "durations", durations, read.durations);
+  return read;
+}
+
+/** The stored form of a history `readBack` read. */
+function storedForm(read: ReasoningHistory): StoredHistory {
   return {
     format: HISTORY_FORMAT,
     version: HISTORY_FORMAT_VERSION,
@@ -130,7 +138,7 @@ export function storedIssuer(r: ValueIssuer): StoredIssuer {
 export function serializeHistory(history: ReasoningHistory): string {
   // The package's own copies, plain JSON data: JSON.stringify fails only on values nested deeper than
   // it recurses, which the pipeline carries (D-HISTORY-IDS): those are written without recursion.
-  const doc = storedForm(history, "serializeHistory");
+  const doc = storedForm(readBack(history, "serializeHistory"));
   try {
     return JSON.stringify(doc);
   } catch {

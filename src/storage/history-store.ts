@@ -4,7 +4,7 @@ import { checkHistory, optionsOf } from "../core/arguments";
 import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
-import { historyToJSON, parseHistory } from "./history-format";
+import { readBack } from "./history-format";
 import { checkThreadId, readHistory } from "./stored-record";
 import { stripValues } from "./strip-values";
 
@@ -55,7 +55,7 @@ export async function saveHistory(
   // Stripping reads every message: what is not a history a store could keep is refused first, as the
   // shipped stores' `save` refuses it — a `TypeError` naming the JSON pointer, not one from inside —
   // and what is stripped is the copy read then, not the caller's objects read a second time.
-  const stripped = stripValues(readHistory(() => parseHistory(historyToJSON(history)), refused));
+  const stripped = stripValues(readHistory(() => readBack(history, "saveHistory"), refused));
   if (stripped.lost.length > 0) {
     warningSink(options)(
       catalogued("VALUE_NOT_STORED", "R-REASON-19", {
