@@ -6,7 +6,7 @@ import { REASONING_FAMILY, TEXT_FAMILY, type MessageFamily } from "./apply-messa
 import { keepHeld, unlist } from "./incomplete";
 import { keepHeldDurations } from "./durations";
 import { hasValue, issuersOf, recordValuesOf, replaceIssuers } from "./issuers";
-import { earlierCopies, messageKey, messageValueKey, valueKey } from "./message-key";
+import { earlierCopies, KindMap, messageKind } from "./message-key";
 import { ownCopy } from "./own-copy";
 import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import { typeOf } from "../core/errors";
@@ -53,34 +53,34 @@ interface Reconciliation {
   readonly messages: Message[];
   /** The snapshot's messages placed into it (replacing or appended): their values are the producer's. */
   readonly restated: Message[];
-  /** The value keys of held messages and tool calls whose copies are gone (replaced or dropped), values with them. */
-  readonly gone: Set<string>;
+  /** The values (by kind and id) of held messages and tool calls whose copies are gone (replaced or dropped). */
+  readonly gone: KindMap<true>;
 }
 
 function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reconciliation {
-  // Snapshot message by key (a repeated key: the later copy wins, placed where the key first appears;
+  // Snapshot message by kind and id (a repeated one: the later copy wins, placed where it first appears;
   // `listedMessages` warns of each copy dropped).
-  const copies = new Map<string, Message>();
-  for (const message of snapshot) copies.set(messageKey(message), message);
+  const copies = new KindMap<Message>();
+  for (const message of snapshot) copies.set(messageKind(message), message.id, message);
   const restatesActivity = snapshot.some((m) => m.role === "activity");
   const restatesReasoning = snapshot.some((m) => m.role === "reasoning");
-  const plan: Reconciliation = { messages: [], restated: [], gone: new Set() };
-  const placed = new Set<string>();
-  const place = (key: string, message: Message): void => {
-    placed.add(key);
+  const plan: Reconciliation = { messages: [], restated: [], gone: new KindMap() };
+  const placed = new KindMap<true>();
+  const place = (kind: string, message: Message): void => {
+    placed.set(kind, message.id, true);
     plan.messages.push(message);
     plan.restated.push(message);
   };
   const drop = (message: Message): void => {
-    plan.gone.add(messageValueKey(message));
-    for (const call of toolCallsOf(message) ?? []) plan.gone.add(valueKey("tool-call", call.id));
+    plan.gone.set(messageKind(message), message.id, true);
+    for (const call of toolCallsOf(message) ?? []) plan.gone.set("tool-call", call.id, true);
   };
   for (const message of held) {
-    const key = messageKey(message);
-    const copy = copies.get(key);
+    const kind = messageKind(message);
+    const copy = copies.get(kind, message.id);
     if (copy !== undefined) {
       drop(message);
-      if (!placed.has(key)) place(key, copy);
+      if (!placed.has(kind, message.id)) place(kind, copy);
     } else if (
       (message.role === "activity" && !restatesActivity) ||
       (message.role === "reasoning" && !restatesReasoning)
@@ -89,8 +89,8 @@ function reconcile(held: readonly Message[], snapshot: readonly Message[]): Reco
     } else drop(message);
   }
   for (const message of snapshot) {
-    const key = messageKey(message);
-    if (!placed.has(key)) place(key, copies.get(key)!);
+    const kind = messageKind(message);
+    if (!placed.has(kind, message.id)) place(kind, copies.get(kind, message.id)!);
   }
   return plan;
 }

@@ -7,7 +7,7 @@ import { flatten } from "./content-builder";
 import { closed, opened } from "./incomplete";
 import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
-import { valueKey } from "./message-key";
+import { KindMap, valueKind } from "./message-key";
 import {
   byteLength,
   copyOf,
@@ -246,7 +246,7 @@ export function addToolResult(
       [id],
       "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
     );
-    const replaced = replaceIssuers(conversation, new Set([valueKey("message", id, true)]), NONE);
+    const replaced = replaceIssuers(conversation, new KindMap<true>().set(valueKind("message", true), id, true), NONE);
     return result(replaced.replaceAt(toolAt, message), [event], [w]);
   }
   // D-TOOL-RESULT-ID: an id a message of another role has is no failure (R-TEXT-5); the result is a

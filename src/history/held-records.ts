@@ -1,18 +1,18 @@
 import type { Message } from "@ag-ui/core";
 import { toolCallsOf } from "./conversation";
 import { heldDurations } from "./durations";
-import { KindMap, messageValueKind, ownIssuers, recordKind } from "./message-key";
+import { KindMap, messageKind, ownIssuers, recordKind } from "./message-key";
 import type { ReasoningHistory } from "./types";
 
 /**
- * The entity keys of the messages and tool calls in `messages`, and the value keys of their tool
- * messages (message-key.ts), each as its kind and id.
+ * The messages and tool calls in `messages` as kind and id ("message", "tool-call"), and their tool messages
+ * as the kind of their values (`messageKind`).
  */
 export function entityKeys(messages: readonly Message[]): KindMap<true> {
   const present = new KindMap<true>();
   for (const message of messages) {
     present.set("message", message.id, true);
-    if (message.role === "tool") present.set(messageValueKind(message), message.id, true);
+    if (message.role === "tool") present.set(messageKind(message), message.id, true);
     for (const call of toolCallsOf(message) ?? []) present.set("tool-call", call.id, true);
   }
   return present;

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { issuerTable, recordSpace, toolCallsOf, type Conversation } from "./conversation";
-import { recordKey } from "./message-key";
+import { recordKind, type KindMap } from "./message-key";
 import type { ValueIssuer } from "./types";
 
 /**
@@ -69,17 +69,17 @@ export function issuersOf(message: Message, issuer: string | undefined, into: Va
 }
 
 /**
- * Drops the records of the values `gone` names by value key (message-key.ts: they went with their
+ * Drops the records of the values `gone` names by kind and id (`recordKind`: they went with their
  * message or tool call, which a snapshot replaced or removed, R-REASON-20) and appends `added`.
  * Rebuilds the table (O(values)).
  */
 export function replaceIssuers(
   conversation: Conversation,
-  gone: ReadonlySet<string>,
+  gone: KindMap<true>,
   added: readonly ValueIssuer[],
 ): Conversation {
   const before = conversation.parts.issuers.toArray();
-  const isGone = (r: ValueIssuer): boolean => gone.has(recordKey(r));
+  const isGone = (r: ValueIssuer): boolean => gone.has(recordKind(r), r.entityId);
   if (added.length === 0 && !before.some(isGone)) return conversation;
   const next = before.filter((r) => !isGone(r));
   next.push(...added);

@@ -3,21 +3,20 @@ import type { ValueIssuer } from "./types";
 import { quotedId } from "../core/errors";
 
 /**
- * What identifies a message in a history (D-HISTORY-IDS): its id together with whether it is a tool
+ * What identifies a message in a history (D-HISTORY-IDS): its id together with its kind, whether it is a tool
  * message. A tool result may share its id with the message holding its call (D-TOOL-RESULT-ID:
- * LangGraph Python's unstreamed tool call), so an id alone names up to two messages.
+ * LangGraph Python's unstreamed tool call), so an id alone names up to two messages. The kind is also the
+ * kind of the value the message itself carries (`valueKind("message", isTool)`).
  */
-export function messageKey(message: Pick<Message, "id" | "role">): string {
-  return `${messageKind(message)}:${message.id}`;
-}
-
-/** The part of a message's key (`messageKey`) besides its id: whether it is a tool message. */
-export const messageKind = (message: Pick<Message, "role">): string => (message.role === "tool" ? "tool" : "message");
+export const messageKind = (message: Pick<Message, "role">): string =>
+  message.role === "tool" ? "tool message" : "message";
 
 /**
- * A map keyed by a kind and an id (a message key, an entity key, a value key), held as one map of raw ids per
- * kind. Why: the id string has its hash cached after its first lookup, where a concatenated key is a fresh
- * string to build, flatten and hash at every lookup, which was most of a middleware run on a long conversation.
+ * A map keyed by a kind and an id (a message by `messageKind`, a value or issuer record by `valueKind`, a
+ * message or tool call among `incomplete` items by its kind), held as one map of raw ids per kind; as a set,
+ * `KindMap<true>`. Why: the id string has its hash cached after its first lookup, where a concatenated key is
+ * a fresh string to build, flatten and hash at every lookup, which was most of a middleware run on a long
+ * conversation.
  */
 export class KindMap<V> {
   readonly #kinds = new Map<string, Map<string, V>>();
@@ -40,13 +39,13 @@ export class KindMap<V> {
 
 /**
  * Reads a list of messages in order (R-EVT-8: a list names each message once): for each, the index
- * of the copy of the same message (by key) held before it, or undefined for the first. The copy
+ * of the copy of the same message (`messageKind` and id) held before it, or undefined for the first. The copy
  * held is the first one, or with `keep: "last"` the latest (each replacing the one before it).
  */
 export function earlierCopies(
   keep: "first" | "last" = "first",
 ): (message: Pick<Message, "id" | "role">, at: number) => number | undefined {
-  // Key → index of the copy held so far.
+  // Message (as kind and id) → index of the copy held so far.
   const held = new KindMap<number>();
   return (message, at) => {
     const kind = messageKind(message);
@@ -57,38 +56,16 @@ export function earlierCopies(
 }
 
 /**
- * The key of a message or tool call among a history's records (`incomplete` items, issuer records):
- * its kind (or subtype), then its id — a message and a tool call may share an id.
- */
-export const entityKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
-
-/**
- * The key of the value (and its issuer record, D-ISSUER) stored on `subtype` `id`: a value on a tool
+ * The kind of the value (and its issuer record, D-ISSUER) stored on `subtype` `id`: a value on a tool
  * message has its own (`toolMessage`), apart from one on the message of another role sharing its id
  * (D-TOOL-RESULT-ID, D-HISTORY-IDS).
  */
-export const valueKey = (subtype: string, id: string, toolMessage?: boolean): string =>
-  entityKey(valueKind(subtype, toolMessage), id);
-
-/** The part of a value key besides its id. */
 export const valueKind = (subtype: string, toolMessage?: boolean): string =>
   toolMessage === true ? "tool message" : subtype;
 
-/** The part of an issuer record's key (`recordKey`) besides its id. */
+/** The kind of the value an issuer record is for. */
 export const recordKind = (record: { subtype: string; toolMessage?: boolean }): string =>
   valueKind(record.subtype, record.toolMessage);
-
-/** The key of the value `message` itself carries (its tool calls' are keyed as tool calls). */
-export const messageValueKey = (message: Pick<Message, "id" | "role">): string =>
-  entityKey(messageValueKind(message), message.id);
-
-/** The part of `messageValueKey` besides the id. */
-export const messageValueKind = (message: Pick<Message, "role">): string =>
-  valueKind("message", message.role === "tool");
-
-/** The key of the value an issuer record is for. */
-export const recordKey = (record: { subtype: string; entityId: string; toolMessage?: boolean }): string =>
-  valueKey(record.subtype, record.entityId, record.toolMessage);
 
 /** How a repeat names its message: `the id "x"`, or `the tool message id "x"` (D-HISTORY-IDS). */
 export function repeatedId(message: Pick<Message, "id" | "role">): string {

@@ -6,7 +6,7 @@ import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
 import { dropValues, type DropValue } from "./drop-values";
-import { KindMap, messageValueKind, ownIssuers, recordKind, valueKind } from "./message-key";
+import { KindMap, messageKind, ownIssuers, recordKind, valueKind } from "./message-key";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
 import { checkHistory, optionsOf, readAgain } from "../core/arguments";
@@ -38,7 +38,7 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
 
 /** The run input's messages of a checked history; each value left out is added to `withheld` and `dropped`. */
 function runInput(history: ReasoningHistory, producer: string, withheld: WithheldValues, dropped: string[]): Message[] {
-  // Value key (message-key.ts, as kind and id) → recorded issuer; a record of a value on a tool message is its own (D-HISTORY-IDS).
+  // Value (as `recordKind` and id) → recorded issuer; a record of a value on a tool message is its own (D-HISTORY-IDS).
   const recorded = new KindMap<string | undefined>();
   for (const record of ownIssuers(history.messages, history.issuers))
     recorded.set(recordKind(record), record.entityId, record.issuer);
@@ -52,7 +52,7 @@ function runInput(history: ReasoningHistory, producer: string, withheld: Withhel
   // The message `dropValues` is asked about: its own value's key depends on its role.
   let current: Message;
   const notIssuedHere: DropValue = (subtype, id) => {
-    const issuer = recorded.get(subtype === "message" ? messageValueKind(current) : valueKind(subtype), id);
+    const issuer = recorded.get(subtype === "message" ? messageKind(current) : valueKind(subtype), id);
     if (issuedHere(issuer)) return false;
     withheld.add(issuer, subtype, id);
     return true;

@@ -41,7 +41,7 @@ export function continueConversation(
   const app = appMessages(sent);
   const heldMessages = held?.messages ?? [];
 
-  // Keyed by message kind and id (D-HISTORY-IDS), not by `messageKey`: see KindMap.
+  // Keyed by message kind and id (D-HISTORY-IDS).
   const sentKeys = new KindMap<true>();
   for (const message of app) sentKeys.set(messageKind(message), message.id, true);
   const heldByKey = new KindMap<Message>();
@@ -110,7 +110,7 @@ export function continueConversation(
  * the application sets itself is `producer`'s (D-ISSUER), as are the values of a message it adds.
  */
 class ValueMerge {
-  // Value key (as kind and id) → the record replacing (or joining) the held one.
+  // Value (as `recordKind` and id) → the record replacing (or joining) the held one.
   private readonly changed = new KindMap<ValueIssuer>();
   // The first record set for each key of `changed`, in that order: the new ones go out in it.
   private readonly order: ValueIssuer[] = [];

@@ -1,7 +1,7 @@
 import { quotedId } from "../core/errors";
 import { Conversation, type HistoryState, type OpenSpan } from "../history/conversation";
 import { entityKeys } from "../history/held-records";
-import { entityKey } from "../history/message-key";
+import { KindMap } from "../history/message-key";
 import { ownCopy } from "../history/own-copy";
 import { Table } from "../history/table";
 import {
@@ -69,20 +69,19 @@ export function historyStateFromJSON(
   const removed = shape.object(doc.removed, "/removed");
   const held = entityKeys(history.messages);
   // An item open in this stage is held, and listed as incomplete "open" (incomplete.ts keeps both in step).
-  const listed = new Set(
-    history.incomplete.filter((item) => item.reason === "open").map((item) => entityKey(item.kind, item.id)),
-  );
+  const listed = new KindMap<true>();
+  for (const item of history.incomplete) if (item.reason === "open") listed.set(item.kind, item.id, true);
   const openMessages = ids(shape, open.messages, "/open/messages").map((id) => {
     if (conversation.positionOf(id) === undefined)
       shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not hold`);
-    if (!listed.has(entityKey("message", id)))
+    if (!listed.has("message", id))
       shape.fail("/open/messages", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
     return id;
   });
   const openToolCalls = ids(shape, open.toolCalls, "/open/toolCalls").map((id) => {
     if (!held.has("tool-call", id))
       shape.fail("/open/toolCalls", `names ${quotedId(id)}, which no held assistant message holds`);
-    if (!listed.has(entityKey("tool-call", id)))
+    if (!listed.has("tool-call", id))
       shape.fail("/open/toolCalls", `names ${quotedId(id)}, which the history does not list as incomplete "open"`);
     return id;
   });

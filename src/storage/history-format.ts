@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { earlierCopies, entityKey, idsByRole, ownIssuers, repeatedId, wrongToolMessage } from "../history/message-key";
+import { earlierCopies, idsByRole, KindMap, ownIssuers, repeatedId, wrongToolMessage } from "../history/message-key";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -199,9 +199,8 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
 
 /** Reads a list's entries in order: whether this kind and id came before (a list names each once). */
 function repeatsOf(): (kind: string, id: string) => boolean {
-  const seen = new Set<string>();
-  // A key seen before leaves the set as large as it was.
-  return (kind, id) => seen.size === seen.add(entityKey(kind, id)).size;
+  const seen = new KindMap<true>();
+  return (kind, id) => seen.has(kind, id) || !seen.set(kind, id, true);
 }
 
 const KINDS = ["message", "tool-call"] as const;

@@ -1,5 +1,5 @@
 import { byteLength, isPlainObject, presentItems } from "../core/json";
-import { entityKey } from "../history/message-key";
+import { KindMap } from "../history/message-key";
 import { holds, kitError } from "./arguments";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
@@ -32,12 +32,12 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
     subtype: v.subtype,
     entityId: v.entityId,
     bytes: byteLength(v.encryptedValue),
-    identical: (received.get(entityKey(v.subtype, v.entityId)) ?? []).includes(v.encryptedValue),
+    identical: (received.get(v.subtype, v.entityId) ?? []).includes(v.encryptedValue),
   }));
 }
 
-/** Entity key → the encrypted values `request` carries there; a read of it that throws is a `TypeError`. */
-function receivedValues(request: unknown): Map<string, unknown[]> {
+/** Kind and id → the encrypted values `request` carries there; a read of it that throws is a `TypeError`. */
+function receivedValues(request: unknown): KindMap<unknown[]> {
   try {
     return carried(request);
   } catch {
@@ -46,14 +46,14 @@ function receivedValues(request: unknown): Map<string, unknown[]> {
   }
 }
 
-function carried(request: unknown): Map<string, unknown[]> {
+function carried(request: unknown): KindMap<unknown[]> {
   const body = isPlainObject(request) && "json" in request && !("messages" in request) ? request.json : request;
-  // Entity key → the values the request carries there: a tool result may share its message's id
+  // Kind and id → the values the request carries there: a tool result may share its message's id
   // (D-TOOL-RESULT-ID), and a value issued for that id is back if either of the two carries it.
-  const received = new Map<string, unknown[]>();
-  const carry = (key: string, value: unknown): void => {
-    const values = received.get(key);
-    if (values === undefined) received.set(key, [value]);
+  const received = new KindMap<unknown[]>();
+  const carry = (kind: string, id: string, value: unknown): void => {
+    const values = received.get(kind, id);
+    if (values === undefined) received.set(kind, id, [value]);
     else values.push(value);
   };
   // A list read up to its first hole: a sparse one (a structured clone keeps one) claims 2³²−1 slots.
@@ -61,10 +61,9 @@ function carried(request: unknown): Map<string, unknown[]> {
   // Ids as they are (an issued one is a string): `String()` of a sparse array would be 2³²−1 commas.
   for (const m of messages) {
     if (!isPlainObject(m)) continue;
-    if (typeof m.id === "string") carry(entityKey("message", m.id), m.encryptedValue);
+    if (typeof m.id === "string") carry("message", m.id, m.encryptedValue);
     for (const call of Array.isArray(m.toolCalls) ? presentItems(m.toolCalls) : []) {
-      if (isPlainObject(call) && typeof call.id === "string")
-        carry(entityKey("tool-call", call.id), call.encryptedValue);
+      if (isPlainObject(call) && typeof call.id === "string") carry("tool-call", call.id, call.encryptedValue);
     }
   }
   return received;
