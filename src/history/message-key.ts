@@ -83,24 +83,20 @@ export function repeatedId(message: Pick<Message, "id" | "role">): string {
 export function ownIssuers(
   messages: readonly Message[],
   issuers: readonly ValueIssuer[],
-  { tool, other } = idsByRole(messages),
+  held = messageIds(messages),
 ): readonly ValueIssuer[] {
-  const old = (r: ValueIssuer): boolean =>
-    r.subtype === "message" && r.toolMessage !== true && !other.has(r.entityId) && tool.has(r.entityId);
+  const old = ({ subtype, toolMessage, entityId: id }: ValueIssuer): boolean =>
+    subtype === "message" && toolMessage !== true && !held.has("message", id) && held.has("tool message", id);
   if (!issuers.some(old)) return issuers;
   const own = new Set(issuers.filter((r) => r.toolMessage === true).map((r) => r.entityId));
   return issuers.flatMap((r) => (!old(r) ? [r] : own.has(r.entityId) ? [] : [{ ...r, toolMessage: true as const }]));
 }
 
-/** The ids of `messages`' tool messages, and of the others (a tool result may share its id, D-TOOL-RESULT-ID). */
-export function idsByRole(messages: readonly Pick<Message, "id" | "role">[]): {
-  tool: Set<string>;
-  other: Set<string>;
-} {
-  const tool = new Set<string>();
-  const other = new Set<string>();
-  for (const message of messages) (message.role === "tool" ? tool : other).add(message.id);
-  return { tool, other };
+/** Each of `messages` as its kind and id (a tool result may share its id, D-TOOL-RESULT-ID). */
+export function messageIds(messages: readonly Pick<Message, "id" | "role">[]): KindMap<true> {
+  const ids = new KindMap<true>();
+  for (const message of messages) ids.set(messageKind(message), message.id, true);
+  return ids;
 }
 
 /** Whether a record's `toolMessage` is other than absent, or `true` on a record of subtype "message" (D-HISTORY-IDS). */

@@ -3,7 +3,7 @@ import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
 import { entityKeys, heldRecords } from "../history/held-records";
 import { hasValue, issuerRecord, issuersOf, messageRecord } from "../history/issuers";
-import { KindMap, messageKind, recordKind } from "../history/message-key";
+import { KindMap, messageIds, messageKind, recordKind } from "../history/message-key";
 import { ownCopy } from "../history/own-copy";
 import { isPlainObject, lengthOf, NotJsonData } from "../core/json";
 import { messageProblem } from "../history/read-event";
@@ -42,8 +42,7 @@ export function continueConversation(
   const heldMessages = held?.messages ?? [];
 
   // Keyed by message kind and id (D-HISTORY-IDS).
-  const sentKeys = new KindMap<true>();
-  for (const message of app) sentKeys.set(messageKind(message), message.id, true);
+  const sentKeys = messageIds(app);
   const heldByKey = new KindMap<Message>();
   // Held activity messages the application does not send, by the key of the message they follow ("", "": first).
   const following = new KindMap<Message[]>();

@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
-import { earlierCopies, idsByRole, KindMap, ownIssuers, repeatedId, wrongToolMessage } from "../history/message-key";
+import { earlierCopies, KindMap, messageIds, ownIssuers, repeatedId, wrongToolMessage } from "../history/message-key";
+import { issuerRecord } from "../history/issuers";
 import { MessageSchema } from "@ag-ui/core/schemas";
 import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
@@ -227,21 +228,19 @@ function readIssuers(shape: JsonShape, value: unknown, messages: readonly Messag
     const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
     if (wrongToolMessage(record))
       shape.fail(`/issuers/${i}/toolMessage`, 'is only `true`, on a record of subtype "message" (D-HISTORY-IDS)');
-    return record.toolMessage === true
-      ? { subtype, entityId, issuer, toolMessage: true }
-      : { subtype, entityId, issuer };
+    return issuerRecord(subtype, entityId, issuer, record.toolMessage === true);
   });
   // One record per stored value (D-ISSUER, D-REPEAT); a tool message's is its own (D-HISTORY-IDS).
   // Before tool messages had their own records, one sharing its id with a message of another role
   // could leave two records of that id: such a history (no `toolMessage` anywhere) still reads.
-  const byRole = idsByRole(messages);
-  const { tool, other } = byRole;
+  const held = messageIds(messages);
   const legacy = records.every((r) => r.toolMessage === undefined);
   const repeated = repeatsOf();
   const again = repeatsOf();
   records.forEach((r, i) => {
     const kind = r.toolMessage === true ? "tool message" : r.subtype;
-    const twoMessages = legacy && r.subtype === "message" && tool.has(r.entityId) && other.has(r.entityId);
+    const twoMessages =
+      legacy && r.subtype === "message" && held.has("tool message", r.entityId) && held.has("message", r.entityId);
     if (repeated(kind, r.entityId) && (!twoMessages || again(kind, r.entityId)))
       shape.fail(
         `/issuers/${i}`,
@@ -249,7 +248,7 @@ function readIssuers(shape: JsonShape, value: unknown, messages: readonly Messag
       );
   });
   // An earlier release's record of a tool message's value is read as that tool message's (D-HISTORY-IDS).
-  return ownIssuers(messages, records, byRole) as ValueIssuer[];
+  return ownIssuers(messages, records, held) as ValueIssuer[];
 }
 
 const DURATION_KINDS = ["message", "span"] as const;
