@@ -12,6 +12,7 @@ import {
   type StoredHistory,
 } from "../storage/history-format";
 import { JsonShape } from "../storage/json-shape";
+import { readerCopy } from "../storage/stored-copy";
 
 /** Id lists of `HistoryOpenSets`, in JSON. */
 export interface HistoryOpenSetsJSON {
@@ -59,7 +60,7 @@ export function historyStateToJSON(state: HistoryState): HistoryStateJSON {
 /** Reads (and checks) what `historyStateToJSON` wrote; a bad part is a `TypeError` naming its JSON pointer. */
 export function historyStateFromJSON(
   json: unknown,
-  shape = new JsonShape("historyStateFromJSON"),
+  shape = new JsonShape("historyStateFromJSON", "", readerCopy(json)),
   producer?: string,
 ): HistoryState {
   const doc = shape.object(json, "");

@@ -9,6 +9,7 @@ import type { HistoryState } from "../history/conversation";
 import type { EnforceState } from "../schema/enforce-schema";
 import type { UpcastState } from "../upcast/upcast-thinking";
 import { JsonShape } from "../storage/json-shape";
+import { readerCopy } from "../storage/stored-copy";
 import { sameProducer, shownIdentity } from "../history/producer-identity";
 import { expandStateFromJSON, expandStateToJSON, type ExpandStateJSON } from "./chunk-codec";
 import { verifyStateFromJSON, verifyStateToJSON, type VerifyStateJSON } from "./discipline-codec";
@@ -91,7 +92,9 @@ export interface ResumePoint {
  * Every stage state is read in full here; `resume` reads them again per subscription.
  */
 export function readPipelineSnapshot(json: unknown, producer: string | undefined): ResumePoint {
-  const shape = new JsonShape("resumeFrom");
+  // A snapshot given as a value (not text) is read as strictly as a stored history (D-HISTORY-IDS):
+  // exportState() writes JSON data only, and a Date put into it is refused, not read as {}.
+  const shape = new JsonShape("resumeFrom", "", readerCopy(json));
   const doc = shape.object(shape.parsed(json), "");
   shape.header(doc, SNAPSHOT_FORMAT, SNAPSHOT_VERSION);
   const exportedFor = shape.stringOrNull(doc.producer, "/producer");

@@ -6,8 +6,8 @@ import { quotedId } from "../core/errors";
 import { describeIssues } from "../schema/describe-issues";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "../history/types";
 import { JsonShape } from "./json-shape";
-import { storedCopy } from "./stored-copy";
-import { writeJson } from "../core/json";
+import { checkStoredObject, readerCopy, storedCopy } from "./stored-copy";
+import { setOwn, writeJson } from "../core/json";
 import { checkHistory } from "../core/arguments";
 import { toPointer } from "../schema/json-pointer";
 
@@ -76,11 +76,10 @@ export function readBack(history: ReasoningHistory, caller: string): ReasoningHi
   const h = shape.object(history, "");
   for (const key of Object.keys(h))
     if (!LISTS.includes(key) && h[key] !== undefined) shape.fail(toPointer([key]), NOT_KEPT);
-  // Each entry read once, into a copy JSON writes as it is; the messages by the reader.
+  // Each entry read once, into a copy JSON writes as it is (a fault named by its field, as the reader
+  // names it); the messages by the reader.
   const entries = (list: string): Record<string, unknown>[] =>
-    shape
-      .array(h[list] ?? [], `/${list}`)
-      .map((entry, i) => shape.json(entry, `/${list}/${i}`) as Record<string, unknown>);
+    shape.array(h[list] ?? [], `/${list}`).map((entry, i) => entryOf(shape, entry, `/${list}/${i}`));
   const incomplete = entries("incomplete");
   const issuers = entries("issuers");
   // A history built before durations existed (no such list) is stored with none.
@@ -152,13 +151,18 @@ export function serializeHistory(history: ReasoningHistory): string {
  * the format tag and version, every message against the AG-UI 1.0 `MessageSchema`, message ids
  * unique (R-EVT-8), the incomplete list and the issuer records (one per entity, D-ISSUER). Anything
  * else is a `TypeError` naming the JSON pointer at fault, never the content found there (D-REDACT).
+ * A value (not text) is read as strictly as the writers write: what they refuse — a `Date`, a `Map`,
+ * an `undefined` array item, -0, a symbol-keyed entry… — is refused here too, in their words.
  */
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the usual input; any value is checked
 export function parseHistory(json: string | unknown): ReasoningHistory {
-  return readStoredHistory(json, new JsonShape("parseHistory"), "");
+  return readStoredHistory(json, new JsonShape("parseHistory", "", readerCopy(json)), "");
 }
 
-/** `parseHistory` for a stored history nested at `path` of a larger document read by `shape`. */
+/**
+ * `parseHistory` for a stored history nested at `path` of a larger document read by `shape`, which
+ * copies its parts as strictly as the whole document needs (`readerCopy` of it).
+ */
 export function readStoredHistory(json: unknown, shape: JsonShape, path: string): ReasoningHistory {
   const nested = shape.at(path);
   const doc = nested.object(nested.parsed(json), "");
@@ -198,6 +202,18 @@ function readMessages(shape: JsonShape, value: unknown): Message[] {
   });
 }
 
+/**
+ * An entry of a list (an incomplete item, an issuer record, a duration) read once, into a copy: each
+ * field copied as `shape` copies a value, a fault named at the field; the entry itself refused as a
+ * writer's copy refuses an object (a `Date`, a symbol-keyed field: never found in text).
+ */
+function entryOf(shape: JsonShape, value: unknown, path: string): Record<string, unknown> {
+  const entry = shape.object(value, path);
+  shape.guarded(path, () => checkStoredObject(value as object));
+  for (const key of Object.keys(entry)) setOwn(entry, key, shape.json(entry[key], path + toPointer([key])));
+  return entry;
+}
+
 /** Reads a list's entries in order: whether this kind and id came before (a list names each once). */
 function repeatsOf(): (kind: string, id: string) => boolean {
   const seen = new KindMap<true>();
@@ -211,7 +227,7 @@ function readIncomplete(shape: JsonShape, value: unknown): IncompleteItem[] {
   // The history lists an item once, with one reason (D-TRUNC).
   const repeated = repeatsOf();
   return shape.array(value, "/incomplete").map((entry, i) => {
-    const item = shape.object(entry, `/incomplete/${i}`);
+    const item = entryOf(shape, entry, `/incomplete/${i}`);
     const kind = shape.oneOf(item.kind, KINDS, `/incomplete/${i}/kind`);
     const id = shape.string(item.id, `/incomplete/${i}/id`);
     if (repeated(kind, id))
@@ -222,7 +238,7 @@ function readIncomplete(shape: JsonShape, value: unknown): IncompleteItem[] {
 
 function readIssuers(shape: JsonShape, value: unknown, messages: readonly Message[]): ValueIssuer[] {
   const records = shape.array(value, "/issuers").map((entry, i): ValueIssuer => {
-    const record = shape.object(entry, `/issuers/${i}`);
+    const record = entryOf(shape, entry, `/issuers/${i}`);
     const subtype = shape.oneOf(record.subtype, KINDS, `/issuers/${i}/subtype`);
     const entityId = shape.string(record.entityId, `/issuers/${i}/entityId`);
     const issuer = shape.stringOrNull(record.issuer, `/issuers/${i}/issuer`);
@@ -258,7 +274,7 @@ function readDurations(shape: JsonShape, value: unknown): ReasoningDuration[] {
   const repeated = repeatsOf();
   return shape.array(value, "/durations").map((entry, i) => {
     const path = `/durations/${i}`;
-    const r = shape.object(entry, path);
+    const r = entryOf(shape, entry, path);
     const kind = shape.oneOf(r.kind, DURATION_KINDS, `${path}/kind`);
     const id = shape.string(r.id, `${path}/id`);
     if (repeated(kind, id))

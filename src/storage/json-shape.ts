@@ -80,8 +80,8 @@ export class JsonShape {
     return this.guarded(path, () => this.copy(value));
   }
 
-  /** `read()`, or a `TypeError` at `path` when it throws. */
-  private guarded<T>(path: string, read: () => T): T {
+  /** `read()`, or a `TypeError` at `path` when it throws (`NotJsonData` in its words, any other error in none). */
+  guarded<T>(path: string, read: () => T): T {
     try {
       return read();
     } catch (error) {

@@ -60,5 +60,7 @@ export function historyOfRecord(store: string, threadId: string, record: unknown
     throw new TypeError(
       `${corrupt}it is ${record === null ? "null" : typeof record}, not the text serializeHistory writes`,
     );
+  // Text only: JSON data, nothing a writer would refuse. (A value — a structured clone — would be read
+  // as strictly as the writers write by the same call, parseHistory's readerCopy.)
   return readHistory(() => parseHistory(record), corrupt);
 }

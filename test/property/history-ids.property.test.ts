@@ -5,9 +5,12 @@
  * added — a tool result under the id of the assistant message holding its call (LangGraph Python's
  * unstreamed tool call), and a tool message followed by a text message under its id:
  *
- * 1. `parseHistory(serializeHistory(h))` equals `h` at every history `history$` publishes;
+ * 1. `parseHistory(serializeHistory(h))` equals `h` at every history `history$` publishes, and
+ *    `parseHistory(historyToJSON(h))` (a value, read as strictly as the writers write; also as a
+ *    structured clone keeps it) equals it too (D-PATHS);
  * 2. `resumeFrom(exportState())`, through JSON, at every cut point continues exactly as the
- *    uninterrupted run (same outcome, same final history);
+ *    uninterrupted run (same outcome, same final history), and so does the snapshot value itself
+ *    (a structured clone, read as strictly as a stored history) at the middle cut point;
  * 3. `toRunInputMessages(h)` given back as `initialMessages`, as `initialHistory`, as a
  *    `RUN_STARTED.input` echo and in a `MESSAGES_SNAPSHOT` gives the same messages.
  */
@@ -17,6 +20,7 @@ import { from } from "rxjs";
 import type { Message } from "@ag-ui/core";
 import {
   isReasoningProtocolError,
+  historyToJSON,
   parseHistory,
   reasoningPipeline,
   serializeHistory,
@@ -109,20 +113,36 @@ describe("D-HISTORY-IDS every way into a history accepts what the pipeline deriv
         if (keys.length !== new Set(keys).size) shared++;
 
         // 1. Storage, at every published history.
-        for (const h of whole.histories) expect(parseHistory(serializeHistory(h))).toEqual(h);
+        for (const h of whole.histories) {
+          const back = parseHistory(serializeHistory(h));
+          expect(back).toEqual(h);
+          const json = historyToJSON(h);
+          expect(parseHistory(json)).toEqual(back);
+          expect(parseHistory(structuredClone(json))).toEqual(back);
+        }
 
-        // 2. Resume at every cut point (through JSON, as a snapshot is stored).
-        for (const cut of cutPoints(events.length, 16)) {
-          const ids = mintingIds();
-          const first = run(events.slice(0, cut), { ...base, idFactory: ids, initialMessages: c.initialMessages });
-          if (first.error !== undefined && first.error !== "RUN_TRUNCATED") continue; // not exportable
-          const snapshot = JSON.parse(JSON.stringify(first.exportState())) as PipelineSnapshot;
-          const second = run(events.slice(cut), { ...base, idFactory: ids, resumeFrom: resumable(snapshot) });
-          expect({ cut, error: second.error, history: second.history }).toEqual({
-            cut,
-            error: whole.error,
-            history: whole.history,
-          });
+        // 2. Resume at every cut point (through JSON, as a snapshot is stored; once as the value itself).
+        const cuts = cutPoints(events.length, 16);
+        for (const cut of cuts) {
+          // Through JSON, as a snapshot is stored; at the middle cut also the value itself, as a
+          // structured clone keeps it (IndexedDB, postMessage).
+          const ways = cut === cuts[cuts.length >> 1] ? [false, true] : [false];
+          for (const asValue of ways) {
+            const ids = mintingIds();
+            const first = run(events.slice(0, cut), { ...base, idFactory: ids, initialMessages: c.initialMessages });
+            if (first.error !== undefined && first.error !== "RUN_TRUNCATED") continue; // not exportable
+            const exported = first.exportState();
+            const snapshot = (
+              asValue ? structuredClone(exported) : JSON.parse(JSON.stringify(exported))
+            ) as PipelineSnapshot;
+            const second = run(events.slice(cut), { ...base, idFactory: ids, resumeFrom: resumable(snapshot) });
+            expect({ cut, asValue, error: second.error, history: second.history }).toEqual({
+              cut,
+              asValue,
+              error: whole.error,
+              history: whole.history,
+            });
+          }
         }
 
         // 3. The run input given back, four ways.

@@ -20,6 +20,9 @@ import { stripValues } from "../../src/storage/strip-values";
 import { ev } from "../../src/testing/builders";
 import { runPipeline } from "../../src/testing/run-pipeline";
 import { caseCount } from "../support/case-count";
+import { from } from "rxjs";
+import { reasoningPipeline } from "../../src";
+import { resumable, type PipelineSnapshot } from "../../src/resilience";
 
 const SEED = Number(process.env.FC_SEED ?? 20261207);
 const SECRET = "secret thought";
@@ -308,7 +311,26 @@ const KNOWN: [string, (h: Obj) => void, string][] = [
     (h) => (h.durations[0].note = SECRET),
     `/durations/0/note ${NOT_KEPT}`,
   ],
-  ["a Date as a duration's start", (h) => (h.durations[0].startedAt = new Date(0)), `/durations/0 ${NOT_PLAIN}`],
+  [
+    "a Date as a duration's start",
+    (h) => (h.durations[0].startedAt = new Date(0)),
+    `/durations/0/startedAt ${NOT_PLAIN}`,
+  ],
+  [
+    "-0 as a duration's start",
+    (h) => (h.durations[0].startedAt = -0),
+    "/durations/0/startedAt cannot be read as JSON data (it holds -0: JSON writes it as 0)",
+  ],
+  [
+    "a symbol-keyed field of an incomplete item",
+    (h) => (h.incomplete[0][Symbol("s")] = SECRET),
+    "/incomplete/0 cannot be read as JSON data (it holds a symbol-keyed entry: JSON leaves it out)",
+  ],
+  [
+    "a Map in a field of an issuer record",
+    (h) => (h.issuers[0].note = new Map([[SECRET, 1]])),
+    `/issuers/0/note ${NOT_PLAIN}`,
+  ],
   ["a field beside the four lists", (h) => (h.note = SECRET), `/note ${NOT_KEPT}`],
 ];
 
@@ -382,6 +404,128 @@ describe("D-HISTORY-IDS the stored form round-trips: what a writer accepts reads
     expect(serializeHistory(parseHistory(text))).toBe(text);
     expect(text).toContain(`${"[".repeat(20_000)}"${SECRET}"`);
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The reader given a value (not text) reads as strictly as the writers write
+// ---------------------------------------------------------------------------------------------
+
+/** What a `make` of the table does to a history, done to its stored form (the same four lists). */
+const storedWith = (make: (h: Obj) => void): Obj => {
+  const doc = structuredClone(historyToJSON(BASE)) as unknown as Obj;
+  make(doc);
+  return doc;
+};
+
+/** The refusal `read` throws, checked to carry no content (D-REDACT); `undefined` when it reads. */
+function refusal(read: () => unknown): { readonly type: string; readonly message: string } | undefined {
+  try {
+    read();
+    return undefined;
+  } catch (error) {
+    const e = error as Error;
+    expect(e.message).not.toContain(SECRET);
+    // No cause: a thrown getter's own error (which may quote content) is not passed on.
+    expect(e.cause).toBeUndefined();
+    return { type: e.constructor.name, message: e.message };
+  }
+}
+
+/** The KNOWN cases a value in a message or a list entry makes: faults of the value itself, not of the history's shape. */
+const VALUE_FAULTS = KNOWN.filter(([, , problem]) => problem.includes(" cannot be read as JSON data ("));
+
+describe("D-HISTORY-IDS D-PATHS parseHistory of a value refuses what the writers refuse, in their words", () => {
+  it("D-HISTORY-IDS: the table holds the values the brief names (and the stored form without them reads)", () => {
+    expect(VALUE_FAULTS.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        "a Date in metadata",
+        "a Map, a boxed string and a typed array in metadata",
+        "a function in metadata",
+        "an undefined item in content parts",
+        "NaN in metadata",
+        "Infinity in a content part",
+        "a sparse list of content parts",
+        "a getter that throws, deep in a tool call",
+        "a symbol-keyed entry in metadata",
+        "-0 in metadata",
+        "a Date as a duration's start",
+      ]),
+    );
+    expect(parseHistory(storedWith(() => {}))).toEqual(BASE);
+  });
+
+  it.each(VALUE_FAULTS)(
+    "D-HISTORY-IDS D-REDACT: %s: parseHistory(object) refuses it as serializeHistory does, naming the pointer",
+    (_name, make, problem) => {
+      const h = base();
+      make(h);
+      const written = refusal(() => serializeHistory(h as ReasoningHistory));
+      expect(written).toEqual({ type: "TypeError", message: `agui-reasoning: serializeHistory: ${problem}` });
+      const read = refusal(() => parseHistory(storedWith(make)));
+      expect(read).toEqual({ type: "TypeError", message: `agui-reasoning: parseHistory: ${problem}` });
+    },
+  );
+
+  it.each([
+    [
+      "a class instance in metadata (JSON writes its own fields)",
+      (h: Obj) => {
+        class Step {
+          kind = "search";
+        }
+        h.messages[0].metadata = { step: new Step() };
+      },
+    ],
+    [
+      "a metadata object without a prototype",
+      (h: Obj) => (h.messages[0].metadata = Object.assign(Object.create(null), { a: 1 })),
+    ],
+    ["an undefined field (JSON leaves it out)", (h: Obj) => (h.messages[0].name = undefined)],
+    ["an own `__proto__` key in metadata", (h: Obj) => (h.messages[0].metadata = JSON.parse('{"__proto__":{"a":1}}'))],
+  ])("D-HISTORY-IDS: %s: what the writers accept, parseHistory(object) reads as it reads the text", (_name, make) => {
+    const h = base();
+    make(h);
+    expect(refusal(() => serializeHistory(h as ReasoningHistory))).toBeUndefined();
+    const doc = storedWith(make);
+    expect(parseHistory(doc)).toEqual(parseHistory(JSON.stringify(doc)));
+    expect(parseHistory(doc)).toEqual(h);
+  });
+
+  it("D-HISTORY-IDS: text holds JSON data only: a -0 in stored text reads as 0, as a writer wrote it", () => {
+    const text = serializeHistory(BASE).replace(/"startedAt":\d+/, '"startedAt":-0');
+    expect(Object.is(parseHistory(text).durations[0]!.startedAt, 0)).toBe(true);
+  });
+
+  it.each([
+    [
+      "a Date in a message's metadata",
+      (h: Obj) => (h.messages[0].metadata = { at: new Date(0) }),
+      "/messages/0",
+      NOT_PLAIN,
+    ],
+    [
+      "-0 as a duration's start",
+      (h: Obj) => (h.durations[0].startedAt = -0),
+      "/durations/0/startedAt",
+      "cannot be read as JSON data (it holds -0: JSON writes it as 0)",
+    ],
+  ])(
+    "D-HISTORY-IDS D-PATHS: resumeFrom given a snapshot value holding %s refuses it as parseHistory does; through JSON it reads",
+    (_name, make, pointer, problem) => {
+      const quiet = { quiet: true, onWarning: () => {} };
+      const first = reasoningPipeline(from([{ type: "RUN_STARTED", threadId: "t1", runId: "r1" }]), quiet);
+      first.events$.subscribe({ error: () => {} });
+      const snapshot = structuredClone(first.exportState()) as unknown as Obj;
+      snapshot.history.history = storedWith(make);
+      const resume = (s: unknown) => () =>
+        reasoningPipeline(from([]), { ...quiet, resumeFrom: resumable(s as PipelineSnapshot) });
+      expect(refusal(resume(snapshot))).toEqual({
+        type: "TypeError",
+        message: `agui-reasoning: resumeFrom: /history/history${pointer} ${problem}`,
+      });
+      expect(refusal(resume(JSON.stringify(snapshot)))).toBeUndefined();
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
