@@ -1,4 +1,6 @@
 import { listProblem, optionsOf } from "../core/arguments";
+import { ERROR_CODES } from "../core/errors";
+import { WARNING_CODES } from "../core/warning-codes";
 
 /**
  * The kit's own arguments, checked where TypeScript did not check them (JavaScript, `any`): a wrong
@@ -37,10 +39,23 @@ export function listArgument<T>(
   return value;
 }
 
-/** A string argument (a code, a prefix): anything else is a `TypeError` (a sparse array's text is 2³²−1 commas). */
+/** A string argument (a prefix): anything else is a `TypeError` (a sparse array's text is 2³²−1 commas). */
 export function stringArgument(value: string, caller: string, what: string): string {
   if (typeof value !== "string") throw kitError(`${caller}'s ${what} must be a string`);
   return value;
+}
+
+const CATALOGUES = { ERROR_CODES, WARNING_CODES };
+
+/**
+ * A code argument: a code of `catalogue` (`ERROR_CODES` for a failure, `WARNING_CODES` for a warning),
+ * else a `TypeError` naming `caller` and the code given. A misspelt code would make a test that can
+ * never pass, or with `.not` one that can never fail: refused both ways.
+ */
+export function codeArgument(value: unknown, caller: string, catalogue: keyof typeof CATALOGUES): string {
+  if (typeof value === "string" && Object.hasOwn(CATALOGUES[catalogue], value)) return value;
+  const shown = typeof value === "string" ? JSON.stringify(value) : `(a ${typeof value})`;
+  throw kitError(`${caller}'s code ${shown} is not one of ${catalogue}`);
 }
 
 /** Whether `test(value)` holds, a read that throws (a getter, a revoked proxy) counting as not. */

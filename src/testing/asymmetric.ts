@@ -2,7 +2,7 @@ import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import type { ReasoningWarningCode } from "../core/warning-codes";
 import { readEach } from "../core/arguments";
-import { holds, kitError, listArgument, objectArgument, stringArgument } from "./arguments";
+import { codeArgument, holds, kitError, listArgument, objectArgument } from "./arguments";
 import { deepMatch, show, type AsymmetricMatcher } from "./deep-match";
 
 /** The fields of a `ReasoningProtocolError` a test may pin besides its code. */
@@ -24,7 +24,8 @@ export type ExpectedWarning = Partial<Omit<ReasoningWarning, "code" | "message">
  * `expectObservable(out).toBe("a #", values, protocolErrorWith("ORPHAN_CONTENT", { eventIndex: 1 }))`
  */
 export function protocolErrorWith(code: ReasoningErrorCode, expected: ExpectedFailure = {}): AsymmetricMatcher {
-  stringArgument(code, "protocolErrorWith", "code");
+  // A misspelt code would match nothing, and with `.not` anything: refused.
+  codeArgument(code, "protocolErrorWith", "ERROR_CODES");
   const given = defined(expected, "protocolErrorWith");
   return fieldsMatcher(called("protocolErrorWith", code, given), { name: "ReasoningProtocolError", code, ...given });
 }
@@ -34,7 +35,8 @@ export function protocolErrorWith(code: ReasoningErrorCode, expected: ExpectedFa
  * (its `message` is prose, so it is not pinned). `warningWith("UNKNOWN_ENTITY", { ids: ["x"] })`.
  */
 export function warningWith(code: ReasoningWarningCode, expected: ExpectedWarning = {}): AsymmetricMatcher {
-  stringArgument(code, "warningWith", "code");
+  // A misspelt code would match nothing, and with `.not` anything: refused.
+  codeArgument(code, "warningWith", "WARNING_CODES");
   const given = defined(expected, "warningWith");
   return fieldsMatcher(called("warningWith", code, given), { code, ...given });
 }

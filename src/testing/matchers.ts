@@ -1,10 +1,10 @@
 import { isObservable, type Observable } from "rxjs";
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
-import { WARNING_CODES, type ReasoningWarningCode } from "../core/warning-codes";
+import type { ReasoningWarningCode } from "../core/warning-codes";
 import { isPlainObject, jsonType } from "../core/json";
 import { listProblem } from "../core/arguments";
-import { holds, kitError, listArgument, objectArgument, stringArgument } from "./arguments";
+import { codeArgument, holds, listArgument, objectArgument } from "./arguments";
 import { defined, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
 import { runPipeline } from "./run-pipeline";
 import { inspectEvents, type InspectOptions } from "../cli/inspect";
@@ -60,7 +60,8 @@ export const reasoningMatchers = {
   toBeConformant,
   toFailWithCode(this: MatcherContext, received: unknown, code: string, expected: ExpectedFailure = {}): MatcherResult {
     // Arguments of the test itself: wrong ones are refused both ways (`.not` would pass on anything).
-    stringArgument(code, "toFailWithCode", "code");
+    // A misspelt code would make `.not.toFailWithCode` pass whatever happened: refused both ways.
+    codeArgument(code, "toFailWithCode", "ERROR_CODES");
     const wanted = { code, ...defined(expected, "toFailWithCode") };
     const outcome = guarded(failureOf, received);
     if ("problem" in outcome)
@@ -86,10 +87,7 @@ export const reasoningMatchers = {
 
   toWarnWith(this: MatcherContext, received: unknown, code: string, expected: ExpectedWarning = {}): MatcherResult {
     // A misspelt code would make `.not.toWarnWith` pass whatever happened: refused both ways.
-    if (typeof code !== "string" || !Object.hasOwn(WARNING_CODES, code)) {
-      const shown = typeof code === "string" ? JSON.stringify(code) : `(a ${typeof code})`;
-      throw kitError(`toWarnWith's code ${shown} is not one of WARNING_CODES`);
-    }
+    codeArgument(code, "toWarnWith", "WARNING_CODES");
     const wanted = { code, ...defined(expected, "toWarnWith") };
     const warnings = guarded(warningsOf, received);
     if ("problem" in warnings) return { pass: false, message: () => `expected warnings, but ${warnings.problem}` };

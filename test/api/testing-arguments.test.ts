@@ -69,20 +69,30 @@ const WRONG: [string, string, () => unknown][] = [
     "historyOf: issuers must be an array (got null)",
     call(testing.historyOf, [], { issuers: null }),
   ],
-  ...(["protocolErrorWith", "warningWith"] as const).flatMap((name): [string, string, () => unknown][] => [
-    [`${name}(sparse)`, `${name}'s code must be a string`, call(testing[name], sparse("ORPHAN_CONTENT"))],
-    [`${name}(42)`, `${name}'s code must be a string`, call(testing[name], 42)],
-    [`${name}(code, null)`, `${name}'s expected fields must be an object`, call(testing[name], "X", null)],
-    [`${name}(code, throwing)`, `${name}'s expected fields cannot be read`, call(testing[name], "X", throwing())],
+  ...(
+    [
+      ["protocolErrorWith", "ORPHAN_CONTENT", "ERROR_CODES"],
+      ["warningWith", "UNKNOWN_ENTITY", "WARNING_CODES"],
+    ] as const
+  ).flatMap(([name, code, catalogue]): [string, string, () => unknown][] => [
+    [
+      `${name}(sparse)`,
+      `${name}'s code (a object) is not one of ${catalogue}`,
+      call(testing[name], sparse("ORPHAN_CONTENT")),
+    ],
+    [`${name}(42)`, `${name}'s code (a number) is not one of ${catalogue}`, call(testing[name], 42)],
+    [`${name}("X")`, `${name}'s code "X" is not one of ${catalogue}`, call(testing[name], "X")],
+    [`${name}(code, null)`, `${name}'s expected fields must be an object`, call(testing[name], code, null)],
+    [`${name}(code, throwing)`, `${name}'s expected fields cannot be read`, call(testing[name], code, throwing())],
     [
       `${name}(code, { ids: sparse })`,
       `${name}: expected ids/1 cannot be read as JSON data`,
-      call(testing[name], "X", { ids: sparse("m1") }),
+      call(testing[name], code, { ids: sparse("m1") }),
     ],
     [
       `${name}(code, { ids: revoked })`,
       `${name}'s expected ids cannot be read`,
-      call(testing[name], "X", { ids: revoked() }),
+      call(testing[name], code, { ids: revoked() }),
     ],
   ]),
   [
@@ -187,9 +197,15 @@ const WRONG: [string, string, () => unknown][] = [
   ],
   ["returnedValues(request, revoked)", "returnedValues expects `issued`", call(testing.returnedValues, {}, revoked())],
   // A matcher's own arguments are refused both ways: `.not` would pass on anything.
-  ...[sparse("ORPHAN_CONTENT"), null].map((code): [string, string, () => unknown] => [
-    `toFailWithCode(events, ${code === null ? "null" : "sparse"})`,
-    "toFailWithCode's code must be a string",
+  ...(
+    [
+      [sparse("ORPHAN_CONTENT"), "sparse", "(a object)"],
+      [null, "null", "(a object)"],
+      ["ORPHAN_CONTNT", '"ORPHAN_CONTNT"', '"ORPHAN_CONTNT"'],
+    ] as const
+  ).map(([code, shown, named]): [string, string, () => unknown] => [
+    `toFailWithCode(events, ${shown})`,
+    `toFailWithCode's code ${named} is not one of ERROR_CODES`,
     () => matchers.toFailWithCode.call(context, events, code as never),
   ]),
   [

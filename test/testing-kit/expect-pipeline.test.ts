@@ -160,6 +160,24 @@ describe("testing kit: protocolErrorWith() and warningWith()", () => {
     expect(w).not.toEqual(warningWith("UNKNOWN_ENTITY", { ids: ["y"] }));
     expect(w).not.toEqual(warningWith("STRIPPED_PROPERTY"));
   });
+
+  it("D-WARN: a code outside the catalogue is refused when the matcher is made (it would match nothing, and with .not anything)", () => {
+    // @ts-expect-error not an error code
+    expect(() => protocolErrorWith("ORPHAN_ENDD")).toThrow(
+      new TypeError('agui-reasoning/testing: protocolErrorWith\'s code "ORPHAN_ENDD" is not one of ERROR_CODES'),
+    );
+    // A warning code is no error code, and the reverse.
+    // @ts-expect-error not an error code
+    expect(() => protocolErrorWith("UNKNOWN_ENTITY")).toThrow(
+      'protocolErrorWith\'s code "UNKNOWN_ENTITY" is not one of ERROR_CODES',
+    );
+    // @ts-expect-error not a warning code
+    expect(() => warningWith("UNKNOWN_ENTTY")).toThrow(
+      new TypeError('agui-reasoning/testing: warningWith\'s code "UNKNOWN_ENTTY" is not one of WARNING_CODES'),
+    );
+    // @ts-expect-error not a warning code
+    expect(() => warningWith("ORPHAN_END")).toThrow('warningWith\'s code "ORPHAN_END" is not one of WARNING_CODES');
+  });
 });
 
 describe("testing kit: runPipeline", () => {

@@ -62,6 +62,26 @@ describe("testing kit: toFailWithCode", () => {
     expect(failureMessage(() => expect(42).toFailWithCode("ORPHAN_CONTENT"))).toContain("received a number");
   });
 
+  it("D-TRUNC: a misspelt code is refused with and without .not (it could never pass, or never fail)", () => {
+    const truncated = [ev.runStarted()];
+    expect(truncated).toFailWithCode("RUN_TRUNCATED");
+    // A misspelt code neither compiles nor passes, with or without `.not` (it would pass whatever happened).
+    for (const run of [
+      // @ts-expect-error not an error code
+      () => expect(truncated).not.toFailWithCode("RUN_TRUNCATD"),
+      // @ts-expect-error not an error code
+      () => expect(truncated).toFailWithCode("RUN_TRUNCATD"),
+      // A warning code is no failure code.
+      // @ts-expect-error not an error code
+      () => expect(truncated).not.toFailWithCode("UNKNOWN_ENTITY"),
+    ])
+      expect(run).toThrow(
+        /^agui-reasoning\/testing: toFailWithCode's code "(RUN_TRUNCATD|UNKNOWN_ENTITY)" is not one of ERROR_CODES$/,
+      );
+    // @ts-expect-error not an error code
+    expect(() => expect([ev.runStarted(), ev.runFinished()]).not.toFailWithCode("RUN_TRUNCATD")).toThrow(TypeError);
+  });
+
   it("D-REDACT: the failure message carries codes, fields and the redacted error message, never a delta", () => {
     const message = failureMessage(() => expect(orphan).toFailWithCode("ORPHAN_END")) ?? "";
     expect(message).toContain("ORPHAN_CONTENT");
