@@ -1,4 +1,5 @@
 import { sourceIndex } from "../core/source-pointer";
+import { isPlainObject, jsonType } from "../core/json";
 import type { ActivityMessage } from "@ag-ui/core";
 import { result } from "../core/types";
 import type { AguiEvent, StepContext, StepResult } from "../core/types";
@@ -7,8 +8,6 @@ import type { Conversation } from "./conversation";
 import { withMetadata } from "./apply-messages";
 import { applyJsonPatch } from "./json-patch";
 import {
-  isPlainObject,
-  jsonType,
   malformed,
   mergeMetadata,
   readMetadata,

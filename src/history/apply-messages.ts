@@ -1,4 +1,6 @@
 import { EventType, type Message } from "@ag-ui/core";
+import { byteLength } from "../core/json";
+import { protocolError } from "../core/errors";
 import { TextMessageRoleSchema } from "@ag-ui/core/schemas";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
@@ -8,10 +10,8 @@ import { flatten } from "./content-builder";
 import { closed, opened } from "./incomplete";
 import { ended, instantOf, startOf, startReasoning, type Clock } from "./durations";
 import {
-  byteLength,
   malformed,
   mergeMetadata,
-  protocolError,
   readMetadata,
   readField,
   readOptionalString,

@@ -1,4 +1,5 @@
 import type { Message } from "@ag-ui/core";
+import { isPlainObject, jsonType } from "../core/json";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import { toolCallsOf, type Conversation } from "./conversation";
@@ -8,7 +9,7 @@ import { keepHeldDurations } from "./durations";
 import { hasValue, issuersOf, recordValuesOf, replaceIssuers } from "./issuers";
 import { earlierCopies, KindMap, messageKind } from "./message-key";
 import { ownCopy } from "./own-copy";
-import { guarded, isPlainObject, isRole, jsonType, malformed, readMessages, readOwnCopy, warning } from "./read-event";
+import { guarded, isRole, malformed, readMessages, readOwnCopy, warning } from "./read-event";
 import { typeOf } from "../core/errors";
 import { sourcePointer } from "../core/source-pointer";
 import { plural } from "../core/plural";

@@ -1,4 +1,6 @@
 import type { AssistantMessage, Message, ToolCall, ToolMessage } from "@ag-ui/core";
+import { byteLength, jsonType } from "../core/json";
+import { protocolError } from "../core/errors";
 import { NONE, result } from "../core/types";
 import type { AguiEvent, ReasoningWarning, StepContext, StepResult } from "../core/types";
 import { toolCallsOf, type Conversation } from "./conversation";
@@ -9,12 +11,9 @@ import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
 import { KindMap, valueKind } from "./message-key";
 import {
-  byteLength,
   copyOf,
-  jsonType,
   malformed,
   mergeMetadata,
-  protocolError,
   readMetadata,
   readField,
   readOptionalString,

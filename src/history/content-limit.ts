@@ -1,5 +1,5 @@
 import type { AguiEvent, StepContext } from "../core/types";
-import { protocolError } from "./read-event";
+import { protocolError } from "../core/errors";
 
 /**
  * The `maxContentLength` bound (D-LIMIT): one message's content, or one tool call's arguments, may

@@ -13,11 +13,11 @@ import { closeSpan, forgetOpenSpans, openSpan, type Clock } from "./durations";
 import { heldRecords } from "./held-records";
 import { issuersOf } from "./issuers";
 import { earlierCopies, repeatedId, wrongToolMessage } from "./message-key";
-import { isPlainObject, messageProblem, readEvent } from "./read-event";
+import { messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import { ownCopy } from "./own-copy";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
-import { isInstant, itemAt, NotJsonData } from "../core/json";
+import { isInstant, isPlainObject, itemAt, NotJsonData } from "../core/json";
 import { optionsOf } from "../core/arguments";
 
 export type { HistoryState } from "./conversation";

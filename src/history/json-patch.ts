@@ -1,5 +1,4 @@
-import { setOwn } from "../core/json";
-import { isPlainObject } from "./read-event";
+import { isPlainObject, setOwn } from "../core/json";
 
 /**
  * A small immutable RFC 6902 applier for activity content (ACTIVITY_DELTA): it copies only what is

@@ -1,4 +1,4 @@
-import { byteLength, HOLE, isPlainObject, jsonType, NotJsonData } from "../core/json";
+import { HOLE, isPlainObject, jsonType, NotJsonData } from "../core/json";
 import type { Message } from "@ag-ui/core";
 import { RoleSchema } from "@ag-ui/core/schemas";
 import { protocolError, typeOf, type ReasoningProtocolError } from "../core/errors";
@@ -14,8 +14,6 @@ import { ownCopy } from "./own-copy";
  */
 
 type Metadata = Record<string, unknown>;
-
-export { protocolError };
 
 /** A malformed known field (R-PROC-4). */
 export function malformed(
@@ -155,8 +153,6 @@ export function warning<C extends ReasoningWarningCode>(
   const where = { message, eventType: typeOf(event), eventIndex: ctx.index, ids };
   return catalogued(code, rule, path === undefined ? where : { ...where, path });
 }
-
-export { byteLength, isPlainObject, jsonType };
 
 const ROLES: ReadonlySet<string> = new Set(RoleSchema.options);
 

@@ -5,7 +5,8 @@ import type { AguiEvent, StepContext, StepResult } from "../core/types";
 import type { Conversation } from "./conversation";
 import { holderPosition, slotOf, withCall } from "./apply-tool-calls";
 import { recordIssuer } from "./issuers";
-import { byteLength, copyOf, readString, warning } from "./read-event";
+import { copyOf, readString, warning } from "./read-event";
+import { byteLength } from "../core/json";
 
 /**
  * REASONING_ENCRYPTED_VALUE (R-REASON-15…22): stored exactly as sent ("" included, R-REASON-16, #74)
