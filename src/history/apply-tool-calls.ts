@@ -9,7 +9,7 @@ import { flatten } from "./content-builder";
 import { closed, opened } from "./incomplete";
 import { notApplied, REMOVED, withMetadata } from "./apply-messages";
 import { replaceIssuers } from "./issuers";
-import { KindMap, valueKind } from "./message-key";
+import { KindMap, messageKind } from "./message-key";
 import {
   copyOf,
   malformed,
@@ -245,7 +245,7 @@ export function addToolResult(
       [id],
       "TOOL_CALL_RESULT reuses the id of a held tool message; the held message (and any value stored on it) was replaced",
     );
-    const replaced = replaceIssuers(conversation, new KindMap<true>().set(valueKind("message", true), id, true), NONE);
+    const replaced = replaceIssuers(conversation, new KindMap<true>().set(messageKind(message), id, true), NONE);
     return result(replaced.replaceAt(toolAt, message), [event], [w]);
   }
   // D-TOOL-RESULT-ID: an id a message of another role has is no failure (R-TEXT-5); the result is a

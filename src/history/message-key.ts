@@ -6,13 +6,13 @@ import { quotedId } from "../core/errors";
  * What identifies a message in a history (D-HISTORY-IDS): its id together with its kind, whether it is a tool
  * message. A tool result may share its id with the message holding its call (D-TOOL-RESULT-ID:
  * LangGraph Python's unstreamed tool call), so an id alone names up to two messages. The kind is also the
- * kind of the value the message itself carries (`valueKind("message", isTool)`).
+ * kind of the value the message itself carries (`recordKind`).
  */
 export const messageKind = (message: Pick<Message, "role">): string =>
   message.role === "tool" ? "tool message" : "message";
 
 /**
- * A map keyed by a kind and an id (a message by `messageKind`, a value or issuer record by `valueKind`, a
+ * A map keyed by a kind and an id (a message by `messageKind`, a value or issuer record by `recordKind`, a
  * message or tool call among `incomplete` items by its kind), held as one map of raw ids per kind; as a set,
  * `KindMap<true>`. Why: the id string has its hash cached after its first lookup, where a concatenated key is
  * a fresh string to build, flatten and hash at every lookup, which was most of a middleware run on a long
@@ -56,16 +56,12 @@ export function earlierCopies(
 }
 
 /**
- * The kind of the value (and its issuer record, D-ISSUER) stored on `subtype` `id`: a value on a tool
- * message has its own (`toolMessage`), apart from one on the message of another role sharing its id
- * (D-TOOL-RESULT-ID, D-HISTORY-IDS).
+ * The kind of the value an issuer record is for (D-ISSUER): its subtype, but a value on a tool message has its
+ * own (`toolMessage`), apart from one on the message of another role sharing its id (D-TOOL-RESULT-ID,
+ * D-HISTORY-IDS).
  */
-export const valueKind = (subtype: string, toolMessage?: boolean): string =>
-  toolMessage === true ? "tool message" : subtype;
-
-/** The kind of the value an issuer record is for. */
 export const recordKind = (record: { subtype: string; toolMessage?: boolean }): string =>
-  valueKind(record.subtype, record.toolMessage);
+  record.toolMessage === true ? "tool message" : record.subtype;
 
 /** How a repeat names its message: `the id "x"`, or `the tool message id "x"` (D-HISTORY-IDS). */
 export function repeatedId(message: Pick<Message, "id" | "role">): string {

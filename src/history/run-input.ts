@@ -6,7 +6,7 @@ import { catalogued } from "../core/warning-codes";
 import { warningSink } from "../core/warnings";
 import { toolCallsOf } from "./conversation";
 import { dropValues, type DropValue } from "./drop-values";
-import { KindMap, messageKind, ownIssuers, recordKind, valueKind } from "./message-key";
+import { KindMap, messageKind, ownIssuers, recordKind } from "./message-key";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
 import { checkHistory, optionsOf, readAgain } from "../core/arguments";
@@ -52,7 +52,7 @@ function runInput(history: ReasoningHistory, producer: string, withheld: Withhel
   // The message `dropValues` is asked about: its own value's key depends on its role.
   let current: Message;
   const notIssuedHere: DropValue = (subtype, id) => {
-    const issuer = recorded.get(subtype === "message" ? messageKind(current) : valueKind(subtype), id);
+    const issuer = recorded.get(subtype === "message" ? messageKind(current) : subtype, id);
     if (issuedHere(issuer)) return false;
     withheld.add(issuer, subtype, id);
     return true;
