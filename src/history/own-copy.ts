@@ -28,23 +28,12 @@ type Container = Record<string, unknown> | unknown[];
 let check: ((value: unknown) => void) | undefined;
 
 /**
- * `ownCopy(value)` with `checkValue` called as `check` says. The checks live with the writer that
- * needs them (storedCopy, src/storage/stored-copy.ts): an app that stores nothing bundles none of them.
+ * `ownCopy(value)` with `checkValue` called as `check` says, set for this copy alone: a getter the copy runs
+ * may copy a value of its own meanwhile (feed a pipeline while a history is written), and that copy is checked
+ * as its own caller asks. The checks live with the writer that needs them (storedCopy,
+ * src/storage/stored-copy.ts): an app that stores nothing bundles none of them.
  */
-export function copyChecked<T>(value: T, checkValue: (value: unknown) => void): T {
-  return copyWith(value, checkValue);
-}
-
-/** A copy of `value` that shares no object with it. Throws (`NotJsonData`, or the input's own error) when it cannot be read. */
-export function ownCopy<T>(value: T): T {
-  return copyWith(value, undefined);
-}
-
-/**
- * `copyOf(value)` with `check` set for it alone: a getter the copy runs may copy a value of its own
- * meanwhile (feed a pipeline while a history is written), and that copy is checked as its own caller asks.
- */
-function copyWith<T>(value: T, checkValue: typeof check): T {
+export function copyChecked<T>(value: T, checkValue: typeof check): T {
   const outer = check;
   check = checkValue;
   try {
@@ -52,6 +41,11 @@ function copyWith<T>(value: T, checkValue: typeof check): T {
   } finally {
     check = outer;
   }
+}
+
+/** A copy of `value` that shares no object with it. Throws (`NotJsonData`, or the input's own error) when it cannot be read. */
+export function ownCopy<T>(value: T): T {
+  return copyChecked(value, undefined);
 }
 
 /** An `undefined` array item: `null` in the copy, as JSON writes it (a writer's copy may refuse it). */
