@@ -1,6 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import type { ReasoningDuration, ReasoningHistory } from "../history/types";
 import { checkHistory, optionsOf, readAgain } from "../core/arguments";
+import { KindMap } from "../history/message-key";
 
 /**
  * What a chat UI shows of the reasoning in a history: per assistant turn, its reasoning blocks in
@@ -156,14 +157,14 @@ function sameTurn(
   messages: readonly Message[],
   start: number,
   end: number,
-  durations: ReadonlyMap<string, ReasoningDuration>,
+  durations: KindMap<ReasoningDuration>,
   open: ReadonlySet<string>,
 ): boolean {
   if (old.messages.length !== end - start) return false;
   for (let k = 0; k < old.messages.length; k++) if (old.messages[k] !== messages[start + k]) return false;
   for (const group of old.groups) {
     for (const block of group.blocks) {
-      if (block.timing !== durations.get(block.id) || block.streaming !== open.has(block.id)) return false;
+      if (block.timing !== durations.get("message", block.id) || block.streaming !== open.has(block.id)) return false;
     }
   }
   return true;
@@ -172,7 +173,7 @@ function sameTurn(
 function buildTurn(
   id: string,
   messages: readonly Message[],
-  durations: ReadonlyMap<string, ReasoningDuration>,
+  durations: KindMap<ReasoningDuration>,
   open: ReadonlySet<string>,
 ): TurnView {
   // Each group's blocks, in the order of its first block; the agent's open group, by owner ("" = parent).
@@ -195,12 +196,12 @@ function buildTurn(
 
 function blockOf(
   message: Message & { readonly role: "reasoning" },
-  durations: ReadonlyMap<string, ReasoningDuration>,
+  durations: KindMap<ReasoningDuration>,
   open: ReadonlySet<string>,
 ): ReasoningBlock {
-  const timing = durations.get(message.id);
+  const timing = durations.get("message", message.id);
   const text = typeof message.content === "string" ? message.content : "";
-  const span = timing?.spanId === undefined ? undefined : durations.get(spanKey(timing.spanId));
+  const span = timing?.spanId === undefined ? undefined : durations.get("span", timing.spanId);
   return {
     id: message.id,
     text,
@@ -234,25 +235,23 @@ function elapsed(from: ReasoningDuration | undefined, to: ReasoningDuration | un
   return ms >= 0 ? ms : undefined;
 }
 
-/** Span records are keyed apart from message records (a span and a message may share an id). */
-const spanKey = (id: string): string => `\u0000span\u0000${id}`;
-
 // One lookup per durations array: the array keeps its identity until a reasoning START or END.
-const lookups = new WeakMap<readonly ReasoningDuration[], ReadonlyMap<string, ReasoningDuration>>();
+const lookups = new WeakMap<readonly ReasoningDuration[], KindMap<ReasoningDuration>>();
 
-function durationsById(durations: readonly ReasoningDuration[] | undefined): ReadonlyMap<string, ReasoningDuration> {
+/** Each duration by its kind and id: a span and a message may share an id. */
+function durationsById(durations: readonly ReasoningDuration[] | undefined): KindMap<ReasoningDuration> {
   if (durations === undefined) return EMPTY_MAP;
   let map = lookups.get(durations);
   if (map === undefined) {
-    const built = new Map<string, ReasoningDuration>();
-    for (const d of durations) built.set(d.kind === "span" ? spanKey(d.id) : d.id, d);
+    const built = new KindMap<ReasoningDuration>();
+    for (const d of durations) built.set(d.kind === "span" ? "span" : "message", d.id, d);
     lookups.set(durations, built);
     map = built;
   }
   return map;
 }
 
-const EMPTY_MAP: ReadonlyMap<string, ReasoningDuration> = new Map();
+const EMPTY_MAP = new KindMap<ReasoningDuration>();
 const NOTHING_OPEN: ReadonlySet<string> = new Set();
 
 /** Ids of reasoning messages open in a running run (not abandoned or truncated: those stream no more). */
