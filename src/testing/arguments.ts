@@ -1,6 +1,7 @@
 import { listProblem, optionsOf } from "../core/arguments";
 import { ERROR_CODES } from "../core/errors";
 import { WARNING_CODES } from "../core/warning-codes";
+import { jsonType } from "../core/json";
 
 /**
  * The kit's own arguments, checked where TypeScript did not check them (JavaScript, `any`): a wrong
@@ -54,8 +55,20 @@ const CATALOGUES = { ERROR_CODES, WARNING_CODES };
  */
 export function codeArgument(value: unknown, caller: string, catalogue: keyof typeof CATALOGUES): string {
   if (typeof value === "string" && Object.hasOwn(CATALOGUES[catalogue], value)) return value;
-  const shown = typeof value === "string" ? JSON.stringify(value) : `(a ${typeof value})`;
+  const shown = typeof value === "string" ? JSON.stringify(value) : `(${described(value)})`;
   throw kitError(`${caller}'s code ${shown} is not one of ${catalogue}`);
+}
+
+/** What `value` is, for a message: "null", "an array", "an object", "a number"…, never what it holds. */
+export function described(value: unknown): string {
+  let type: string;
+  try {
+    type = jsonType(value);
+  } catch {
+    return "a value that cannot be read"; // a revoked proxy
+  }
+  if (type === "null" || type === "undefined") return type;
+  return type === "array" || type === "object" ? `an ${type}` : `a ${type}`;
 }
 
 /** Whether `test(value)` holds, a read that throws (a getter, a revoked proxy) counting as not. */

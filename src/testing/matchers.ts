@@ -2,9 +2,9 @@ import { isObservable, type Observable } from "rxjs";
 import type { ReasoningErrorCode } from "../core/errors";
 import type { ReasoningWarning } from "../core/types";
 import type { ReasoningWarningCode } from "../core/warning-codes";
-import { isPlainObject, jsonType } from "../core/json";
+import { isPlainObject } from "../core/json";
 import { listProblem } from "../core/arguments";
-import { codeArgument, holds, listArgument, objectArgument } from "./arguments";
+import { codeArgument, described, holds, listArgument, objectArgument } from "./arguments";
 import { defined, type ExpectedFailure, type ExpectedWarning } from "./asymmetric";
 import { runPipeline } from "./run-pipeline";
 import { inspectEvents, type InspectOptions } from "../cli/inspect";
@@ -114,7 +114,7 @@ function toBeConformant(this: MatcherContext, received: unknown, options?: Confo
   const { initialMessages } = checked;
   if (initialMessages !== undefined) listArgument(initialMessages, "toBeConformant", "initialMessages", "message");
   if (!holds(received, Array.isArray))
-    return { pass: false, message: () => `expected an array of events, but received ${describe(received)}` };
+    return { pass: false, message: () => `expected an array of events, but received ${described(received)}` };
   // A hole is no event, and the check reads a list to its end: a sparse one claims 2³²−1 slots.
   const hole = listProblem(received, "events", "any");
   if (hole !== undefined) return { pass: false, message: () => `expected an array of events, but ${hole}` };
@@ -173,7 +173,7 @@ function failureOf(received: unknown): Outcome {
   if (isPlainObject(received) && "warnings" in received && ("events" in received || "out" in received))
     return { error: received.error };
   return {
-    problem: `received ${describe(received)} (pass events, an Observable, a function, an error or a run result)`,
+    problem: `received ${described(received)} (pass events, an Observable, a function, an error or a run result)`,
   };
 }
 
@@ -201,7 +201,7 @@ function warningsOf(received: unknown): readonly ReasoningWarning[] | Problem {
     return runPipeline(received).warnings;
   }
   if (isPlainObject(received) && Array.isArray(received.warnings)) return received.warnings as ReasoningWarning[];
-  return { problem: `received ${describe(received)} (pass warnings, a collector, a run result or events)` };
+  return { problem: `received ${described(received)} (pass warnings, a collector, a run result or events)` };
 }
 
 /** Duck-typed so a second copy of the package (ESM next to CJS) is still recognised. */
@@ -230,19 +230,7 @@ const show = JSON.stringify;
 
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return describe(error);
-}
-
-function describe(value: unknown): string {
-  let type: string;
-  try {
-    type = jsonType(value);
-  } catch {
-    return "a value that cannot be read"; // a revoked proxy
-  }
-  if (type === "null") return "null";
-  if (type === "array") return "an array";
-  return type === "object" ? "an object" : `a ${type}`;
+  return described(error);
 }
 
 /** `read(received)`, or a failure of the matcher where a read of `received` throws (a getter, a revoked proxy). */

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { described } from "./arguments";
 
 /**
  * The recorded example streams shipped with the kit (`examples/recorded/*.jsonl` in the repository,
@@ -66,7 +67,7 @@ export function loadRecording(name: RecordingName): unknown[] {
   // A name that is no string is not made one (a sparse array's text is 2³²−1 commas).
   if (typeof name !== "string" || !Object.hasOwn(RECORDINGS, name)) {
     throw new Error(
-      `agui-reasoning/testing: no recording named ${typeof name === "string" ? JSON.stringify(name) : `(a ${typeof name})`} (known: ${Object.keys(RECORDINGS).join(", ")})`,
+      `agui-reasoning/testing: no recording named ${typeof name === "string" ? JSON.stringify(name) : `(${described(name)})`} (known: ${Object.keys(RECORDINGS).join(", ")})`,
     );
   }
   return parseRecording(readFileSync(join(recordingsDirectory(), `${name}.jsonl`), "utf8"));

@@ -400,8 +400,14 @@ describe("a public function called with a wrong argument names itself", () => {
       );
     for (const wrong of [undefined, null, 42, ["a"]])
       expect(() => testing.parseDiagram(wrong as never)).toThrow("agui-reasoning/testing: parseDiagram expects");
-    for (const wrong of [undefined, 42, sparse("anthropic-style-thinking")])
-      expect(() => testing.loadRecording(wrong as never)).toThrow(/^agui-reasoning\/testing: no recording named \(a /);
+    for (const [wrong, shown] of [
+      [undefined, "undefined"],
+      [42, "a number"],
+      [sparse("anthropic-style-thinking"), "an array"],
+    ] as const)
+      expect(() => testing.loadRecording(wrong as never)).toThrow(
+        `agui-reasoning/testing: no recording named (${shown}) (known: `,
+      );
   });
 
   it.each([

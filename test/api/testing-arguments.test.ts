@@ -77,7 +77,7 @@ const WRONG: [string, string, () => unknown][] = [
   ).flatMap(([name, code, catalogue]): [string, string, () => unknown][] => [
     [
       `${name}(sparse)`,
-      `${name}'s code (a object) is not one of ${catalogue}`,
+      `${name}'s code (an array) is not one of ${catalogue}`,
       call(testing[name], sparse("ORPHAN_CONTENT")),
     ],
     [`${name}(42)`, `${name}'s code (a number) is not one of ${catalogue}`, call(testing[name], 42)],
@@ -199,8 +199,8 @@ const WRONG: [string, string, () => unknown][] = [
   // A matcher's own arguments are refused both ways: `.not` would pass on anything.
   ...(
     [
-      [sparse("ORPHAN_CONTENT"), "sparse", "(a object)"],
-      [null, "null", "(a object)"],
+      [sparse("ORPHAN_CONTENT"), "sparse", "(an array)"],
+      [null, "null", "(null)"],
       ["ORPHAN_CONTNT", '"ORPHAN_CONTNT"', '"ORPHAN_CONTNT"'],
     ] as const
   ).map(([code, shown, named]): [string, string, () => unknown] => [
@@ -215,12 +215,12 @@ const WRONG: [string, string, () => unknown][] = [
   ],
   [
     "toWarnWith(events, sparse)",
-    "toWarnWith's code (a object) is not one of WARNING_CODES",
+    "toWarnWith's code (an array) is not one of WARNING_CODES",
     () => matchers.toWarnWith.call(context, events, sparse("UNKNOWN_ENTITY") as never),
   ],
   [
     "toWarnWith(events, revoked)",
-    "toWarnWith's code (a object) is not one of WARNING_CODES",
+    "toWarnWith's code (a value that cannot be read) is not one of WARNING_CODES",
     () => matchers.toWarnWith.call(context, events, revoked() as never),
   ],
   [
