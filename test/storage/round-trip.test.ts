@@ -334,6 +334,25 @@ const KNOWN: [string, (h: Obj) => void, string][] = [
   ["a field beside the four lists", (h) => (h.note = SECRET), `/note ${NOT_KEPT}`],
 ];
 
+/** Values JSON writes as data that reads back equal: every writer keeps them, and parseHistory of a value reads them as text. */
+const KEPT_AS_DATA: [string, (h: Obj) => void][] = [
+  [
+    "a class instance in metadata (JSON writes its own fields)",
+    (h: Obj) => {
+      class Step {
+        kind = "search";
+      }
+      h.messages[0].metadata = { step: new Step() };
+    },
+  ],
+  [
+    "a metadata object without a prototype",
+    (h: Obj) => (h.messages[0].metadata = Object.assign(Object.create(null), { a: 1 })),
+  ],
+  ["an undefined field (JSON leaves it out, as toEqual does)", (h: Obj) => (h.messages[0].name = undefined)],
+  ["an own `__proto__` key in metadata", (h: Obj) => (h.messages[0].metadata = JSON.parse('{"__proto__":{"a":1}}'))],
+];
+
 describe("D-HISTORY-IDS the stored form round-trips: what a writer accepts reads back equal", () => {
   it("D-HISTORY-IDS: the valid history the cases start from is written, and read back equal, by every writer", async () => {
     expect(BASE.issuers.length).toBeGreaterThan(0);
@@ -364,28 +383,14 @@ describe("D-HISTORY-IDS the stored form round-trips: what a writer accepts reads
     );
   });
 
-  it.each([
-    [
-      "a class instance in metadata (JSON writes its own fields)",
-      (h: Obj) => {
-        class Step {
-          kind = "search";
-        }
-        h.messages[0].metadata = { step: new Step() };
-      },
-    ],
-    [
-      "a metadata object without a prototype",
-      (h: Obj) => (h.messages[0].metadata = Object.assign(Object.create(null), { a: 1 })),
-    ],
-    ["an undefined field (JSON leaves it out, as toEqual does)", (h: Obj) => (h.messages[0].name = undefined)],
-    ["an issuer none was configured for", (h: Obj) => (h.issuers[0].issuer = undefined)],
-    ["an own `__proto__` key in metadata", (h: Obj) => (h.messages[0].metadata = JSON.parse('{"__proto__":{"a":1}}'))],
-  ])("D-HISTORY-IDS: %s is written and read back equal", async (_name, make) => {
-    const h = base();
-    make(h);
-    expect(await expectRoundTrip(h as ReasoningHistory)).toBeUndefined();
-  });
+  it.each([...KEPT_AS_DATA, ["an issuer none was configured for", (h: Obj) => (h.issuers[0].issuer = undefined)]])(
+    "D-HISTORY-IDS: %s is written and read back equal",
+    async (_name, make) => {
+      const h = base();
+      make(h);
+      expect(await expectRoundTrip(h as ReasoningHistory)).toBeUndefined();
+    },
+  );
 
   it("D-HISTORY-IDS D-DURATION: a history built before durations existed (no such list) is written with none and reads back with none", async () => {
     const h = base();
@@ -466,30 +471,17 @@ describe("D-HISTORY-IDS D-PATHS parseHistory of a value refuses what the writers
     },
   );
 
-  it.each([
-    [
-      "a class instance in metadata (JSON writes its own fields)",
-      (h: Obj) => {
-        class Step {
-          kind = "search";
-        }
-        h.messages[0].metadata = { step: new Step() };
-      },
-    ],
-    [
-      "a metadata object without a prototype",
-      (h: Obj) => (h.messages[0].metadata = Object.assign(Object.create(null), { a: 1 })),
-    ],
-    ["an undefined field (JSON leaves it out)", (h: Obj) => (h.messages[0].name = undefined)],
-    ["an own `__proto__` key in metadata", (h: Obj) => (h.messages[0].metadata = JSON.parse('{"__proto__":{"a":1}}'))],
-  ])("D-HISTORY-IDS: %s: what the writers accept, parseHistory(object) reads as it reads the text", (_name, make) => {
-    const h = base();
-    make(h);
-    expect(refusal(() => serializeHistory(h as ReasoningHistory))).toBeUndefined();
-    const doc = storedWith(make);
-    expect(parseHistory(doc)).toEqual(parseHistory(JSON.stringify(doc)));
-    expect(parseHistory(doc)).toEqual(h);
-  });
+  it.each(KEPT_AS_DATA)(
+    "D-HISTORY-IDS: %s: what the writers accept, parseHistory(object) reads as it reads the text",
+    (_name, make) => {
+      const h = base();
+      make(h);
+      expect(refusal(() => serializeHistory(h as ReasoningHistory))).toBeUndefined();
+      const doc = storedWith(make);
+      expect(parseHistory(doc)).toEqual(parseHistory(JSON.stringify(doc)));
+      expect(parseHistory(doc)).toEqual(h);
+    },
+  );
 
   it("D-HISTORY-IDS: text holds JSON data only: a -0 in stored text reads as 0, as a writer wrote it", () => {
     const text = serializeHistory(BASE).replace(/"startedAt":\d+/, '"startedAt":-0');
