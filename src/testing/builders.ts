@@ -9,10 +9,12 @@ import { listArgument, objectArgument, stringArgument } from "./arguments";
  * `extra` merges last, so any field (including malformed ones) can be set for negative tests.
  */
 type Extra = Record<string, unknown>;
+/** A builder's `extra` fields: an object that can be read. */
+const more = (extra: Extra | undefined, builder: string): Extra => objectArgument(extra, builder, "extra fields");
 const e = (type: string, fields: Extra, extra?: Extra): AguiEvent => ({
   type,
   ...fields,
-  ...objectArgument(extra, `the ${type} builder`, "extra fields"),
+  ...more(extra, `the ${type} builder`),
 });
 const opt = (key: string, value: unknown): Extra => (value === undefined ? {} : { [key]: value });
 
@@ -91,9 +93,6 @@ export function sequentialIds(prefix = "think-"): () => string {
   let n = 0;
   return () => `${prefix}${++n}`;
 }
-
-/** A message builder's `extra` fields: an object that can be read. */
-const more = (extra: Extra | undefined, builder: string): Extra => objectArgument(extra, builder, "extra fields");
 
 /**
  * Message builders for expected histories and `initialMessages`: AG-UI 1.0 `Message` objects with

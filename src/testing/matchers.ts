@@ -59,7 +59,6 @@ interface MatcherResult {
 export const reasoningMatchers = {
   toBeConformant,
   toFailWithCode(this: MatcherContext, received: unknown, code: string, expected: ExpectedFailure = {}): MatcherResult {
-    // Arguments of the test itself: wrong ones are refused both ways (`.not` would pass on anything).
     // A misspelt code would make `.not.toFailWithCode` pass whatever happened: refused both ways.
     codeArgument(code, "toFailWithCode", "ERROR_CODES");
     const wanted = { code, ...defined(expected, "toFailWithCode") };
