@@ -19,12 +19,16 @@ export interface ReasoningMiddlewareOptions extends Omit<
   /** Identity of the agent this middleware is installed on (D-ISSUER), e.g. its URL or agentId. */
   readonly producer: string;
   /**
-   * Where the conversation starts (restored from storage, or shared with another agent's pipeline).
+   * Where the conversation of the thread the middleware first runs starts (restored from storage, or
+   * shared with another agent's pipeline); any other thread starts from the application's messages.
    * Its issuer records decide which encrypted values may travel to `producer` (R-REASON-26).
    */
   readonly initialHistory?: ReasoningHistory;
-  /** Called with every new history state, across runs (paced by `historyPace`, D-PACE, as `history$`). */
-  readonly onHistory?: (history: ReasoningHistory) => void;
+  /**
+   * Called with every new history state, across runs and threads (paced by `historyPace`, D-PACE, as
+   * `history$`), and the thread it is the conversation of (the run input's `threadId`).
+   */
+  readonly onHistory?: (history: ReasoningHistory, run: { readonly threadId: string }) => void;
 }
 
 /** The agent the middleware chain hands over: only `run` is used. */
@@ -41,11 +45,11 @@ export interface NextAgent {
 export interface ReasoningMiddleware {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   (input: RunAgentInput, next: NextAgent): any;
-  /** Every history state of every run; the latest is replayed to a new subscriber. */
+  /** Every history state of every run, of every thread; the latest is replayed to a new subscriber. */
   readonly history$: Observable<ReasoningHistory>;
   /** Every warning of every run (pipeline warnings and withheld values). */
   readonly warnings$: Observable<ReasoningWarning>;
-  /** The latest history; `options.initialHistory` (or `undefined`) before the first run. */
+  /** The latest history (of the thread that ran last); `options.initialHistory` (or `undefined`) before the first run. */
   readonly history: ReasoningHistory | undefined;
 }
 
@@ -55,7 +59,9 @@ export interface ReasoningMiddleware {
  * across runs (D-KEEPER, `continueConversation`): a value the application's message store dropped is
  * still held and goes back to `producer`; only values `producer` issued travel (D-ISSUER: any other
  * is withheld with `VALUE_WITHHELD` and stays held); values on messages it never saw are attributed
- * to `producer`, as `initialMessages` are. Inside `@ag-ui/client`, its own compatibility boundary
+ * to `producer`, as `initialMessages` are. It keeps one conversation per thread (the run input's
+ * `threadId`): a chat UI that moves the agent, or clones sharing its middlewares, between threads gets
+ * each thread's values back, and nothing of one thread enters another. Inside `@ag-ui/client`, its own compatibility boundary
  * runs closest to the wire (`THINKING_*` arrive translated), and its checks run again after this.
  */
 export function reasoningMiddleware(options: ReasoningMiddlewareOptions): ReasoningMiddleware {
@@ -79,7 +85,11 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
   // Warnings across runs.
   const warnings = new Subject<ReasoningWarning>();
   const sink = warningSink(options, () => warnings.observed);
-  // The latest history: what decides, on the next run, which values may go out.
+  // Each thread's latest history, by the run input's threadId: what decides, on the thread's next
+  // run, which values may go out (D-KEEPER). initialHistory goes to the first run's thread.
+  const threads = new Map<string, ReasoningHistory>();
+  let seed = initialHistory;
+  // The latest history of any thread (`history`).
   let latest: ReasoningHistory | undefined = initialHistory;
   if (latest) histories.next(latest);
 
@@ -94,9 +104,13 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         throw new TypeError("agui-reasoning: reasoningMiddleware's run input must be a RunAgentInput object");
       if (typeof rawField(next, "run") !== "function")
         throw new TypeError("agui-reasoning: reasoningMiddleware needs the next agent (an object with a `run` method)");
-      // D-KEEPER: the conversation continues from the middleware's own history, not from the
-      // application's (possibly lossy) copy of it.
-      const { history: start, messages } = continueConversation(latest, input.messages, options.producer, report);
+      // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
+      // the application's (possibly lossy) copy of it.
+      const threadId = threadOf(input);
+      if (seed !== undefined && !threads.has(threadId)) threads.set(threadId, seed);
+      seed = undefined;
+      const held = threads.get(threadId);
+      const { history: start, messages } = continueConversation(held, input.messages, options.producer, report);
       // A connection failing mid-response is the stream's end (a truncation when a run is open) with a
       // CONNECTION_BROKEN warning, or a TransportError when no run came; never an unhandled rejection.
       const source = endedTransport(next.run({ ...input, messages }) as ObservableInput<unknown>, endpoint, report);
@@ -106,10 +120,12 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         onWarning: report,
         initialHistory: start,
       });
+      const thread = { threadId };
       const history = pipeline.history$.subscribe((h) => {
+        threads.set(threadId, h);
         latest = h;
         histories.next(h);
-        onHistory?.(h);
+        onHistory?.(h, thread);
       });
       return pipeline.events$.pipe(finalize(() => history.unsubscribe()));
     });
@@ -119,4 +135,10 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     warnings$: { value: warnings.asObservable(), enumerable: true },
     history: { get: () => latest, enumerable: true },
   }) as ReasoningMiddleware;
+}
+
+/** The thread a run input belongs to: its `threadId`, or "" when it has none (a getter that throws has none). */
+function threadOf(input: RunAgentInput): string {
+  const threadId = rawField(input, "threadId");
+  return typeof threadId === "string" ? threadId : "";
 }

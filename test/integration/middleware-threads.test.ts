@@ -1,0 +1,200 @@
+/**
+ * D-KEEPER across threads: a chat UI moves one agent between threads (CopilotKit's thread switch sets
+ * `threadId` and replaces the messages), or runs clones of one agent that share its middlewares
+ * (`AbstractAgent.clone()` copies the middleware list, not the middlewares). The middleware keeps one
+ * conversation per thread id, so a thread's values go back to its producer when the UI returns to it,
+ * whatever the application's store dropped meanwhile, and nothing of one thread enters another.
+ * A real `HttpAgent` over loopback; judged by what the agent server receives.
+ */
+import { HttpAgent } from "@ag-ui/client";
+import type { Message } from "@ag-ui/core";
+import { messagesOf, type ReasoningHistory } from "../../src";
+import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
+import { ev } from "../../src/testing/builders";
+import type { RecordedRequest } from "../../src/testing/mock-agent-server";
+import { useAgentServers } from "../support/sse-server";
+
+const serve = useAgentServers();
+
+/** One thread's first turn: a reasoning message and a tool call, each with a value, and an activity. */
+const firstTurn = (thread: string) => [
+  ev.runStarted(`${thread}-run-1`, { threadId: thread }),
+  ev.reasoningMessageStart(`${thread}-think`),
+  ev.reasoningMessageContent(`${thread}-think`, `${thread} weighs`),
+  ev.reasoningMessageEnd(`${thread}-think`),
+  ev.encryptedValue("message", `${thread}-think`, `${thread}:reasoning-value\u2028`),
+  ev.activitySnapshot(`${thread}-progress`, "progress", { step: 1 }),
+  ev.textStart(`${thread}-answer`),
+  ev.textContent(`${thread}-answer`, "Looking"),
+  ev.textEnd(`${thread}-answer`),
+  ev.toolCallStart(`${thread}-call`, "lookup", { parentMessageId: `${thread}-answer` }),
+  ev.toolCallArgs(`${thread}-call`, "{}"),
+  ev.toolCallEnd(`${thread}-call`),
+  ev.encryptedValue("tool-call", `${thread}-call`, `${thread}:tool-call-value\u0000`),
+  ev.runFinished(`${thread}-run-1`, { threadId: thread }),
+];
+const laterTurn = (thread: string, run: string) => [
+  ev.runStarted(run, { threadId: thread }),
+  ev.textStart(`${run}-answer`),
+  ev.textContent(`${run}-answer`, "Done."),
+  ev.textEnd(`${run}-answer`),
+  ev.runFinished(run, { threadId: thread }),
+];
+
+/** What chat-UI stores do to values: an application that keeps text only. */
+const textOnly = (messages: readonly Message[]): Message[] =>
+  messages.map((m) => {
+    const { encryptedValue: _value, ...rest } = m as Message & { encryptedValue?: string };
+    return m.role === "assistant" && m.toolCalls
+      ? ({
+          ...rest,
+          toolCalls: m.toolCalls.map(
+            ({ encryptedValue: _v, ...call }: (typeof m.toolCalls)[number] & { encryptedValue?: string }) => call,
+          ),
+        } as Message)
+      : (rest as Message);
+  });
+
+interface Sent {
+  id: string;
+  encryptedValue?: string;
+  toolCalls?: Array<{ id: string; encryptedValue?: string }>;
+}
+const sentOf = (request: RecordedRequest): { threadId: string; messages: Sent[] } =>
+  request.json as { threadId: string; messages: Sent[] };
+const values = (messages: readonly Sent[]): string[] =>
+  messages
+    .flatMap((m) => [m.encryptedValue, ...(m.toolCalls ?? []).map((c) => c.encryptedValue)])
+    .filter((v): v is string => v !== undefined);
+
+/** Routes each request by its thread: thread `t`'s n-th request gets `turns[t][n]`. */
+function byThread(turns: Record<string, unknown[][]>) {
+  const served: Record<string, number> = {};
+  return (request: RecordedRequest) => {
+    const thread = sentOf(request).threadId;
+    const n = (served[thread] = (served[thread] ?? -1) + 1);
+    return { events: turns[thread]![n]!, writeSize: 65_536 };
+  };
+}
+
+const user = (id: string): Message => ({ id, role: "user", content: id });
+
+describe("D-KEEPER the middleware keeps one conversation per thread", () => {
+  it("D-KEEPER R-REASON-17 one agent switched A → B → A (the application keeps text only): A's second request carries A's values byte-identical, and none of B's", async () => {
+    const server = await serve(byThread({ A: [firstTurn("A"), laterTurn("A", "A-run-2")], B: [firstTurn("B")] }));
+    const middleware = reasoningMiddleware({ producer: server.url, onWarning: () => {} });
+    const agent = new HttpAgent({ url: server.url, threadId: "A" }).use(middleware);
+    agent.setMessages([user("a-q1")]);
+    await agent.runAgent({ runId: "A-run-1" });
+    const savedA = textOnly(agent.messages);
+
+    // The UI opens thread B, as a thread switch does: another thread id, that thread's messages.
+    agent.threadId = "B";
+    agent.setMessages([user("b-q1")]);
+    await agent.runAgent({ runId: "B-run-1" });
+
+    // Back to A, from the application's lossy store.
+    agent.threadId = "A";
+    agent.setMessages([...savedA, user("a-q2")]);
+    await agent.runAgent({ runId: "A-run-2" });
+
+    const third = sentOf(await server.request(2));
+    expect(third.threadId).toBe("A");
+    expect(third.messages.find((m) => m.id === "A-think")?.encryptedValue).toBe("A:reasoning-value\u2028");
+    expect(third.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.id === "A-call")?.encryptedValue).toBe(
+      "A:tool-call-value\u0000",
+    );
+    expect(values(third.messages).sort()).toEqual(["A:reasoning-value\u2028", "A:tool-call-value\u0000"]);
+    expect((await server.request(2)).text).not.toContain("B:");
+  });
+
+  it("D-KEEPER nothing of thread A enters thread B's history: not its activity messages, values or issuer records", async () => {
+    const server = await serve(byThread({ A: [firstTurn("A")], B: [firstTurn("B")] }));
+    const histories: ReasoningHistory[] = [];
+    const middleware = reasoningMiddleware({
+      producer: server.url,
+      onWarning: () => {},
+      onHistory: (h) => histories.push(h),
+    });
+    const agent = new HttpAgent({ url: server.url, threadId: "A" }).use(middleware);
+    agent.setMessages([user("a-q1")]);
+    await agent.runAgent({ runId: "A-run-1" });
+    agent.threadId = "B";
+    agent.setMessages([user("b-q1")]);
+    await agent.runAgent({ runId: "B-run-1" });
+
+    const b = middleware.history!;
+    expect(b.messages.map((m) => m.id)).toEqual(["b-q1", "B-think", "B-progress", "B-answer"]);
+    expect(b.issuers.map((r) => r.entityId).sort()).toEqual(["B-call", "B-think"]);
+    expect(JSON.stringify(b)).not.toContain("A-");
+    expect(sentOf(await server.request(1)).messages.map((m) => m.id)).toEqual(["b-q1"]);
+  });
+
+  it("D-KEEPER onHistory names the thread of each history it is given, so an application can save each thread apart", async () => {
+    const server = await serve(byThread({ A: [firstTurn("A")], B: [firstTurn("B")] }));
+    const saved = new Map<string, ReasoningHistory>();
+    const middleware = reasoningMiddleware({
+      producer: server.url,
+      onWarning: () => {},
+      onHistory: (h, { threadId }) => saved.set(threadId, h),
+    });
+    const agent = new HttpAgent({ url: server.url, threadId: "A" }).use(middleware);
+    await agent.runAgent({ runId: "A-run-1" });
+    agent.threadId = "B";
+    agent.setMessages([]);
+    await agent.runAgent({ runId: "B-run-1" });
+    expect([...saved.keys()].sort()).toEqual(["A", "B"]);
+    expect(saved.get("A")!.messages.map((m) => m.id)).toEqual(["A-think", "A-progress", "A-answer"]);
+    expect(saved.get("B")!.messages.map((m) => m.id)).toEqual(["B-think", "B-progress", "B-answer"]);
+  });
+
+  it("D-KEEPER clones of one agent share its middleware and run two threads at once: each thread's next request carries its own values only", async () => {
+    const server = await serve(
+      byThread({
+        A: [firstTurn("A"), laterTurn("A", "A-run-2")],
+        B: [firstTurn("B"), laterTurn("B", "B-run-2")],
+      }),
+    );
+    const middleware = reasoningMiddleware({ producer: server.url, onWarning: () => {} });
+    const base = new HttpAgent({ url: server.url, threadId: "base" }).use(middleware);
+    const [a, b] = ["A", "B"].map((thread) => {
+      const clone = base.clone();
+      clone.threadId = thread;
+      return clone;
+    }) as [HttpAgent, HttpAgent];
+    await Promise.all([a.runAgent({ runId: "A-run-1" }), b.runAgent({ runId: "B-run-1" })]);
+    a.setMessages([...textOnly(a.messages), user("a-q2")]);
+    b.setMessages([...textOnly(b.messages), user("b-q2")]);
+    // B's turn ends last this time: the thread that ran last must not become A's conversation.
+    await a.runAgent({ runId: "A-run-2" });
+    await b.runAgent({ runId: "B-run-2" });
+
+    const second = (thread: string) => server.requests.map(sentOf).filter((r) => r.threadId === thread)[1]!.messages;
+    expect(values(second("A")).sort()).toEqual(["A:reasoning-value\u2028", "A:tool-call-value\u0000"]);
+    expect(values(second("B")).sort()).toEqual(["B:reasoning-value\u2028", "B:tool-call-value\u0000"]);
+  });
+
+  it("D-KEEPER initialHistory is the conversation of the thread the middleware first runs, and no other thread's", async () => {
+    const server = await serve(byThread({ A: [laterTurn("A", "A-run-2")], B: [laterTurn("B", "B-run-1")] }));
+    const restored: ReasoningHistory = {
+      messages: [
+        user("a-q1"),
+        { id: "A-think", role: "reasoning", content: "A weighs", encryptedValue: "A:restored" },
+        { id: "A-progress", role: "activity", activityType: "progress", content: { step: 1 } },
+      ],
+      incomplete: [],
+      issuers: [{ subtype: "message", entityId: "A-think", issuer: server.url }],
+      durations: [],
+    };
+    const middleware = reasoningMiddleware({ producer: server.url, onWarning: () => {}, initialHistory: restored });
+    const agent = new HttpAgent({ url: server.url, threadId: "A" }).use(middleware);
+    agent.setMessages(textOnly(messagesOf(restored)));
+    await agent.runAgent({ runId: "A-run-2" });
+    expect(sentOf(await server.request(0)).messages.find((m) => m.id === "A-think")?.encryptedValue).toBe("A:restored");
+
+    agent.threadId = "B";
+    agent.setMessages([user("b-q1")]);
+    await agent.runAgent({ runId: "B-run-1" });
+    expect(middleware.history!.messages.map((m) => m.id)).toEqual(["b-q1", "B-run-1-answer"]);
+  });
+});
