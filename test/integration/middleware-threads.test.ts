@@ -44,15 +44,15 @@ const laterTurn = (thread: string, run: string) => [
 /** What chat-UI stores do to values: an application that keeps text only. */
 const textOnly = (messages: readonly Message[]): Message[] =>
   messages.map((m) => {
-    const { encryptedValue: _value, ...rest } = m as Message & { encryptedValue?: string };
-    return m.role === "assistant" && m.toolCalls
-      ? ({
-          ...rest,
-          toolCalls: m.toolCalls.map(
-            ({ encryptedValue: _v, ...call }: (typeof m.toolCalls)[number] & { encryptedValue?: string }) => call,
-          ),
-        } as Message)
-      : (rest as Message);
+    const copy = { ...m } as Message & { encryptedValue?: string };
+    delete copy.encryptedValue;
+    if (copy.role === "assistant" && copy.toolCalls)
+      copy.toolCalls = copy.toolCalls.map((call) => {
+        const bare = { ...call } as typeof call & { encryptedValue?: string };
+        delete bare.encryptedValue;
+        return bare;
+      });
+    return copy;
   });
 
 interface Sent {
