@@ -379,7 +379,9 @@ const HABITS: readonly Habit[] = [
   {
     // pydantic/pydantic-ai pydantic_ai_slim/pydantic_ai/ui/ag_ui/_thinking_0_13.py
     // (ReasoningMessageStartEvent(..., role='assistant')); Go emitters calling
-    // NewReasoningMessageStartEvent(id, "assistant") (unattributed)
+    // NewReasoningMessageStartEvent(id, "assistant") (unattributed); the pre-1.0 Python SDK's
+    // events.py declares ReasoningMessageRole = Literal["assistant"] (unattributed copy), so every
+    // Python producer pinned to it sends this
     group: "fatal",
     habit: 'Pydantic AI (0.1.13 shape) / Go emitters: REASONING_MESSAGE_START with role "assistant"',
     rule: "R-SCHEMA-2 R-PROC-4",
@@ -405,6 +407,42 @@ const HABITS: readonly Habit[] = [
     events: [RS, { type: "REASONING_START" }, RF],
     outcome: "failed",
     code: "MALFORMED_EVENT",
+    values: [],
+  },
+
+  {
+    // unattributed (Java emitters, e.g. package org.noear.solon.ai.ui.agui.event: a
+    // ReasoningMessageStartEvent whose `role` field is left unset, so it is not on the wire)
+    group: "fatal",
+    habit: "Java emitters: REASONING_MESSAGE_START without a role",
+    rule: "R-SCHEMA-2 #30",
+    events: [
+      RS,
+      { type: "REASONING_MESSAGE_START", messageId: "j-1" },
+      ev.reasoningMessageContent("j-1", "t"),
+      ev.reasoningMessageEnd("j-1"),
+      RF,
+    ],
+    outcome: "failed",
+    code: "MALFORMED_EVENT",
+    values: [],
+  },
+  {
+    // ag-ui-protocol/ag-ui integrations/langgraph/typescript/src/agent.ts (OnToolEnd, a tool returning a
+    // Command whose update holds the ToolMessage: TOOL_CALL_START and TOOL_CALL_ARGS, then
+    // TOOL_CALL_RESULT, and no TOOL_CALL_END on that branch)
+    group: "fatal",
+    habit: "LangGraph (TypeScript): a Command-returning tool's call is never ended before RUN_FINISHED",
+    rule: "R-TOOL-6 R-STREAM-3",
+    events: [
+      RS,
+      ev.toolCallStart("call_9", "update_state"),
+      ev.toolCallArgs("call_9", "{}"),
+      ev.toolCallResult("uuid-9", "call_9", "done", { role: "tool" }),
+      RF,
+    ],
+    outcome: "failed",
+    code: "OPEN_AT_RUN_FINISHED",
     values: [],
   },
 
@@ -706,6 +744,27 @@ const HABITS: readonly Habit[] = [
     outcome: "completed",
     values: [],
     messages: ["assistant:chatcmpl-1"],
+  },
+  {
+    // ag-ui-protocol/ag-ui integrations/langgraph/typescript/src/agent.ts (ManuallyEmitToolCall: the
+    // call's parentMessageId is the call's own id; dispatchInterruptFinish: RUN_FINISHED with an
+    // interrupt outcome and the run's token `usage`)
+    group: "lifecycle",
+    habit: "LangGraph (TypeScript): a manual tool call parented on its own id, an interrupt outcome with usage",
+    rule: "R-TOOL-1 R-RUN-3",
+    events: [
+      RS,
+      ev.toolCallStart("tc-m", "confirm", { parentMessageId: "tc-m" }),
+      ev.toolCallArgs("tc-m", '{"ok":true}'),
+      ev.toolCallEnd("tc-m"),
+      ev.runFinished("r1", {
+        outcome: { type: "interrupt", interrupts: [{ id: "int-1", reason: "tool_call", toolCallId: "tc-m" }] },
+        usage: [{ inputTokens: 12, outputTokens: 3 }],
+      }),
+    ],
+    outcome: "completed",
+    values: [],
+    messages: ["assistant:tc-m"],
   },
   {
     // ag-ui-protocol/ag-ui integrations/langgraph/python/ag_ui_langgraph/agent.py (empty string content
