@@ -25,7 +25,9 @@ export interface NextRun {
  * - The history continues from `held` in the application's order: a message still sent stays as
  *   held (values and issuer records included); one no longer sent leaves (with its records and
  *   `incomplete` items); one added enters as `initialMessages` do. Held activity messages, which a
- *   client never sends (R-INPUT-4), stay after the message they followed.
+ *   client never sends (R-INPUT-4), stay after the message they followed. Held reasoning messages
+ *   the application leaves out while it still sends the message they preceded stay before it, and
+ *   go out (R-INPUT-3: a run input holds the reasoning; R-REASON-17): a store of what a UI shows.
  * - The run input is the application's list with each held value restored where the copy has none,
  *   then only `producer`'s values (`toRunInputMessages`, D-ISSUER). A value the application sets
  *   itself is sent as given and held as `producer`'s.
@@ -46,6 +48,11 @@ export function continueConversation(
   const heldByKey = new KindMap<Message>();
   // Held activity messages the application does not send, by the key of the message they follow ("", "": first).
   const following = new KindMap<Message[]>();
+  // Held reasoning messages the application does not send, by the key of the sent message they precede:
+  // a store that keeps what it shows drops reasoning and keeps the answer (lossy: restored, R-INPUT-3);
+  // a turn removed (regenerate, edit) has lost that message too, and its reasoning leaves with it.
+  const preceding = new KindMap<Message[]>();
+  let dropped: Message[] = [];
   let anchorKind = "";
   let anchorId = "";
   for (const message of heldMessages) {
@@ -54,11 +61,14 @@ export function continueConversation(
     if (sentKeys.has(kind, message.id)) {
       anchorKind = kind;
       anchorId = message.id;
+      if (dropped.length > 0 && !preceding.has(kind, message.id)) preceding.set(kind, message.id, dropped);
+      dropped = [];
     } else if (message.role === "activity") {
       const list = following.get(anchorKind, anchorId);
       if (list === undefined) following.set(anchorKind, anchorId, [message]);
       else list.push(message);
-    }
+    } else if (message.role === "reasoning") dropped.push(message);
+    else dropped = [];
   }
 
   const merge = new ValueMerge(producer);
@@ -73,6 +83,13 @@ export function continueConversation(
     if (entry !== undefined) {
       outgoing.push(merge.restored(entry, message));
       return;
+    }
+    for (const restored of preceding.get(kind, message.id) ?? []) {
+      const restoredKind = messageKind(restored);
+      if (placed.has(restoredKind, restored.id) || sentKeys.has(restoredKind, restored.id)) continue;
+      messages.push(restored);
+      outgoing.push(restored);
+      placed.set(restoredKind, restored.id, restored);
     }
     const kept = heldByKey.get(kind, message.id);
     if (kept === undefined) {
