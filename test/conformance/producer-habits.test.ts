@@ -767,6 +767,55 @@ const HABITS: readonly Habit[] = [
     messages: ["assistant:tc-m"],
   },
   {
+    // unattributed (a pi-ai → AG-UI translator: thinking_delta becomes REASONING_MESSAGE_CHUNK under
+    // `${messageId}-reason`, text_delta a TEXT_MESSAGE_CHUNK under messageId, in whatever order they come)
+    group: "lifecycle",
+    habit: "pi-ai translator: reasoning and text chunks alternate under `x-reason` and `x`",
+    rule: "R-STREAM-15 R-TEXT-5",
+    events: [
+      RS,
+      ev.reasoningChunk("x-reason", "a"),
+      ev.textChunk("x", "A", { role: "assistant" }),
+      ev.reasoningChunk("x-reason", "b"),
+      ev.textChunk("x", "B", { role: "assistant" }),
+      RF,
+    ],
+    outcome: "completed",
+    values: [],
+    messages: ["reasoning:x-reason", "assistant:x"],
+  },
+  {
+    // unattributed (a Java AG-UI library whose event records all carry threadId and runId, e.g.
+    // ReasoningMessageChunk(threadId, runId, messageId, delta), "according to the Reasoning draft")
+    group: "lifecycle",
+    habit: "Java records: threadId and runId on every reasoning and text event",
+    rule: "R-PROC-2/6",
+    events: [
+      RS,
+      ev.reasoningStart("s", { threadId: "t1", runId: "r1" }),
+      ev.reasoningChunk("m", "a", { threadId: "t1", runId: "r1" }),
+      ev.reasoningChunk(undefined, "b", { threadId: "t1", runId: "r1" }),
+      ev.reasoningEnd("s", { threadId: "t1", runId: "r1" }),
+      ev.textChunk("t", "x", { threadId: "t1", runId: "r1" }),
+      RF,
+    ],
+    outcome: "completed",
+    warnings: ["STRIPPED_PROPERTY"],
+    values: [],
+    messages: ["reasoning:m", "assistant:t"],
+  },
+  {
+    // ag-ui-protocol/ag-ui integrations/adk-middleware/python/tests/test_terminal_event_on_skipped_run.py
+    // (a run with no new work: a bare RUN_STARTED/RUN_FINISHED pair; before the fix, no event at all)
+    group: "lifecycle",
+    habit: "ADK middleware: a run with no new work is a bare RUN_STARTED/RUN_FINISHED pair",
+    rule: "R-RUN-1/3",
+    events: [ev.runStarted("run_1"), ev.runFinished("run_1")],
+    outcome: "completed",
+    values: [],
+    messages: [],
+  },
+  {
     // ag-ui-protocol/ag-ui integrations/langgraph/python/ag_ui_langgraph/agent.py (empty string content
     // is kept as a delta "during tool-call / structured-output transitions")
     group: "lifecycle",
