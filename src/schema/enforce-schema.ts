@@ -125,9 +125,20 @@ function assertSchema(
     return !removed.some((m) => at === m || at.startsWith(`${m}/`));
   });
   if (issues.length === 0) return;
+  const described = describeIssues(issues, event, shortened);
+  if (entry.type === "REASONING_MESSAGE_START" && issues.some((issue) => toPointer(issue.path) === "/role"))
+    throw malformed(input, ctx, `${described}${WRONG_REASONING_ROLE}`, "R-SCHEMA-2");
   const rule = entry.type.startsWith("REASONING_") ? "R-REASON-23" : "R-PROC-4";
-  throw malformed(input, ctx, describeIssues(issues, event, shortened), rule);
+  throw malformed(input, ctx, described, rule);
 }
+
+/**
+ * Why a reasoning message's role fails, and what to do: the pre-1.0 AG-UI SDKs typed it "assistant",
+ * and producers built on them still send that or nothing (fatal all the same: the conformance fixture
+ * `reasoning-message-wrong-role-fatal`, digest §22 Q12).
+ */
+const WRONG_REASONING_ROLE =
+  '; a reasoning message\'s role is required and fixed, "reasoning" (producers on a pre-1.0 AG-UI SDK send "assistant" or none: update the producer\'s SDK)';
 
 /** The event's `type`, or FAIL: an event that is not an object, or has no string `type`, is malformed (R-PROC-4). */
 function requireType(input: unknown, ctx: StepContext): string {
