@@ -442,13 +442,13 @@ describe("enforceSchema — reasoning event schemas (§8)", () => {
       { a: rs, b: noRole },
       "a #",
       { a: rs },
-      malformed(1, "R-REASON-23", "/role (required field is missing"),
+      malformed(1, "R-SCHEMA-2", "/role (required field is missing"),
     );
   });
 
   it('#31 R-SCHEMA-2: role "assistant" on REASONING_MESSAGE_START is a malformed constant, not an unknown member: FAIL', () => {
     const wrong = ev.reasoningMessageStart("m1", { role: "assistant" });
-    marbles("a b |", { a: rs, b: wrong }, "a #", { a: rs }, malformed(1, "R-REASON-23", '/role (expected "reasoning"'));
+    marbles("a b |", { a: rs, b: wrong }, "a #", { a: rs }, malformed(1, "R-SCHEMA-2", '/role (expected "reasoning"'));
   });
 
   it("R-SCHEMA-3: REASONING_MESSAGE_CONTENT requires a string delta; a missing delta fails", () => {
@@ -802,7 +802,7 @@ describe("enforceSchema — conformance fixtures about processing", () => {
 
   it('#31 R-SCHEMA-2 fixture reasoning-message-wrong-role-fatal: fails with the reference wording expected "reasoning"', () => {
     const run = replay("reasoning-message-wrong-role-fatal");
-    expect(run.error).toEqual(malformed(1, "R-REASON-23", 'expected "reasoning"'));
+    expect(run.error).toEqual(malformed(1, "R-SCHEMA-2", 'expected "reasoning"'));
   });
 
   it('R-PROC-3 fixture unknown-enum-value-role-fatal (admitted gap, we follow the rule): role "narrator" stripped with a warning', () => {
