@@ -86,12 +86,19 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
   const warnings = new Subject<ReasoningWarning>();
   const sink = warningSink(options, () => warnings.observed);
   // Each thread's latest history, by the run input's threadId: what decides, on the thread's next
-  // run, which values may go out (D-KEEPER). initialHistory goes to the first run's thread.
+  // run, which values may go out (D-KEEPER). initialHistory goes to the first run's thread. In the
+  // order the threads last ran, and at most KEPT_THREADS of them (one middleware shared by every
+  // request of a server would otherwise keep every conversation it ever served).
   const threads = new Map<string, ReasoningHistory>();
   let seed = initialHistory;
   // The latest history of any thread (`history`).
   let latest: ReasoningHistory | undefined = initialHistory;
   if (latest) histories.next(latest);
+
+  const keep = (threadId: string, history: ReasoningHistory): void => {
+    threads.set(threadId, history);
+    if (threads.size > KEPT_THREADS) threads.delete(threads.keys().next().value!);
+  };
 
   const report = (w: ReasoningWarning): void => {
     sink(w);
@@ -107,9 +114,10 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
       // the application's (possibly lossy) copy of it.
       const threadId = threadOf(input);
-      if (seed !== undefined && !threads.has(threadId)) threads.set(threadId, seed);
+      const held = threads.get(threadId) ?? seed;
       seed = undefined;
-      const held = threads.get(threadId);
+      threads.delete(threadId); // the newest now
+      if (held !== undefined) keep(threadId, held);
       const { history: start, messages } = continueConversation(held, input.messages, options.producer, report);
       // A connection failing mid-response is the stream's end (a truncation when a run is open) with a
       // CONNECTION_BROKEN warning, or a TransportError when no run came; never an unhandled rejection.
@@ -122,7 +130,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       });
       const thread = { threadId };
       const history = pipeline.history$.subscribe((h) => {
-        threads.set(threadId, h);
+        keep(threadId, h);
         latest = h;
         histories.next(h);
         onHistory?.(h, thread);
@@ -136,6 +144,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     history: { get: () => latest, enumerable: true },
   }) as ReasoningMiddleware;
 }
+
+/** How many threads' conversations a middleware keeps: the threads that ran last. */
+const KEPT_THREADS = 256;
 
 /** The thread a run input belongs to: its `threadId`, or "" when it has none (a getter that throws has none). */
 function threadOf(input: RunAgentInput): string {

@@ -7,11 +7,13 @@
  * A real `HttpAgent` over loopback; judged by what the agent server receives.
  */
 import { HttpAgent } from "@ag-ui/client";
-import type { Message } from "@ag-ui/core";
+import type { Message, RunAgentInput } from "@ag-ui/core";
+import { from, lastValueFrom, toArray, type Observable } from "rxjs";
 import { messagesOf, type ReasoningHistory } from "../../src";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import { ev } from "../../src/testing/builders";
 import type { RecordedRequest } from "../../src/testing/mock-agent-server";
+import { runInput } from "../support/http-run";
 import { useAgentServers } from "../support/sse-server";
 
 const serve = useAgentServers();
@@ -196,5 +198,60 @@ describe("D-KEEPER the middleware keeps one conversation per thread", () => {
     agent.setMessages([user("b-q1")]);
     await agent.runAgent({ runId: "B-run-1" });
     expect(middleware.history!.messages.map((m) => m.id)).toEqual(["b-q1", "B-run-1-answer"]);
+  });
+});
+
+describe("D-KEEPER how many threads a middleware keeps", () => {
+  /** Runs `thread` once through `middleware` with a stand-in next agent; what it received. */
+  async function runThread(
+    middleware: ReturnType<typeof reasoningMiddleware>,
+    threadId: string,
+    messages: Message[],
+    events: unknown[] = [
+      ev.runStarted(`${threadId}-run`, { threadId }),
+      ev.runFinished(`${threadId}-run`, { threadId }),
+    ],
+  ): Promise<Sent[]> {
+    let received: { messages: Sent[] } | undefined;
+    const next = {
+      run: (input: RunAgentInput) => {
+        received = input;
+        return from(events);
+      },
+    };
+    await lastValueFrom((middleware(runInput({ threadId, messages }), next) as Observable<unknown>).pipe(toArray()));
+    return received!.messages;
+  }
+
+  /** Thread "first" issues a value, then `others` other threads run, then "first" comes back from a text-only store. */
+  async function backAfter(others: number): Promise<string[]> {
+    const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
+    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    const saved = textOnly(middleware.history!.messages);
+    for (let i = 0; i < others; i++) await runThread(middleware, `other-${i}`, [user(`o${i}`)]);
+    return values(await runThread(middleware, "first", [...saved, user("q2")]));
+  }
+
+  it("D-KEEPER the 256 threads that ran last: a thread comes back with its values after 255 others ran", async () => {
+    expect((await backAfter(255)).sort()).toEqual(["first:reasoning-value\u2028", "first:tool-call-value\u0000"]);
+  });
+
+  it("D-KEEPER the thread that ran longest ago is forgotten once 256 others ran (its next run starts from the application's messages)", async () => {
+    expect(await backAfter(256)).toEqual([]);
+  });
+
+  it("D-KEEPER running a thread makes it the newest: a thread that keeps running is never the one forgotten", async () => {
+    const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
+    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    let saved = textOnly(middleware.history!.messages);
+    for (let i = 0; i < 300; i++) {
+      await runThread(middleware, `other-${i}`, [user(`o${i}`)]);
+      if (i % 200 === 199)
+        saved = textOnly([...(await runThread(middleware, "first", saved)).map((m) => m as Message)]);
+    }
+    expect(values(await runThread(middleware, "first", saved)).sort()).toEqual([
+      "first:reasoning-value\u2028",
+      "first:tool-call-value\u0000",
+    ]);
   });
 });
