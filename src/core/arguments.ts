@@ -55,14 +55,19 @@ function shownKey(key: string): string {
  * `null` where a message was), every property of each entry once: what a caller reads of it next
  * cannot fail inside. A hole in any of these lists is refused, as in an event (JSON has none): every
  * way a history comes back in runs this one check (D-HISTORY-IDS). A fault is named by its JSON
- * pointer in the words the stored form's reader uses. O(entries), as every caller is.
+ * pointer in the words the stored form's reader uses. O(entries), as every caller is. Returns a copy of
+ * each list, no longer than the length the check read once (`lengthOf`), for the caller to read instead of
+ * the argument's: a list that answers a second read of its length otherwise is never read past it.
  */
-export function checkHistory(history: unknown, caller: string): void {
-  const problem = historyProblem(history);
+export function checkHistory<T>(history: T, caller: string): T {
+  const lists: Record<string, unknown[] | undefined> = {};
+  const problem = historyProblem(history, lists);
   if (problem !== undefined) throw new TypeError(`agui-reasoning: ${caller}: ${problem}`);
+  return lists as T;
 }
 
-function historyProblem(history: unknown): string | undefined {
+/** What is wrong with `history`, or `undefined` with each of its lists read into `lists` (`durations` only if it has one). */
+function historyProblem(history: unknown, lists: Record<string, unknown[] | undefined>): string | undefined {
   let at = "/";
   try {
     if (!readEach(history)) return `/ must be an object (got ${jsonType(history)})`;
@@ -71,8 +76,10 @@ function historyProblem(history: unknown): string | undefined {
       at = `/${list}`;
       const entries = h[list];
       if (entries === undefined && list === "durations") continue;
-      const problem = listProblem(entries, at, list === "messages" ? "message" : "object");
+      const read: { items?: unknown[] } = {};
+      const problem = listProblem(entries, at, list === "messages" ? "message" : "object", read);
       if (problem !== undefined) return problem;
+      lists[list] = read.items;
     }
     return undefined;
   } catch (error) {
@@ -85,9 +92,17 @@ function historyProblem(history: unknown): string | undefined {
  * `checkHistory`: not an array, a length no array has, a hole, or an entry that is not what `kind`
  * asks — any value, an object, or a message (an object with a string `id` and `role`, its `toolCalls`,
  * if an array, one of tool call objects). Read in a guard, every property of each entry once, up to the
- * first fault: a sparse list claiming 2³²−1 slots ends at its first hole. Also the testing kit's check.
+ * first fault: a sparse list claiming 2³²−1 slots ends at its first hole, and its length is read once, and
+ * bounded (`lengthOf`). When nothing is wrong, `read.items` is the list's first so many entries, a new
+ * array: what the caller reads instead of the list, which a proxy may make answer a second read of its
+ * length otherwise. Also the testing kit's check.
  */
-export function listProblem(entries: unknown, pointer: string, kind: "any" | "object" | "message"): string | undefined {
+export function listProblem(
+  entries: unknown,
+  pointer: string,
+  kind: "any" | "object" | "message",
+  read?: { items?: unknown[] },
+): string | undefined {
   // Where the walk is (-1: not in an entry, a tool call): the pointer is spelled only for a fault,
   // since a string per entry was most of the check's cost on a long conversation (a UI update's view).
   let i = -1;
@@ -95,7 +110,8 @@ export function listProblem(entries: unknown, pointer: string, kind: "any" | "ob
   const at = (): string => pointer + (i < 0 ? "" : `/${i}`) + (k < 0 ? "" : `/toolCalls/${k}`);
   try {
     if (!Array.isArray(entries)) return `${at()} must be an array (got ${jsonType(entries)})`;
-    for (let n = lengthOf(entries), entry: unknown; ++i < n; k = -1) {
+    const n = lengthOf(entries);
+    for (let entry: unknown; ++i < n; k = -1) {
       entry = itemAt(entries, i);
       if (kind === "any") continue;
       if (!readEach(entry)) return `${at()} must be an object (got ${jsonType(entry)})`;
@@ -109,6 +125,10 @@ export function listProblem(entries: unknown, pointer: string, kind: "any" | "ob
           return `${at()} must be a tool call object`;
       }
     }
+    // No more than the length read (a slice reads the length again, and stops at `n`): a copy in one
+    // step, far cheaper than one per entry on a long conversation.
+    i = -1;
+    if (read !== undefined) read.items = Array.prototype.slice.call(entries, 0, n) as unknown[];
     return undefined;
   } catch (error) {
     return unreadable(at(), error);

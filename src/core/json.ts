@@ -111,15 +111,64 @@ export function itemAt(source: readonly unknown[], i: number): unknown {
   return value;
 }
 
-/** `list.length`, which a proxy may make anything: one that is no array length is not JSON data. */
-export function lengthOf(list: readonly unknown[]): number {
+/**
+ * The most items a list the package reads may hold: 2^24 (16,777,216). A proxy of an array may claim any
+ * length (2³²−1) and answer every read with a plausible item: a loop over the claimed length would then
+ * run for hours, and so would one over a length that grows as it is read. 2^24 is the most entries a V8
+ * `Map` or `Set` holds: the copy a value is kept as (`ownCopy`) keeps one per object it copies, so a longer
+ * list of objects could not be kept anyway; and 2^24 messages of even 100 bytes each are over 1.6 GB, more
+ * than any conversation held in memory. A list within the bound costs what a real one of its length costs
+ * (seconds at the bound); past it, no item is read (docs/security.md).
+ */
+export const MAX_LIST_LENGTH = 2 ** 24;
+
+/**
+ * `list.length`, read once, when it is an array length within `MAX_LIST_LENGTH`; else why the list is not
+ * JSON data. A sparse array past the bound (a structured clone keeps one, claiming 2³²−1 slots) is wrong
+ * for its holes: its length is given as one past its first hole, for the reader to name that slot
+ * (`itemAt`), as it names the hole of a shorter one; one with no hole within the bound is past it.
+ */
+function readLength(list: readonly unknown[]): number | string {
   const length = list.length;
-  if (Number.isInteger(length) && length >= 0 && length < 2 ** 32) return length;
-  throw new NotJsonData("an array whose length is not an array length");
+  if (!Number.isInteger(length) || length < 0 || length >= 2 ** 32)
+    return "an array whose length is not an array length";
+  if (length <= MAX_LIST_LENGTH) return length;
+  if (!(length - 1 in list)) for (let i = 0; i < MAX_LIST_LENGTH; i++) if (!(i in list)) return i + 1;
+  return `a list of ${length} items, past the ${MAX_LIST_LENGTH} a list may hold`;
 }
 
-/** `list`, or its items before its first hole, where a loop over a sparse array's claimed length must stop. */
-export function presentItems(list: readonly unknown[]): readonly unknown[] {
-  for (let i = 0; i < list.length; i++) if (list[i] === undefined && !(i in list)) return list.slice(0, i);
-  return list;
+/**
+ * `list.length`, read once: every loop over a list of the caller's reads its length here and reads no
+ * more items than that (a proxy may answer each read of `length` otherwise). A length that is no array
+ * length, or past `MAX_LIST_LENGTH`, is not JSON data.
+ */
+export function lengthOf(list: readonly unknown[]): number {
+  const length = readLength(list);
+  if (typeof length === "number") return length;
+  throw new NotJsonData(length);
+}
+
+/**
+ * A copy of `list`'s items before its first hole (all of them when it has none), read from one read of its
+ * length: bookkeeping that leaves judging to enforcement (a sparse array's claimed 2³²−1 slots are read to
+ * the first hole). A list with no array length, or one past `MAX_LIST_LENGTH`, gives none.
+ */
+export function presentItems(list: readonly unknown[]): unknown[] {
+  const claimed = readLength(list);
+  const length = typeof claimed === "number" ? claimed : 0;
+  const items: unknown[] = [];
+  for (let i = 0; i < length; i++) {
+    const item = list[i];
+    if (item === undefined && !(i in list)) break;
+    items.push(item);
+  }
+  return items;
+}
+
+/** Whether `list` is JSON data's kind of list: an array length within `MAX_LIST_LENGTH` (read once) and no hole. */
+export function isDenseList(list: readonly unknown[]): boolean {
+  const length = readLength(list);
+  if (typeof length !== "number") return false;
+  for (let i = 0; i < length; i++) if (list[i] === undefined && !(i in list)) return false;
+  return true;
 }

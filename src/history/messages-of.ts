@@ -10,14 +10,15 @@ import { JsonShape } from "../storage/json-shape";
  * O(conversation): call it when handing the conversation over, not per event.
  */
 export function messagesOf(history: ReasoningHistory): Message[] {
-  checkHistory(history, "messagesOf");
+  // The check's copies of its lists: a proxy may answer a second read of a list's length otherwise.
+  const { messages } = checkHistory(history, "messagesOf");
   try {
-    return structuredClone(history.messages) as Message[];
+    return structuredClone(messages) as Message[];
   } catch {
     // A history built by hand (a proxy, a throwing getter, a cycle, a function) or nested deeper than
     // structuredClone recurses, which the pipeline carries: copied without recursion, a fault named by
     // its message, never by the error thrown, which may quote content (D-REDACT).
     const shape = new JsonShape("messagesOf");
-    return history.messages.map((message, i) => shape.json(message, `/messages/${i}`) as Message);
+    return messages.map((message, i) => shape.json(message, `/messages/${i}`) as Message);
   }
 }

@@ -1,4 +1,4 @@
-import { itemAt, NotJsonData, setOwn } from "../core/json";
+import { itemAt, lengthOf, NotJsonData, setOwn } from "../core/json";
 
 /**
  * The package's own copy of a JSON value taken from an event (D-NO-ALIAS): mutating an event after
@@ -104,7 +104,7 @@ let budget = 0;
 function smallCopy(source: object): Container | undefined {
   check?.(source);
   if (Array.isArray(source)) {
-    const length = source.length;
+    const length = lengthOf(source);
     if ((budget -= length) < 0) return undefined;
     const copy = new Array<unknown>(length);
     for (let i = 0; i < length; i++) {
@@ -167,7 +167,7 @@ function open(
   stack.push({ source, target: undefined, key: 0 });
   filling.add(source);
   if (Array.isArray(source)) {
-    const length = source.length;
+    const length = lengthOf(source);
     const copy: unknown[] = new Array<unknown>(length);
     copies.set(source, copy);
     // Each item checked as it is read: a sparse array fails at its first hole, not after its length.

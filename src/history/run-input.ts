@@ -10,6 +10,7 @@ import { KindMap, messageKind, ownIssuers, recordKind } from "./message-key";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
 import { checkHistory, optionsOf, readAgain } from "../core/arguments";
+import { lengthOf } from "../core/json";
 
 export interface RunInputOptions extends WarningOptions {
   /** The producer the run input goes to (D-ISSUER): only values it issued travel back. */
@@ -24,14 +25,17 @@ export interface RunInputOptions extends WarningOptions {
  * (content parts and metadata shared); the history is not mutated.
  */
 export function toRunInputMessages(history: ReasoningHistory, options: RunInputOptions): Message[] {
-  checkHistory(history, "toRunInputMessages");
+  // The check's copies of its lists: a proxy may answer a second read of a list's length otherwise.
+  const checked = checkHistory(history, "toRunInputMessages");
   options = optionsOf(options, "toRunInputMessages");
   const producer = options.producer;
   if (typeof producer !== "string")
     throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
   const withheld = new WithheldValues();
   const dropped: string[] = [];
-  const messages = readAgain("toRunInputMessages", () => runInput(history, producer, withheld, dropped));
+  const messages = readAgain("toRunInputMessages", () =>
+    runInput({ ...checked, messages: checked.messages.map(callsRead) }, producer, withheld, dropped),
+  );
   if (dropped.length > 0) warningSink(options)(withheld.warning(producer, dropped));
   return messages;
 }
@@ -103,6 +107,13 @@ function idList(kind: string, ids: readonly string[]): string {
   const shown = ids.slice(0, 10).map(quotedId);
   const more = ids.length > 10 ? ` and ${ids.length - 10} more` : "";
   return `${ids.length === 1 ? kind : `${kind}s`} ${shown.join(", ")}${more}`;
+}
+
+/** `message`, its tool calls (if any) read once into a list of its own: its length once, and bounded (`lengthOf`). */
+function callsRead(message: Message): Message {
+  const calls = toolCallsOf(message);
+  if (calls === undefined) return message;
+  return { ...message, toolCalls: Array.from({ length: lengthOf(calls) }, (_, i) => calls[i]!) } as Message;
 }
 
 /** New message, tool-call and function objects: what is sent can be changed without touching the history. */

@@ -224,8 +224,9 @@ function withMatchedCalls(
 function appMessages(sent: unknown): readonly Message[] {
   if (!Array.isArray(sent)) return [];
   const app: Message[] = [];
-  // Every slot, holes too (`forEach` skips them, slot by slot over a sparse array's claimed length): the first fails.
-  for (let i = 0; i < sent.length; i++) {
+  // Every slot, holes too (`forEach` skips them, slot by slot over a sparse array's claimed length): the
+  // first fails. Its length read once, and bounded (`lengthOf`).
+  for (let i = 0, n = sentLength(sent); i < n; i++) {
     const message = readOnce(sent, i);
     const problem = messageProblem(message);
     if (problem !== undefined)
@@ -233,6 +234,18 @@ function appMessages(sent: unknown): readonly Message[] {
     app.push(message as Message);
   }
   return app;
+}
+
+/** `lengthOf(sent)`, or a `TypeError` naming the list, never what was thrown (D-REDACT). */
+function sentLength(sent: readonly unknown[]): number {
+  let why: string;
+  try {
+    return lengthOf(sent);
+  } catch (error) {
+    // Not as `cause` either: what was thrown may quote the conversation (D-REDACT).
+    why = error instanceof NotJsonData ? error.message : "a read of it threw";
+  }
+  throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages cannot be read (${why})`);
 }
 
 /**

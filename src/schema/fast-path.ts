@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { JsonPatchSchema, TextMessageRoleSchema } from "@ag-ui/core/schemas";
-import { isInstant, isPlainObject, presentItems } from "../core/json";
+import { isDenseList, isInstant, isPlainObject } from "../core/json";
 
 /**
  * A hand-written check for the events that make up nearly all of a stream: the content deltas
@@ -49,9 +49,9 @@ const present: Check = (v) => v !== undefined;
 /**
  * A JSON Patch (RFC 6902): the patch alone through zod (its operations are open objects: nothing in them
  * is stripped). A missing operation takes the full path first, whose walk refuses a hole: zod would judge
- * each of the 2³²−1 slots a sparse array claims.
+ * each of the 2³²−1 slots a sparse array claims (or a proxy claims, past `MAX_LIST_LENGTH`, with none).
  */
-const jsonPatch: Check = (v) => Array.isArray(v) && presentItems(v) === v && JsonPatchSchema.safeParse(v).success;
+const jsonPatch: Check = (v) => Array.isArray(v) && isDenseList(v) && JsonPatchSchema.safeParse(v).success;
 
 /** Fields every event has (BaseEventSchema, plus `subagentRunId`), checked by hand in `baseFieldsClean`. */
 const BASE_FIELDS: ReadonlySet<string> = new Set(["type", "timestamp", "rawEvent", "metadata", "subagentRunId"]);

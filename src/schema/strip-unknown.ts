@@ -1,4 +1,4 @@
-import { isPlainObject, itemAt, setOwn } from "../core/json";
+import { isPlainObject, itemAt, lengthOf, setOwn } from "../core/json";
 import type { ShortenedLists } from "../core/source-pointer";
 import { toPointer } from "./json-pointer";
 import type { ArrayPlan, ChoicePlan, EnumPlan, ObjectPlan, Plan, RecordPlan, VariantPlan } from "./schema-plan";
@@ -122,8 +122,9 @@ class Walk {
     // Copy-on-write: created at the first element that changes or goes; `kept` at the first that goes.
     let out: unknown[] | undefined;
     let kept: number[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      // A hole ends the walk (and the event): zod would otherwise judge each of 2³²−1 slots a sparse array claims.
+    // Its length read once, and bounded (`lengthOf`); a hole ends the walk (and the event): zod would
+    // otherwise judge each of the 2³²−1 slots a sparse array claims, or a proxy claims with no hole.
+    for (let i = 0, n = lengthOf(value); i < n; i++) {
       const v = itemAt(value, i);
       if (plan.element === null) continue;
       const mark = this.notes.length;

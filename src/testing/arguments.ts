@@ -28,6 +28,7 @@ export function objectArgument<T extends object>(value: T | undefined, caller: s
 /**
  * A list argument: an array with no hole (each entry a message, for `kind: "message"`), else a
  * `TypeError` saying which entry is wrong (`agui-reasoning/testing: MockAgent.setMessages: messages[1] …`).
+ * Returns its entries as read (`listProblem`), a new array: read it instead of `value`.
  */
 export function listArgument<T>(
   value: readonly T[],
@@ -35,9 +36,10 @@ export function listArgument<T>(
   what: string,
   kind: "any" | "message",
 ): readonly T[] {
-  const problem = listProblem(value, what, kind);
+  const read: { items?: unknown[] } = {};
+  const problem = listProblem(value, what, kind, read);
   if (problem !== undefined) throw kitError(`${caller}: ${problem}`);
-  return value;
+  return read.items as T[];
 }
 
 /** A string argument (a prefix): anything else is a `TypeError` (a sparse array's text is 2³²−1 commas). */

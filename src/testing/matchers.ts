@@ -109,17 +109,22 @@ export const reasoningMatchers = {
  * content (D-REDACT).
  */
 function toBeConformant(this: MatcherContext, received: unknown, options?: ConformanceOptions): MatcherResult {
-  const checked = objectArgument(options, "toBeConformant", "options");
-  const { initialMessages } = checked;
-  if (initialMessages !== undefined) listArgument(initialMessages, "toBeConformant", "initialMessages", "message");
+  const given = objectArgument(options, "toBeConformant", "options");
+  // Lists as read once (`listArgument`, `listProblem`): a proxy may answer a second read of a length otherwise.
+  const { initialMessages } = given;
+  const checked =
+    initialMessages === undefined
+      ? given
+      : { ...given, initialMessages: listArgument(initialMessages, "toBeConformant", "initialMessages", "message") };
   if (!holds(received, Array.isArray))
     return { pass: false, message: () => `expected an array of events, but received ${described(received)}` };
   // A hole is no event, and the check reads a list to its end: a sparse one claims 2³²−1 slots.
-  const hole = listProblem(received, "events", "any");
+  const read: { items?: unknown[] } = {};
+  const hole = listProblem(received, "events", "any", read);
   if (hole !== undefined) return { pass: false, message: () => `expected an array of events, but ${hole}` };
   let outcome: ReturnType<typeof inspectEvents>;
   try {
-    outcome = inspectEvents(received as readonly unknown[], checked);
+    outcome = inspectEvents(read.items!, checked);
   } catch (error) {
     return {
       pass: false,
@@ -190,16 +195,18 @@ function errorOfObservable(source: Observable<unknown>): Outcome {
 /** The warnings of whatever the matcher received. */
 function warningsOf(received: unknown): readonly ReasoningWarning[] | Problem {
   const list = Array.isArray(received) ? received : isPlainObject(received) ? received.warnings : undefined;
-  // A hole is neither a warning nor an event, and a sparse list claims 2³²−1 slots.
+  // A hole is neither a warning nor an event, and a sparse list claims 2³²−1 slots. The list as read once.
+  const read: { items?: unknown[] } = {};
   const hole = Array.isArray(list)
-    ? listProblem(list, Array.isArray(received) ? "received" : "received.warnings", "any")
+    ? listProblem(list, Array.isArray(received) ? "received" : "received.warnings", "any", read)
     : undefined;
   if (hole !== undefined) return { problem: `${hole} (pass warnings, a collector, a run result or events)` };
+  const items = read.items ?? [];
   if (Array.isArray(received)) {
-    if (received.every(isWarning)) return received;
-    return runPipeline(received).warnings;
+    if (items.every(isWarning)) return items;
+    return runPipeline(items).warnings;
   }
-  if (isPlainObject(received) && Array.isArray(received.warnings)) return received.warnings as ReasoningWarning[];
+  if (Array.isArray(list)) return items as ReasoningWarning[];
   return { problem: `received ${described(received)} (pass warnings, a collector, a run result or events)` };
 }
 

@@ -135,7 +135,7 @@ export class MockAgent {
     this.agentId = given.agentId ?? "mock-agent";
     this.threadId = given.threadId ?? "t1";
     this.description = given.description ?? "";
-    this.messages = [...listArgument(given.initialMessages ?? [], "mockAgent", "initialMessages", "any")];
+    this.messages = listArgument(given.initialMessages ?? [], "mockAgent", "initialMessages", "any") as Message[];
     this.state = given.initialState ?? {};
   }
 
@@ -190,8 +190,8 @@ export class MockAgent {
    */
   runAgent(parameters: MockRunParameters = {}): Promise<{ result: unknown; newMessages: Message[] }> {
     return new Promise((resolve, reject) => {
-      // A list without holes (`messages` is a public field); the pipeline checks each message, as `initialMessages`.
-      listArgument(this.messages, "MockAgent.runAgent", "messages", "any");
+      // A list without holes (`messages` is a public field), read once; the pipeline checks each message, as `initialMessages`.
+      this.messages = listArgument(this.messages, "MockAgent.runAgent", "messages", "any") as Message[];
       const input = this.prepareInput(objectArgument(parameters, "MockAgent.runAgent", "parameters"));
       const before = new Set(this.messages.map((m) => rawField(m, "id")));
       this.abortController = new AbortController();
@@ -248,7 +248,7 @@ export class MockAgent {
   }
 
   setMessages(messages: readonly Message[]): void {
-    this.messages = [...listArgument(messages, "MockAgent.setMessages", "messages", "any")];
+    this.messages = listArgument(messages, "MockAgent.setMessages", "messages", "any") as Message[];
   }
 
   setState(state: unknown): void {
@@ -300,14 +300,25 @@ export class MockAgent {
         );
       const turn = typeof script === "function" ? script(input, run) : script[run - 1];
       const events: unknown = typeof turn === "function" ? turn(input) : turn;
-      // A turn whose reads throw (a revoked proxy) is no turn either, never the read's own error.
-      if (!holds(events, (e) => (Array.isArray(e) ? lengthOf(e) >= 0 : isObservable(e))))
-        throw kitError(`mockAgent's turn for run #${run} is not an array or an Observable`);
-      return from(events as readonly unknown[] | Observable<unknown>);
+      // A turn whose reads throw (a revoked proxy) is no turn either, never the read's own error; a list
+      // is read once, its length once and bounded (`lengthOf`).
+      const given = readTurn(events);
+      if (given === undefined) throw kitError(`mockAgent's turn for run #${run} is not an array or an Observable`);
+      return from(given);
     } catch (error) {
       // eslint-disable-next-line rxjs-x/throw-error -- the script's own throw, passed on as it came
       return throwError(() => error);
     }
+  }
+}
+
+/** A turn's events: a copy of a list, an Observable as it is, or `undefined` for anything else (or a read that throws). */
+function readTurn(events: unknown): readonly unknown[] | Observable<unknown> | undefined {
+  try {
+    if (Array.isArray(events)) return Array.from({ length: lengthOf(events) }, (_, i) => events[i] as unknown);
+    return isObservable(events) ? events : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,6 +1,6 @@
-import { byteLength, isPlainObject, presentItems } from "../core/json";
+import { byteLength, isPlainObject, itemAt, lengthOf, presentItems } from "../core/json";
 import { KindMap } from "../history/message-key";
-import { holds, kitError } from "./arguments";
+import { kitError } from "./arguments";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
 export interface IssuedValue {
   readonly subtype: "message" | "tool-call";
@@ -25,15 +25,26 @@ export interface ReturnedValue {
  * read defensively: a missing or malformed `messages` list means nothing came back.
  */
 export function returnedValues(request: unknown, issued: readonly IssuedValue[]): ReturnedValue[] {
-  if (!holds(issued, (list) => Array.isArray(list) && presentItems(list) === list && list.every(isIssued)))
-    throw kitError("returnedValues expects `issued` to be an array of IssuedValue objects");
+  const given = issuedValues(issued);
+  if (given === undefined) throw kitError("returnedValues expects `issued` to be an array of IssuedValue objects");
   const received = receivedValues(request);
-  return issued.map((v) => ({
+  return given.map((v) => ({
     subtype: v.subtype,
     entityId: v.entityId,
     bytes: byteLength(v.encryptedValue),
     identical: (received.get(v.subtype, v.entityId) ?? []).includes(v.encryptedValue),
   }));
+}
+
+/** `issued` read once into a copy (its length once, and bounded: `lengthOf`), or `undefined` when it is no list of `IssuedValue`s. */
+function issuedValues(issued: unknown): IssuedValue[] | undefined {
+  try {
+    if (!Array.isArray(issued)) return undefined;
+    const given = Array.from({ length: lengthOf(issued) }, (_, i) => itemAt(issued, i));
+    return given.every(isIssued) ? given : undefined;
+  } catch {
+    return undefined; // a read that threw, a hole, a length past the bound
+  }
 }
 
 /** Kind and id → the encrypted values `request` carries there; a read of it that throws is a `TypeError`. */

@@ -86,16 +86,25 @@ export function reasoningView(
   previous?: ReasoningView,
   options?: ReasoningViewOptions,
 ): ReasoningView {
-  checkHistory(history, "reasoningView");
+  // The check's copies of its lists: a proxy may answer a second read of a list's length otherwise.
+  const checked = checkHistory(history, "reasoningView");
   const { running = true } = optionsOf(options, "reasoningView");
   if (typeof running !== "boolean") throw new TypeError("agui-reasoning: reasoningView's `running` must be a boolean");
-  return readAgain("reasoningView", () => viewOf(history, previous, running));
+  return readAgain("reasoningView", () => viewOf(checked, previous, running, history.durations));
 }
 
-/** `reasoningView` of a checked history and its checked options. */
-function viewOf(history: ReasoningHistory, previous: ReasoningView | undefined, running: boolean): ReasoningView {
+/**
+ * `reasoningView` of a checked history (the check's copies of its lists) and its checked options;
+ * `given`, the durations list of the history as given, keys their lookup (the list read is new each call).
+ */
+function viewOf(
+  history: ReasoningHistory,
+  previous: ReasoningView | undefined,
+  running: boolean,
+  given: readonly ReasoningDuration[] | undefined,
+): ReasoningView {
   const messages = history.messages;
-  const durations = durationsById(history.durations);
+  const durations = durationsById(given, history.durations);
   // A history nothing runs for streams nothing: an item it lists as open was cut off with its stream (R-RUN-5).
   const open = running ? openMessages(history) : NOTHING_OPEN;
   // Only a view of our own is read: any other may be anything, and any read of it may throw.
@@ -238,14 +247,17 @@ function elapsed(from: ReasoningDuration | undefined, to: ReasoningDuration | un
 // One lookup per durations array: the array keeps its identity until a reasoning START or END.
 const lookups = new WeakMap<readonly ReasoningDuration[], KindMap<ReasoningDuration>>();
 
-/** Each duration by its kind and id: a span and a message may share an id. */
-function durationsById(durations: readonly ReasoningDuration[] | undefined): KindMap<ReasoningDuration> {
-  if (durations === undefined) return EMPTY_MAP;
-  let map = lookups.get(durations);
+/** Each duration of `durations` (the list `given` as read) by its kind and id: a span and a message may share an id. */
+function durationsById(
+  given: readonly ReasoningDuration[] | undefined,
+  durations: readonly ReasoningDuration[] | undefined,
+): KindMap<ReasoningDuration> {
+  if (given === undefined || durations === undefined) return EMPTY_MAP;
+  let map = lookups.get(given);
   if (map === undefined) {
     const built = new KindMap<ReasoningDuration>();
     for (const d of durations) built.set(d.kind === "span" ? "span" : "message", d.id, d);
-    lookups.set(durations, built);
+    lookups.set(given, built);
     map = built;
   }
   return map;

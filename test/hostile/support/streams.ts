@@ -217,3 +217,33 @@ export function deepStream(depth: number): unknown[] {
     ev.runFinished("r1", { result: deepObject(depth) }),
   ];
 }
+
+/** Index reads after which a lying list throws (`lyingList`): a reader that would loop for hours fails instead. */
+export const READ_CAP = 10_000;
+
+/**
+ * A proxy of an array that lies about its length: each read of `length` answers the next of `lengths`
+ * (the last one for every later read: `lyingList(item, 1, 2 ** 32 - 1)` grows after its first read), and
+ * each index read a fresh `item()`, a plausible entry, so a loop over the claimed length meets no hole.
+ * `reads()` counts the index reads; past `READ_CAP` a read throws, so a reader that would loop for
+ * hours (2³²−1 plausible items) ends, with an error the tests do not expect, instead of hanging the run.
+ */
+export function lyingList(
+  item: () => unknown,
+  ...lengths: number[]
+): { readonly list: unknown[]; readonly reads: () => number } {
+  const claims = lengths.length === 0 ? [2 ** 32 - 1] : lengths;
+  let lengthReads = 0;
+  let reads = 0;
+  const isIndex = (key: PropertyKey): boolean => typeof key === "string" && /^(0|[1-9]\d*)$/.test(key);
+  const list = new Proxy([] as unknown[], {
+    get(target, key) {
+      if (key === "length") return claims[Math.min(lengthReads++, claims.length - 1)];
+      if (!isIndex(key)) return Reflect.get(target, key) as unknown;
+      if (++reads > READ_CAP) throw new Error(`lyingList: more than ${READ_CAP} index reads`);
+      return item();
+    },
+    has: (target, key) => isIndex(key) || Reflect.has(target, key),
+  });
+  return { list, reads: () => reads };
+}
