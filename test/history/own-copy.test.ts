@@ -31,16 +31,8 @@ const jsonish = fc.letrec((tie) => ({
   ),
 })).value;
 
-/**
- * JSON's copy, except that -0 stays -0: the copy keeps a number as the event holds it (`JSON.parse`
- * gives -0 for the text "-0"; `JSON.stringify` would write it as 0).
- */
-const NEGATIVE_ZERO = "\u0000-0";
-const jsonCopy = (value: unknown): unknown =>
-  JSON.parse(
-    JSON.stringify(value, (_, v: unknown) => (Object.is(v, -0) ? NEGATIVE_ZERO : v)),
-    (_, v: unknown) => (v === NEGATIVE_ZERO ? -0 : v),
-  );
+/** JSON's copy: -0 becomes 0, as the copy holds it (D-HISTORY-IDS: stored and read back, a history is equal). */
+const jsonCopy = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
 /** The value inside enough padding that the copy takes the walk (recursion gives up past 256 entries). */
 const padded = (value: unknown): unknown[] => [...new Array<number>(300).fill(0), value];
@@ -59,6 +51,8 @@ describe("ownCopy", () => {
           for (const object of objectsOf(copy)) expect(sources.has(object)).toBe(false);
         }
       }),
+      // Always drawn: -0 (held as 0), also under an own "__proto__" key (a CI run drew it).
+      { examples: [[[-0]], [[JSON.parse('{"__proto__":{"":-0}}') as unknown]]] },
     );
   });
 
