@@ -61,7 +61,7 @@ export function continueConversation(
     if (sentKeys.has(kind, message.id)) {
       anchorKind = kind;
       anchorId = message.id;
-      if (dropped.length > 0 && !preceding.has(kind, message.id)) preceding.set(kind, message.id, dropped);
+      if (dropped.length > 0) preceding.set(kind, message.id, dropped);
       dropped = [];
     } else if (message.role === "activity") {
       const list = following.get(anchorKind, anchorId);
@@ -84,12 +84,10 @@ export function continueConversation(
       outgoing.push(merge.restored(entry, message));
       return;
     }
+    // Held reasoning the application dropped before this message (none of it is sent, so none is placed).
     for (const restored of preceding.get(kind, message.id) ?? []) {
-      const restoredKind = messageKind(restored);
-      if (placed.has(restoredKind, restored.id) || sentKeys.has(restoredKind, restored.id)) continue;
       messages.push(restored);
       outgoing.push(restored);
-      placed.set(restoredKind, restored.id, restored);
     }
     const kept = heldByKey.get(kind, message.id);
     if (kept === undefined) {

@@ -240,6 +240,17 @@ describe("D-KEEPER how many threads a middleware keeps", () => {
     expect(await backAfter(256)).toEqual([]);
   });
 
+  it("D-KEEPER a run that fails on a bad run input keeps the thread's conversation: the next run still restores its values", async () => {
+    const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
+    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    const saved = textOnly(middleware.history!.messages);
+    await expect(runThread(middleware, "first", [{ id: 5 } as never])).rejects.toThrow(/run input messages\[0\]/);
+    expect(values(await runThread(middleware, "first", saved)).sort()).toEqual([
+      "first:reasoning-value\u2028",
+      "first:tool-call-value\u0000",
+    ]);
+  });
+
   it("D-KEEPER running a thread makes it the newest: a thread that keeps running is never the one forgotten", async () => {
     const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
     await runThread(middleware, "first", [user("q1")], firstTurn("first"));
