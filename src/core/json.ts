@@ -172,3 +172,8 @@ export function isDenseList(list: readonly unknown[]): boolean {
   for (let i = 0; i < length; i++) if (list[i] === undefined && !(i in list)) return false;
   return true;
 }
+
+/** A copy of `list`, its length read once (`lengthOf`), each item once (`itemAt`: a hole is not JSON data). */
+export function listCopy(list: readonly unknown[]): unknown[] {
+  return Array.from({ length: lengthOf(list) }, (_, i) => itemAt(list, i));
+}

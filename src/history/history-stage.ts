@@ -17,7 +17,7 @@ import { messageProblem, readEvent } from "./read-event";
 import { routeEncryptedValue } from "./route-value";
 import { ownCopy } from "./own-copy";
 import type { IncompleteItem, ReasoningDuration, ReasoningHistory, ValueIssuer } from "./types";
-import { isInstant, isPlainObject, itemAt, lengthOf, NotJsonData } from "../core/json";
+import { isInstant, isPlainObject, listCopy, NotJsonData } from "../core/json";
 import { optionsOf } from "../core/arguments";
 
 export type { HistoryState } from "./conversation";
@@ -242,10 +242,10 @@ function checkRecords<T>(records: unknown, name: string, ...fields: string[]): T
   });
 }
 
-/** The elements of an array of the seed (its length read once, and bounded: `lengthOf`; a hole is refused: `itemAt`). */
+/** The elements of an array of the seed (`listCopy`: its length read once and bounded, a hole refused). */
 function listOf(value: unknown, name: string): unknown[] {
   const list = readable(name, () =>
-    Array.isArray(value) ? Array.from({ length: lengthOf(value) }, (_, i) => itemAt(value, i)) : undefined,
+    Array.isArray(value) ? listCopy(value) : undefined,
   );
   if (list === undefined) throw new TypeError(`agui-reasoning: ${name} must be an array`);
   return list;

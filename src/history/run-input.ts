@@ -10,7 +10,7 @@ import { KindMap, messageKind, ownIssuers, recordKind } from "./message-key";
 import { sameProducer, shownIdentity } from "./producer-identity";
 import type { ReasoningHistory } from "./types";
 import { checkHistory, optionsOf, readAgain } from "../core/arguments";
-import { lengthOf } from "../core/json";
+import { listCopy } from "../core/json";
 
 export interface RunInputOptions extends WarningOptions {
   /** The producer the run input goes to (D-ISSUER): only values it issued travel back. */
@@ -109,11 +109,11 @@ function idList(kind: string, ids: readonly string[]): string {
   return `${ids.length === 1 ? kind : `${kind}s`} ${shown.join(", ")}${more}`;
 }
 
-/** `message`, its tool calls (if any) read once into a list of its own: its length once, and bounded (`lengthOf`). */
+/** `message`, its tool calls (if any) read once into a list of its own (`listCopy`). */
 function callsRead(message: Message): Message {
   const calls = toolCallsOf(message);
   if (calls === undefined) return message;
-  return { ...message, toolCalls: Array.from({ length: lengthOf(calls) }, (_, i) => calls[i]!) } as Message;
+  return { ...message, toolCalls: listCopy(calls) } as Message;
 }
 
 /** New message, tool-call and function objects: what is sent can be changed without touching the history. */

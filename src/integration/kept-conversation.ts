@@ -234,27 +234,17 @@ function appMessages(sent: unknown): readonly Message[] {
   return app;
 }
 
-/** `lengthOf(sent)`, or a `TypeError` naming the list, never what was thrown (D-REDACT). */
-function sentLength(sent: readonly unknown[]): number {
-  let why: string;
-  try {
-    return lengthOf(sent);
-  } catch (error) {
-    // Not as `cause` either: what was thrown may quote the conversation (D-REDACT).
-    why = error instanceof NotJsonData ? error.message : "a read of it threw";
-  }
-  throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages cannot be read (${why})`);
-}
+/** `lengthOf(sent)`, or a `TypeError` naming the list (`readable`). */
+const sentLength = (sent: readonly unknown[]): number => readable("run input messages", () => lengthOf(sent));
 
 /**
  * `sent[i]`, a message read once into a shallow copy (its tool calls too, up to a hole, which stays
  * for the check to name): what is read of it later is read from the copy, never again from the
  * application's objects, whose getters may answer a second read otherwise. A read that throws names
- * the index, never what was thrown (D-REDACT).
+ * the index (`readable`).
  */
 function readOnce(sent: readonly unknown[], i: number): unknown {
-  let why: string;
-  try {
+  return readable(`run input messages[${i}]`, () => {
     const value = sent[i];
     if (!isPlainObject(value)) return value;
     const copy: Record<string, unknown> = { ...value };
@@ -270,11 +260,19 @@ function readOnce(sent: readonly unknown[], i: number): unknown {
     if (k < n) read.length = k + 1; // the first hole, for the check to name
     copy.toolCalls = read;
     return copy;
+  });
+}
+
+/** `read()`, or a `TypeError` saying `what` of the run input cannot be read and why, never what was thrown (D-REDACT). */
+function readable<T>(what: string, read: () => T): T {
+  let why: string;
+  try {
+    return read();
   } catch (error) {
     // Not as `cause` either: what was thrown may quote the conversation (D-REDACT).
     why = error instanceof NotJsonData ? error.message : "a read of it threw";
   }
-  throw new TypeError(`agui-reasoning: reasoningMiddleware: run input messages[${i}] cannot be read (${why})`);
+  throw new TypeError(`agui-reasoning: reasoningMiddleware: ${what} cannot be read (${why})`);
 }
 
 /** The history's own copy of a message the application added (D-NO-ALIAS). */

@@ -1,4 +1,4 @@
-import { byteLength, isPlainObject, itemAt, lengthOf, presentItems } from "../core/json";
+import { byteLength, isPlainObject, listCopy, presentItems } from "../core/json";
 import { KindMap } from "../history/message-key";
 import { kitError } from "./arguments";
 /** An encrypted value an agent issued: on which message or tool call, and its exact text. */
@@ -36,11 +36,11 @@ export function returnedValues(request: unknown, issued: readonly IssuedValue[])
   }));
 }
 
-/** `issued` read once into a copy (its length once, and bounded: `lengthOf`), or `undefined` when it is no list of `IssuedValue`s. */
+/** `issued` read once into a copy (`listCopy`), or `undefined` when it is no list of `IssuedValue`s. */
 function issuedValues(issued: unknown): IssuedValue[] | undefined {
   try {
     if (!Array.isArray(issued)) return undefined;
-    const given = Array.from({ length: lengthOf(issued) }, (_, i) => itemAt(issued, i));
+    const given = listCopy(issued);
     return given.every(isIssued) ? given : undefined;
   } catch {
     return undefined; // a read that threw, a hole, a length past the bound

@@ -26,7 +26,7 @@ import { returnedValues } from "../../src/testing/returned-values";
 import { reasoningMatchers } from "../../src/testing/matchers";
 import type { AguiEvent } from "../../src/core/types";
 import { failureOf, runFacade, runOperator } from "./support/run";
-import { lyingList, SECRETS } from "./support/streams";
+import { LIST_PLACES, lyingList, SECRETS } from "./support/streams";
 
 // A hang is a red test, not a stuck run (the lying lists also throw past READ_CAP reads).
 jest.setTimeout(5000);
@@ -181,55 +181,23 @@ describe("R-PROC-4 a list claiming 2³²−1 plausible items is refused before a
 });
 
 describe("R-PROC-4 an event holding a list that claims 2³²−1 plausible items", () => {
-  const events: readonly [string, (list: unknown[]) => AguiEvent[], () => unknown][] = [
-    ["MESSAGES_SNAPSHOT.messages", (list) => [ev.runStarted(), ev.messagesSnapshot(list as never)], user],
-    [
-      "a snapshot message's toolCalls",
-      (list) => [ev.runStarted(), ev.messagesSnapshot([{ id: "a1", role: "assistant", toolCalls: list } as never])],
-      call,
-    ],
-    ["RUN_STARTED.input.messages", (list) => [ev.runStarted("r1", { input: runInput(list) })], user],
-    [
-      "TOOL_CALL_RESULT.content",
-      (list) => [
-        ev.runStarted(),
-        ev.toolCallStart("c1", "x"),
-        ev.toolCallEnd("c1"),
-        ev.toolCallResult("t1", "c1", list as never),
-      ],
-      () => ({ type: "text", text: SECRETS.result }),
-    ],
-    [
-      "ACTIVITY_DELTA.patch",
-      (list) => [
-        ev.runStarted(),
-        { type: "ACTIVITY_SNAPSHOT", messageId: "a1", activityType: "x", content: {} },
-        { type: "ACTIVITY_DELTA", messageId: "a1", activityType: "x", patch: list },
-      ],
-      () => ({ op: "add", path: "/a", value: SECRETS.result }),
-    ],
+  const patchOp = () => ({ op: "add", path: "/a", value: SECRETS.result });
+  // What each place's list holds (plausible items, content among them: none may show in an error).
+  const ITEM_OF: Record<string, () => unknown> = {
+    "MESSAGES_SNAPSHOT.messages": user,
+    "a snapshot message's toolCalls": call,
+    "RUN_STARTED.input.messages": user,
+    "TOOL_CALL_RESULT.content": () => ({ type: "text", text: SECRETS.result }),
+    "ACTIVITY_DELTA.patch": patchOp,
+    "STATE_DELTA.delta": patchOp,
+    "SUBAGENT_FINISHED.outcome.interruptIds": () => "i1",
+  };
+  const events: readonly (readonly [string, (list: unknown[]) => AguiEvent[], () => unknown])[] = [
+    ...LIST_PLACES.map(([name, make]) => [name, make, ITEM_OF[name]!] as const),
     [
       "a list inside ACTIVITY_SNAPSHOT.content",
       (list) => [ev.runStarted(), { type: "ACTIVITY_SNAPSHOT", messageId: "a1", activityType: "x", content: { list } }],
       () => SECRETS.result,
-    ],
-    [
-      "STATE_DELTA.delta",
-      (list) => [ev.runStarted(), { type: "STATE_DELTA", delta: list }],
-      () => ({ op: "add", path: "/a", value: SECRETS.result }),
-    ],
-    [
-      "SUBAGENT_FINISHED.outcome.interruptIds",
-      (list) => [
-        ev.runStarted(),
-        ev.subagentStarted("S"),
-        {
-          type: "SUBAGENT_FINISHED",
-          subagentRunId: "S",
-          outcome: { type: "suspended", interruptIds: list },
-        },
-      ],
-      () => "i1",
     ],
   ];
 

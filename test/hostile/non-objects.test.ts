@@ -21,7 +21,7 @@ import { ev } from "../../src/testing/builders";
 import type { AguiEvent } from "../../src/core/types";
 import type { OperatorFunction } from "rxjs";
 import { expectNoPollution, failureOf, prototypeFingerprint, runFacade, runOperator } from "./support/run";
-import { NON_OBJECTS, SECRETS, throwingGetter, UNREADABLE } from "./support/streams";
+import { LIST_PLACES, NON_OBJECTS, SECRETS, throwingGetter, UNREADABLE } from "./support/streams";
 
 let fingerprint: string[];
 beforeAll(() => {
@@ -159,53 +159,8 @@ describe("unreadable events: getters that throw, proxies", () => {
 describe("a sparse list in an event (2³²−1 slots for nothing: a structured clone keeps holes)", () => {
   const sparse = (first: unknown) => Object.assign(new Array<unknown>(2 ** 32 - 1), { 0: first });
   const user = { id: "u1", role: "user", content: "hi" };
-  const lists: readonly [string, (list: unknown[]) => AguiEvent[], number][] = [
-    ["MESSAGES_SNAPSHOT.messages", (list) => [ev.runStarted(), ev.messagesSnapshot(list as never)], 1],
-    [
-      "a snapshot message's toolCalls",
-      (list) => [ev.runStarted(), ev.messagesSnapshot([{ id: "a1", role: "assistant", toolCalls: list } as never])],
-      1,
-    ],
-    [
-      "RUN_STARTED.input.messages",
-      (list) => [
-        ev.runStarted("r1", {
-          input: { threadId: "t", runId: "r1", messages: list, tools: [], context: [], state: {}, forwardedProps: {} },
-        }),
-      ],
-      0,
-    ],
-    [
-      "TOOL_CALL_RESULT.content",
-      (list) => [
-        ev.runStarted(),
-        ev.toolCallStart("c1", "x"),
-        ev.toolCallEnd("c1"),
-        ev.toolCallResult("t1", "c1", list as never),
-      ],
-      3,
-    ],
-    [
-      "ACTIVITY_DELTA.patch",
-      (list) => [
-        ev.runStarted(),
-        { type: "ACTIVITY_SNAPSHOT", messageId: "a1", activityType: "x", content: {} },
-        { type: "ACTIVITY_DELTA", messageId: "a1", activityType: "x", patch: list },
-      ],
-      2,
-    ],
-    ["STATE_DELTA.delta", (list) => [ev.runStarted(), { type: "STATE_DELTA", delta: list }], 1],
-    // A list of strings (nothing in it to strip) is walked for its holes too.
-    [
-      "SUBAGENT_FINISHED.outcome.interruptIds",
-      (list) => [
-        ev.runStarted(),
-        ev.subagentStarted("S"),
-        { type: "SUBAGENT_FINISHED", subagentRunId: "S", outcome: { type: "suspended", interruptIds: list } },
-      ],
-      2,
-    ],
-  ];
+  // Each place, and the index of the event holding the list.
+  const lists = LIST_PLACES.map(([name, events]) => [name, events, events([]).length - 1] as const);
   it.each(lists)(
     "R-PROC-4: %s fails MALFORMED_EVENT at its index through the facade, at the first hole",
     (_name, events, at) => {

@@ -1,4 +1,5 @@
 import { ev } from "../../../src/testing/builders";
+import type { AguiEvent } from "../../../src/core/types";
 import { deepArray, deepObject } from "./run";
 
 /**
@@ -247,3 +248,49 @@ export function lyingList(
   });
   return { list, reads: () => reads };
 }
+
+/**
+ * Where an event holds a list, each as the events that lead to it with `list` in place: the event holding it
+ * is the last one (its index, `events(list).length - 1`, is where a failure is named).
+ */
+export const LIST_PLACES: readonly (readonly [name: string, events: (list: unknown[]) => AguiEvent[]])[] = [
+  ["MESSAGES_SNAPSHOT.messages", (list) => [ev.runStarted(), ev.messagesSnapshot(list as never)]],
+  [
+    "a snapshot message's toolCalls",
+    (list) => [ev.runStarted(), ev.messagesSnapshot([{ id: "a1", role: "assistant", toolCalls: list } as never])],
+  ],
+  [
+    "RUN_STARTED.input.messages",
+    (list) => [
+      ev.runStarted("r1", {
+        input: { threadId: "t", runId: "r1", messages: list, tools: [], context: [], state: {}, forwardedProps: {} },
+      }),
+    ],
+  ],
+  [
+    "TOOL_CALL_RESULT.content",
+    (list) => [
+      ev.runStarted(),
+      ev.toolCallStart("c1", "x"),
+      ev.toolCallEnd("c1"),
+      ev.toolCallResult("t1", "c1", list as never),
+    ],
+  ],
+  [
+    "ACTIVITY_DELTA.patch",
+    (list) => [
+      ev.runStarted(),
+      { type: "ACTIVITY_SNAPSHOT", messageId: "a1", activityType: "x", content: {} },
+      { type: "ACTIVITY_DELTA", messageId: "a1", activityType: "x", patch: list },
+    ],
+  ],
+  ["STATE_DELTA.delta", (list) => [ev.runStarted(), { type: "STATE_DELTA", delta: list }]],
+  [
+    "SUBAGENT_FINISHED.outcome.interruptIds",
+    (list) => [
+      ev.runStarted(),
+      ev.subagentStarted("S"),
+      { type: "SUBAGENT_FINISHED", subagentRunId: "S", outcome: { type: "suspended", interruptIds: list } },
+    ],
+  ],
+];
