@@ -244,9 +244,7 @@ function checkRecords<T>(records: unknown, name: string, ...fields: string[]): T
 
 /** The elements of an array of the seed (`listCopy`: its length read once and bounded, a hole refused). */
 function listOf(value: unknown, name: string): unknown[] {
-  const list = readable(name, () =>
-    Array.isArray(value) ? listCopy(value) : undefined,
-  );
+  const list = readable(name, () => (Array.isArray(value) ? listCopy(value) : undefined));
   if (list === undefined) throw new TypeError(`agui-reasoning: ${name} must be an array`);
   return list;
 }
