@@ -89,14 +89,15 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
   // run, which values may go out (D-KEEPER). initialHistory goes to the first run's thread. In the
   // order the threads last ran, and at most KEPT_THREADS of them (one middleware shared by every
   // request of a server would otherwise keep every conversation it ever served).
-  const threads = new Map<string, ReasoningHistory>();
+  // Beside each, the messages with a value that left it (`continueConversation`'s `departed`).
+  const threads = new Map<string, KeptThread>();
   let seed = initialHistory;
   // The latest history of any thread (`history`).
   let latest: ReasoningHistory | undefined = initialHistory;
   if (latest) histories.next(latest);
 
-  const keep = (threadId: string, history: ReasoningHistory): void => {
-    threads.set(threadId, history);
+  const keep = (threadId: string, kept: KeptThread): void => {
+    threads.set(threadId, kept);
     if (threads.size > KEPT_THREADS) threads.delete(threads.keys().next().value!);
   };
 
@@ -114,11 +115,16 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
       // the application's (possibly lossy) copy of it.
       const threadId = threadOf(input);
-      const held = threads.get(threadId) ?? seed;
+      const kept = threads.get(threadId);
+      const held = kept?.history ?? seed;
       seed = undefined;
       threads.delete(threadId); // the newest now
-      if (held !== undefined) keep(threadId, held);
-      const { history: start, messages } = continueConversation(held, input.messages, options.producer, report);
+      if (held !== undefined) keep(threadId, { history: held, departed: kept?.departed });
+      const {
+        history: start,
+        messages,
+        departed,
+      } = continueConversation(held, input.messages, options.producer, report, kept?.departed);
       // A connection failing mid-response is the stream's end (a truncation when a run is open) with a
       // CONNECTION_BROKEN warning, or a TransportError when no run came; never an unhandled rejection.
       const source = endedTransport(next.run({ ...input, messages }) as ObservableInput<unknown>, endpoint, report);
@@ -130,7 +136,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       });
       const thread = { threadId };
       const history = pipeline.history$.subscribe((h) => {
-        keep(threadId, h);
+        keep(threadId, { history: h, departed });
         latest = h;
         histories.next(h);
         onHistory?.(h, thread);
@@ -143,6 +149,13 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     warnings$: { value: warnings.asObservable(), enumerable: true },
     history: { get: () => latest, enumerable: true },
   }) as ReasoningMiddleware;
+}
+
+/** A thread's conversation as the middleware keeps it. */
+interface KeptThread {
+  readonly history: ReasoningHistory;
+  /** Messages with a value that left it, which a branch the application sends again gives back. */
+  readonly departed: ReasoningHistory | undefined;
 }
 
 /** How many threads' conversations a middleware keeps: the threads that ran last. */

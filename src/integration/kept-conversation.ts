@@ -16,7 +16,12 @@ export interface NextRun {
   readonly history: ReasoningHistory;
   /** The run input's messages, as they go to the producer. */
   readonly messages: Message[];
+  /** What the thread's next run may give back: `departed` for it (`continueConversation`). */
+  readonly departed: ReasoningHistory;
 }
+
+/** How many messages that left a thread's conversation with a value the middleware keeps (the latest to leave). */
+export const KEPT_DEPARTED = 256;
 
 /**
  * The middleware keeps the conversation (D-KEEPER): `held` is its history after the last run, `sent`
@@ -32,13 +37,19 @@ export interface NextRun {
  *   then only `producer`'s values (`toRunInputMessages`, D-ISSUER). A value the application sets
  *   itself is sent as given and held as `producer`'s.
  *
- * Messages match by id and tool-ness (D-HISTORY-IDS), tool calls by id. O(held + sent).
+ * - `departed` holds the messages with a value (on them or a tool call) that left earlier runs'
+ *   conversations, with their records: a chat UI with branches (assistant-ui's regenerate and edit,
+ *   then its branch picker) sends a branch again after a run without it, and its copy lacks the tool
+ *   calls' values. A message that returns is held again; the latest KEPT_DEPARTED to leave are kept.
+ *
+ * Messages match by id and tool-ness (D-HISTORY-IDS), tool calls by id. O(held + sent + departed).
  */
 export function continueConversation(
   held: ReasoningHistory | undefined,
   sent: unknown,
   producer: string,
   onWarning: (w: ReasoningWarning) => void,
+  departed: ReasoningHistory = EMPTY_HISTORY,
 ): NextRun {
   const app = appMessages(sent);
   const heldMessages = held?.messages ?? [];
@@ -70,6 +81,17 @@ export function continueConversation(
     } else if (message.role === "reasoning") dropped.push(message);
     else dropped = [];
   }
+  // A message that left an earlier run's conversation and is sent again is held again (one the
+  // conversation holds once more, the producer having reused its id, is the held one).
+  const back = departed.messages.filter((message) => {
+    const kind = messageKind(message);
+    if (heldByKey.has(kind, message.id)) return false;
+    heldByKey.set(kind, message.id, message);
+    return true;
+  });
+  const backRecords = back.length === departed.messages.length ? departed : heldRecords(back, departed);
+  // The held and the departed records: those of the messages in this run's conversation stay in it.
+  const records = joinedRecords(held ?? EMPTY_HISTORY, back.length === 0 ? EMPTY_HISTORY : backRecords);
 
   const merge = new ValueMerge(producer);
   const messages: Message[] = [...(following.get("", "") ?? [])];
@@ -106,9 +128,9 @@ export function continueConversation(
   });
 
   const present = entityKeys(messages);
-  const issuers = merge.issuers(held?.issuers ?? [], present);
+  const issuers = merge.issuers(records.issuers, present);
   // The held `incomplete` items and durations of the messages and tool calls still in the conversation.
-  const { incomplete, durations } = heldRecords(messages, held ?? EMPTY_RECORDS, present);
+  const { incomplete, durations } = heldRecords(messages, records, present);
   const history: ReasoningHistory = { messages, incomplete, issuers, durations };
   return {
     history,
@@ -116,6 +138,49 @@ export function continueConversation(
       { messages: outgoing, incomplete: [], issuers, durations: [] },
       { producer, onWarning },
     ),
+    departed: leaving(back, heldMessages, placed, records),
+  };
+}
+
+/**
+ * The messages with a value that are out of the conversation after this run — the earlier departed,
+ * then the held messages the application no longer sends (placed: those it sends) — the latest
+ * KEPT_DEPARTED of them, with their records. Activity messages are never sent (R-INPUT-4), so never
+ * given back.
+ */
+function leaving(
+  earlier: readonly Message[],
+  heldMessages: readonly Message[],
+  placed: KindMap<Message>,
+  records: Records,
+): ReasoningHistory {
+  const out: Message[] = [];
+  const seen = new KindMap<true>();
+  // Newest first, so that a key held and departed both is kept as held (the later copy).
+  for (const list of [heldMessages, earlier])
+    for (let i = list.length - 1; i >= 0 && out.length < KEPT_DEPARTED; i--) {
+      const message = list[i]!;
+      const kind = messageKind(message);
+      if (placed.has(kind, message.id) || seen.has(kind, message.id) || !carriesValue(message)) continue;
+      seen.set(kind, message.id, true);
+      out.push(message);
+    }
+  out.reverse();
+  return { messages: out, ...heldRecords(out, records) };
+}
+
+/** Whether a message or one of its tool calls holds an encrypted value. */
+function carriesValue(message: Message): boolean {
+  return message.role !== "activity" && (hasValue(message) || (toolCallsOf(message)?.some(hasValue) ?? false));
+}
+
+/** The records of `held` then those of `departed`. */
+function joinedRecords(held: Records, departed: Records): Records {
+  if (departed.issuers.length + departed.incomplete.length + departed.durations.length === 0) return held;
+  return {
+    incomplete: [...held.incomplete, ...departed.incomplete],
+    issuers: [...held.issuers, ...departed.issuers],
+    durations: [...held.durations, ...departed.durations],
   };
 }
 
@@ -287,4 +352,6 @@ function appCopy(message: Message, i: number): Message {
   }
 }
 
-const EMPTY_RECORDS = { incomplete: [], issuers: [], durations: [] } as const;
+type Records = Omit<ReasoningHistory, "messages">;
+
+const EMPTY_HISTORY: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };

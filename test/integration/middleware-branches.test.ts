@@ -1,0 +1,227 @@
+/**
+ * D-KEEPER, R-REASON-17, R-REASON-19: chat UIs with branches. assistant-ui's regenerate and edit start a
+ * run without the turn they replace; its branch picker then sends that turn again, and its copy of the
+ * turn's tool calls has no value (it drops them). The middleware keeps the values of the messages that left
+ * the conversation (the latest KEPT_DEPARTED of them, per thread) and gives them back, to their producer
+ * only, when the application sends those messages again.
+ */
+import { HttpAgent } from "@ag-ui/client";
+import type { Message, RunAgentInput } from "@ag-ui/core";
+import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import type { ReasoningHistory, ReasoningWarning } from "../../src";
+import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
+import { continueConversation, KEPT_DEPARTED } from "../../src/integration/kept-conversation";
+import { ev, msg } from "../../src/testing/builders";
+import { runInput } from "../support/http-run";
+import { useAgentServers } from "../support/sse-server";
+
+const serve = useAgentServers();
+const P = "http://127.0.0.1:9/agent";
+const OTHER = "http://127.0.0.1:9/other";
+
+/** What assistant-ui's store does to values: the tool calls' go, and here the reasoning's too (a text store). */
+const textOnly = (messages: readonly Message[]): Message[] =>
+  messages.map((m) => {
+    const copy = { ...m } as Message & { encryptedValue?: string };
+    delete copy.encryptedValue;
+    if (copy.role === "assistant" && copy.toolCalls)
+      copy.toolCalls = copy.toolCalls.map((call) => {
+        const bare = { ...call } as typeof call & { encryptedValue?: string };
+        delete bare.encryptedValue;
+        return bare;
+      });
+    return copy;
+  });
+
+/** The first answer: reasoning with a value, a tool call with a value, its result. */
+const firstBranch: Message[] = [
+  msg.reasoning("r1", "weighing", { encryptedValue: "P:r1" }),
+  msg.assistant("a1", "", { toolCalls: [msg.toolCall("c1", "f", "{}", { encryptedValue: "P:c1" })] }),
+  msg.tool("t1", "c1", "42"),
+];
+const held: ReasoningHistory = {
+  messages: [msg.user("u1", "q1"), ...firstBranch],
+  incomplete: [],
+  issuers: [
+    { subtype: "message", entityId: "r1", issuer: P },
+    { subtype: "tool-call", entityId: "c1", issuer: P },
+  ],
+  durations: [
+    { kind: "message", id: "r1", startedAt: 1_000, startObserved: false, endedAt: 3_000, endObserved: false },
+  ],
+};
+
+/** A middleware seeded with `held`, and a function running it over the application's `messages`. */
+function middlewareOver(initialHistory: ReasoningHistory = held, reply: (n: number) => unknown[] = () => []) {
+  const warnings: ReasoningWarning[] = [];
+  const middleware = reasoningMiddleware({ producer: P, initialHistory, onWarning: (w) => warnings.push(w) });
+  let runs = 0;
+  const run = async (messages: Message[], threadId = "t") => {
+    let received: RunAgentInput | undefined;
+    const n = ++runs;
+    const next = {
+      run: (input: RunAgentInput) => {
+        received = input;
+        return from([ev.runStarted(`run-${n}`, { threadId }), ...reply(n), ev.runFinished(`run-${n}`, { threadId })]);
+      },
+    };
+    await lastValueFrom(
+      (middleware(runInput({ threadId, runId: `run-${n}`, messages }), next) as Observable<unknown>).pipe(toArray()),
+    );
+    return received!.messages;
+  };
+  return { middleware, run, warnings };
+}
+
+const valueOf = (messages: readonly Message[], id: string): string | undefined =>
+  (messages.find((m) => m.id === id) as { encryptedValue?: string } | undefined)?.encryptedValue;
+const callValueOf = (messages: readonly Message[], messageId: string, callId: string): string | undefined => {
+  const message = messages.find((m) => m.id === messageId) as
+    { toolCalls?: Array<{ id: string; encryptedValue?: string }> } | undefined;
+  return message?.toolCalls?.find((c) => c.id === callId)?.encryptedValue;
+};
+
+describe("D-KEEPER a branch the application sends again after a run without it", () => {
+  it("D-KEEPER R-REASON-17 regenerate, then the branch picker back to the first answer: its values go back with it", async () => {
+    const { middleware, run } = middlewareOver();
+    // Regenerate: the run input ends at the user's message; the first answer left the conversation.
+    await run([msg.user("u1", "q1")]);
+    expect(middleware.history!.messages.map((m) => m.id)).toEqual(["u1"]);
+    // Back to the first answer, and a follow-up: the store's copy has no values.
+    const sent = await run(textOnly([msg.user("u1", "q1"), ...firstBranch, msg.user("u2", "q2")]));
+    expect(valueOf(sent, "r1")).toBe("P:r1");
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+    // Held again: the history has the values, their records and the reasoning's duration.
+    const history = middleware.history!;
+    expect(valueOf(history.messages, "r1")).toBe("P:r1");
+    expect(callValueOf(history.messages, "a1", "c1")).toBe("P:c1");
+    expect(history.issuers).toEqual(held.issuers);
+    expect(history.durations).toEqual(held.durations);
+  });
+
+  it("D-KEEPER an edit, two runs on the new branch, then back: the first branch's values still go back", async () => {
+    const { run } = middlewareOver();
+    await run([msg.user("u1b", "q1 edited")]);
+    await run([msg.user("u1b", "q1 edited"), msg.user("u2b", "more")]);
+    const sent = await run(textOnly([msg.user("u1", "q1"), ...firstBranch]));
+    expect(valueOf(sent, "r1")).toBe("P:r1");
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+  });
+
+  it("D-KEEPER D-ISSUER R-REASON-26 a departed value of another producer comes back to the history and is withheld from the request", async () => {
+    const { middleware, run, warnings } = middlewareOver({
+      ...held,
+      issuers: [
+        { subtype: "message", entityId: "r1", issuer: OTHER },
+        { subtype: "tool-call", entityId: "c1", issuer: P },
+      ],
+    });
+    await run([msg.user("u1", "q1")]);
+    const sent = await run(textOnly([msg.user("u1", "q1"), ...firstBranch]));
+    expect(valueOf(sent, "r1")).toBeUndefined();
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+    expect(valueOf(middleware.history!.messages, "r1")).toBe("P:r1");
+    expect(warnings.filter((w) => w.code === "VALUE_WITHHELD").flatMap((w) => w.ids ?? [])).toEqual(["r1"]);
+  });
+
+  it("D-KEEPER a value the application sets itself on a returning message is sent as given, and held as this producer's", async () => {
+    const { middleware, run } = middlewareOver();
+    await run([msg.user("u1", "q1")]);
+    const own = textOnly([msg.user("u1", "q1"), ...firstBranch]).map((m) =>
+      m.id === "r1" ? ({ ...m, encryptedValue: "app's own" } as Message) : m,
+    );
+    const sent = await run(own);
+    expect(valueOf(sent, "r1")).toBe("app's own");
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+    expect(valueOf(middleware.history!.messages, "r1")).toBe("app's own");
+  });
+
+  it("D-KEEPER nothing of one thread's departed messages goes to another thread sending the same ids", async () => {
+    const { run } = middlewareOver();
+    await run([msg.user("u1", "q1")], "t");
+    const sent = await run(textOnly([msg.user("u1", "q1"), ...firstBranch]), "elsewhere");
+    expect(valueOf(sent, "r1")).toBeUndefined();
+    expect(callValueOf(sent, "a1", "c1")).toBeUndefined();
+  });
+
+  it("D-KEEPER R-EVT-8 a producer reusing a departed message's id: the conversation's message is the one held, with one record each", async () => {
+    // Run 2 regenerates under the same ids, with new values.
+    const reply = (n: number): unknown[] =>
+      n === 1
+        ? [
+            ev.reasoningMessageStart("r1"),
+            ev.reasoningMessageContent("r1", "again"),
+            ev.reasoningMessageEnd("r1"),
+            ev.encryptedValue("message", "r1", "P:r1 again"),
+          ]
+        : [];
+    const { middleware, run } = middlewareOver(held, reply);
+    await run([msg.user("u1", "q1")]);
+    const sent = await run(textOnly(middleware.history!.messages));
+    expect(valueOf(sent, "r1")).toBe("P:r1 again");
+    const records = middleware.history!.issuers.filter((r) => r.entityId === "r1");
+    expect(records).toEqual([{ subtype: "message", entityId: "r1", issuer: P }]);
+    expect(middleware.history!.durations.filter((d) => d.id === "r1")).toHaveLength(1);
+  });
+
+  it(`D-KEEPER the latest ${KEPT_DEPARTED} messages with a value to leave are kept; the one before them is forgotten`, () => {
+    const answers = Array.from({ length: KEPT_DEPARTED + 1 }, (_, i) =>
+      msg.assistant(`a${i}`, "", { toolCalls: [msg.toolCall(`c${i}`, "f", "{}", { encryptedValue: `P:c${i}` })] }),
+    );
+    const conversation: ReasoningHistory = {
+      messages: [msg.user("u", "q"), ...answers, msg.user("plain", "no value")],
+      incomplete: [],
+      issuers: answers.map((_, i) => ({ subtype: "tool-call" as const, entityId: `c${i}`, issuer: P })),
+      durations: [],
+    };
+    const { departed } = continueConversation(conversation, [msg.user("u", "q")], P, () => {});
+    expect(departed.messages.map((m) => m.id)).toEqual(answers.slice(1).map((m) => m.id));
+    expect(departed.issuers.map((r) => r.entityId)).toEqual(answers.slice(1).map((_, i) => `c${i + 1}`));
+    const back = continueConversation(departed, textOnly([answers[0]!, answers[1]!]), P, () => {}, departed);
+    expect(callValueOf(back.messages, "a0", "c0")).toBeUndefined();
+    expect(callValueOf(back.messages, "a1", "c1")).toBe("P:c1");
+  });
+
+  it("D-KEEPER R-REASON-17 through a real HttpAgent: regenerate, then back to the first answer; the server gets its values byte-identical", async () => {
+    const value = "server:c1\u2028\u0000";
+    const server = await serve([
+      {
+        events: [
+          ev.runStarted("run-1", { threadId: "t" }),
+          ev.reasoningMessageStart("think"),
+          ev.reasoningMessageContent("think", "weighing"),
+          ev.reasoningMessageEnd("think"),
+          ev.encryptedValue("message", "think", "server:think"),
+          ev.toolCallStart("c1", "lookup", { parentMessageId: "call" }),
+          ev.toolCallArgs("c1", "{}"),
+          ev.toolCallEnd("c1"),
+          ev.encryptedValue("tool-call", "c1", value),
+          ev.runFinished("run-1", { threadId: "t" }),
+        ],
+      },
+      {
+        events: [
+          ev.runStarted("run-2", { threadId: "t" }),
+          ev.textStart("other answer"),
+          ev.textContent("other answer", "no tool"),
+          ev.textEnd("other answer"),
+          ev.runFinished("run-2", { threadId: "t" }),
+        ],
+      },
+      { events: [ev.runStarted("run-3", { threadId: "t" }), ev.runFinished("run-3", { threadId: "t" })] },
+    ]);
+    const middleware = reasoningMiddleware({ producer: server.url, onWarning: () => {} });
+    const agent = new HttpAgent({ url: server.url, threadId: "t" }).use(middleware);
+    agent.setMessages([msg.user("q1", "q1")]);
+    await agent.runAgent({ runId: "run-1" });
+    const first = textOnly(agent.messages);
+    agent.setMessages([msg.user("q1", "q1")]);
+    await agent.runAgent({ runId: "run-2" });
+    agent.setMessages([...first, msg.tool("result", "c1", "42"), msg.user("q2", "q2")]);
+    await agent.runAgent({ runId: "run-3" });
+    const third = (await server.request(2)).json as { messages: Message[] };
+    expect(third.messages.map((m) => m.id)).toEqual(["q1", "think", "call", "result", "q2"]);
+    expect(valueOf(third.messages, "think")).toBe("server:think");
+    expect(callValueOf(third.messages, "call", "c1")).toBe(value);
+  });
+});
