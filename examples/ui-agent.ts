@@ -6,7 +6,8 @@ import { followUpTurn, modernTurn } from "./demo-agent";
  * AG-UI 1.0 turn first (chunked reasoning, a tool call, an encrypted value on the reasoning message and
  * one on the tool call, text), then its follow-up, which says how many of the two values came back.
  * A message containing "cut" gets a stream that stops mid-reasoning without `RUN_FINISHED` (the
- * response ends cleanly: only the reasoning pipeline can tell it was truncated).
+ * response ends cleanly: only the reasoning pipeline can tell it was truncated). The first turn asked
+ * again in a thread that had it (a UI's regenerate) gets a short answer of its own, with no value.
  *
  * The run's `threadId` and `runId` are the ones the UI library sent (each library makes its own).
  */
@@ -14,15 +15,37 @@ export const uiAgent: ServerScript = (request) => {
   const input = runInputOf(request);
   const userMessages = input.messages.filter((m) => m.role === "user");
   const last = userMessages[userMessages.length - 1];
+  const first = userMessages.length <= 1;
   const turn =
     typeof last?.content === "string" && /\bcut\b/i.test(last.content)
       ? truncatedTurn()
-      : userMessages.length <= 1
-        ? modernTurn()
-        : // Every follow-up answer is a message of its own (the demo's has one fixed id).
-          withAnswerId(followUpTurn(request), `answer-${input.runId}`);
+      : first && answeredThreads.has(input.threadId)
+        ? regeneratedTurn(input.runId)
+        : first
+          ? modernTurn()
+          : // Every follow-up answer is a message of its own (the demo's has one fixed id).
+            withAnswerId(followUpTurn(request), `answer-${input.runId}`);
+  if (first) answeredThreads.add(input.threadId);
   return withRunIds(turn, input.threadId, input.runId);
 };
+
+/** The threads whose first turn was answered: asked again, it is a regenerate. */
+const answeredThreads = new Set<string>();
+
+/** A regenerated first answer: text only, under ids of its own (the first turn's are fixed). */
+function regeneratedTurn(runId: string): ServerTurnOptions {
+  const messageId = `answer-${runId}`;
+  return {
+    framePauseMs: 25,
+    events: [
+      { type: "RUN_STARTED", threadId: "", runId: "" },
+      { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId, delta: "On second thought: check the fares page for Saturday." },
+      { type: "TEXT_MESSAGE_END", messageId },
+      { type: "RUN_FINISHED", threadId: "", runId: "" },
+    ],
+  };
+}
 
 /** Reasoning that starts streaming and then the response just ends: no `REASONING_END`, no `RUN_FINISHED`. */
 function truncatedTurn(): ServerTurnOptions {

@@ -8,13 +8,16 @@
  *   `bridgeAgent`, which types the same object as that copy's `AbstractAgent`.
  * - The UI: assistant-ui's primitives. Reasoning streams open ("Thinking…") and collapses once the
  *   answer goes on; tool calls show their arguments and result; a failed run shows its error on the
- *   message; the middleware's warnings are listed, one line per code.
+ *   message; an answer can be regenerated, and a branch picker goes back to the earlier one; the
+ *   middleware's warnings are listed, one line per code.
  * - The thread: the middleware's history (every encrypted value, the issuer records) is saved in
  *   localStorage when a run ends; a reopened page continues from it (`initialHistory`) and shows it.
  */
 import { HttpAgent } from "@ag-ui/client";
 import {
+  ActionBarPrimitive,
   AssistantRuntimeProvider,
+  BranchPickerPrimitive,
   ExportedMessageRepository,
   ComposerPrimitive,
   ErrorPrimitive,
@@ -137,6 +140,20 @@ function AssistantMessage(): ReactNode {
           <ErrorPrimitive.Message />
         </ErrorPrimitive.Root>
       </MessagePrimitive.Error>
+      {/* Regenerate starts a branch without this answer; the picker goes back to it, whose values the
+          middleware gives back (D-KEEPER) although assistant-ui's copy of its tool calls has none. */}
+      <div className="message-actions">
+        <BranchPickerPrimitive.Root hideWhenSingleBranch className="branch-picker">
+          <BranchPickerPrimitive.Previous className="branch-previous">‹</BranchPickerPrimitive.Previous>
+          <span className="branch-number">
+            <BranchPickerPrimitive.Number /> / <BranchPickerPrimitive.Count />
+          </span>
+          <BranchPickerPrimitive.Next className="branch-next">›</BranchPickerPrimitive.Next>
+        </BranchPickerPrimitive.Root>
+        <ActionBarPrimitive.Root hideWhenRunning autohide="never" className="action-bar">
+          <ActionBarPrimitive.Reload className="regenerate">Regenerate</ActionBarPrimitive.Reload>
+        </ActionBarPrimitive.Root>
+      </div>
     </MessagePrimitive.Root>
   );
 }
@@ -195,6 +212,8 @@ const STYLE = `
   .tool-head { font: 600 13px ui-monospace, monospace; }
   .tool-args { display: block; font-size: 12px; color: #3b4a66; word-break: break-all; }
   .tool-result { font: 12px ui-monospace, monospace; color: #1c7c3a; }
+  .message-actions { display: flex; gap: 8px; align-items: center; font-size: 12px; color: #5b6475; }
+  .message-actions button { font: inherit; padding: 1px 8px; }
   .message-error, .run-error { color: #b3261e; font-size: 13px; }
   .composer { display: flex; gap: 8px; margin-top: 12px; }
   .input { flex: 1; font: inherit; padding: 6px 8px; border: 1px solid #cfd5df; border-radius: 6px; }

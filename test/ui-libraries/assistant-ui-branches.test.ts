@@ -1,0 +1,59 @@
+/**
+ * D-KEEPER, R-REASON-17 where branches happen: assistant-ui's regenerate, then its branch picker back to
+ * the first answer, in headless Chromium (examples/assistant-ui, docs/ui-libraries.md). The regenerate's
+ * request has no first answer, so the middleware's conversation loses it; the branch picker then makes
+ * assistant-ui send it again, its tool call's value dropped by assistant-ui's own copy. The follow-up's
+ * request must still carry both values the agent issued, byte-identical: judged by what the agent received.
+ *
+ * Not part of `npm test`: `npm run test:ui-libraries` (see assistant-ui.test.ts).
+ */
+import { ISSUED } from "../../examples/demo-agent";
+import { returnedValues } from "../../src/testing";
+import { startExample } from "../../examples/assistant-ui/serve";
+import { ALL_BACK_IDENTICAL, openChatPage, type ChatPage } from "./chat-page";
+
+describe("assistant-ui with reasoningMiddleware: regenerate, then the branch picker back, in headless Chromium", () => {
+  let chat: ChatPage | undefined;
+  const open = (): ChatPage => {
+    if (chat === undefined) throw new Error("the page did not open (see the first test)");
+    return chat;
+  };
+
+  beforeAll(async () => {
+    chat = await openChatPage(startExample, {
+      input: "textarea.input",
+      sendButton: "button.send",
+      streamingReasoning: `return "";`,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await chat?.close();
+  });
+
+  it("D-KEEPER R-REASON-17 the follow-up to the first answer, picked back after a regenerate, carries both of its values byte-identical", async () => {
+    const { page, send, example } = open();
+    await send("Train fares from Lyon to Marseille on Saturday, for four?");
+    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
+
+    // Regenerate the turn's first assistant message (the reasoning and the tool call; assistant-ui shows the
+    // answer after the tool's result as a second one): a request with the user's message alone.
+    const regenerated = example.server.requests.length;
+    await page.locator(".message.assistant").first().locator("button.regenerate").click();
+    const regenerate = await example.server.request(regenerated);
+    await regenerate.end;
+    await page.getByText("On second thought").waitFor();
+    expect((regenerate.json as { messages: Array<{ role: string }> }).messages.map((m) => m.role)).toEqual(["user"]);
+    expect(await page.getByText("The 10:40 TGV is €76 for all four").count()).toBe(0);
+
+    // The branch picker back to the first answer, then a follow-up to it.
+    const picker = page.locator(".message.assistant").first().locator(".branch-picker");
+    expect(await picker.locator(".branch-number").innerText()).toBe("2 / 2");
+    await picker.locator("button.branch-previous").click();
+    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
+    const request = await send("And if we book a week ahead?");
+    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
+    await page.getByText("With my earlier reasoning restored").waitFor();
+    expect(open().consoleErrors).toEqual([]);
+    await open().screenshot("assistant-ui-branches");
+  }, 60_000);
+});
