@@ -13,25 +13,12 @@ import { reasoningMiddleware } from "../../src/integration/http-agent-middleware
 import { continueConversation, KEPT_DEPARTED } from "../../src/integration/kept-conversation";
 import { ev, msg } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
+import { textOnly } from "../support/lossy-stores";
 import { useAgentServers } from "../support/sse-server";
 
 const serve = useAgentServers();
 const P = "http://127.0.0.1:9/agent";
 const OTHER = "http://127.0.0.1:9/other";
-
-/** What assistant-ui's store does to values: the tool calls' go, and here the reasoning's too (a text store). */
-const textOnly = (messages: readonly Message[]): Message[] =>
-  messages.map((m) => {
-    const copy = { ...m } as Message & { encryptedValue?: string };
-    delete copy.encryptedValue;
-    if (copy.role === "assistant" && copy.toolCalls)
-      copy.toolCalls = copy.toolCalls.map((call) => {
-        const bare = { ...call } as typeof call & { encryptedValue?: string };
-        delete bare.encryptedValue;
-        return bare;
-      });
-    return copy;
-  });
 
 /** The first answer: reasoning with a value, a tool call with a value, its result. */
 const firstBranch: Message[] = [

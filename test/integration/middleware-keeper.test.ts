@@ -15,6 +15,7 @@ import { reasoningMiddleware } from "../../src/integration/http-agent-middleware
 import { ev } from "../../src/testing/builders";
 import { useAgentServers } from "../support/sse-server";
 import { runInput } from "../support/http-run";
+import { dropsToolCallValues, textOnly, type Store } from "../support/lossy-stores";
 
 const serve = useAgentServers();
 
@@ -82,26 +83,12 @@ const turnTwo = [
   ev.runFinished("b-run-2", { threadId: "thread-k" }),
 ];
 
-type Store = (messages: Message[]) => Message[];
-
-const withoutValue = <T extends object>(target: T): T => {
-  const copy = { ...target } as T & { encryptedValue?: string };
-  delete copy.encryptedValue;
-  return copy;
-};
-/** What assistant-ui does: tool calls come back without their values. */
-const dropsToolCallValues: Store = (messages) =>
-  messages.map((m) =>
-    m.role === "assistant" && m.toolCalls ? { ...m, toolCalls: m.toolCalls.map(withoutValue) } : { ...m },
-  );
-/** An application that stores text only. */
-const dropsEveryValue: Store = (messages) => dropsToolCallValues(messages).map((m) => withoutValue(m));
 /** A store that rebuilds its list in another order, loses the first user message, and every value. */
-const reordersAndRemoves: Store = (messages) => dropsEveryValue(messages.filter((m) => m.id !== "u1")).reverse();
+const reordersAndRemoves: Store = (messages) => textOnly(messages.filter((m) => m.id !== "u1")).reverse();
 
 const stores: Array<[string, Store]> = [
   ["drops tool calls' values", dropsToolCallValues],
-  ["drops every value", dropsEveryValue],
+  ["drops every value", textOnly],
   ["reorders and removes a message", reordersAndRemoves],
 ];
 
@@ -189,7 +176,7 @@ describe("D-KEEPER the middleware keeps the conversation whatever the applicatio
   });
 
   it("D-KEEPER D-ISSUER finding 2: another producer's values, records and incomplete items survive a run to B, and go back to A", async () => {
-    const { middleware } = await twoTurns(dropsEveryValue);
+    const { middleware } = await twoTurns(textOnly);
     // Back to A with the history B's middleware kept: A gets its own values again, and none of B's.
     const serverA = await serve([{ events: turnTwo, writeSize: 65_536 }]);
     const history = middleware.history!;
@@ -202,7 +189,7 @@ describe("D-KEEPER the middleware keeps the conversation whatever the applicatio
       onWarning: () => {},
     });
     const agentA = new HttpAgent({ url: serverA.url, threadId: "thread-k" }).use(toA);
-    agentA.setMessages(dropsEveryValue(messagesOf(history)));
+    agentA.setMessages(textOnly(messagesOf(history)));
     await agentA.runAgent({ runId: "a-run-2" });
     const sent = sentMessages((await serverA.request(0)).json);
     expect(valueOf(sent, "a-think")).toBe(A_VALUES.reasoning);
@@ -211,7 +198,7 @@ describe("D-KEEPER the middleware keeps the conversation whatever the applicatio
   });
 
   it("D-KEEPER the values left out for another producer are reported once per run, lossy, naming ids only", async () => {
-    const { warnings } = await twoTurns(dropsEveryValue);
+    const { warnings } = await twoTurns(textOnly);
     const withheld = warnings.filter((w) => w.code === "VALUE_WITHHELD");
     expect(withheld).toHaveLength(2);
     for (const w of withheld) {

@@ -14,6 +14,7 @@ import { reasoningMiddleware } from "../../src/integration/http-agent-middleware
 import { ev } from "../../src/testing/builders";
 import type { RecordedRequest } from "../../src/testing/mock-agent-server";
 import { runInput } from "../support/http-run";
+import { textOnly } from "../support/lossy-stores";
 import { useAgentServers } from "../support/sse-server";
 
 const serve = useAgentServers();
@@ -42,20 +43,6 @@ const laterTurn = (thread: string, run: string) => [
   ev.textEnd(`${run}-answer`),
   ev.runFinished(run, { threadId: thread }),
 ];
-
-/** What chat-UI stores do to values: an application that keeps text only. */
-const textOnly = (messages: readonly Message[]): Message[] =>
-  messages.map((m) => {
-    const copy = { ...m } as Message & { encryptedValue?: string };
-    delete copy.encryptedValue;
-    if (copy.role === "assistant" && copy.toolCalls)
-      copy.toolCalls = copy.toolCalls.map((call) => {
-        const bare = { ...call } as typeof call & { encryptedValue?: string };
-        delete bare.encryptedValue;
-        return bare;
-      });
-    return copy;
-  });
 
 interface Sent {
   id: string;

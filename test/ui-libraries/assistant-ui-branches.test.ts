@@ -10,24 +10,13 @@
 import { ISSUED } from "../../examples/demo-agent";
 import { returnedValues } from "../../src/testing";
 import { startExample } from "../../examples/assistant-ui/serve";
-import { ALL_BACK_IDENTICAL, openChatPage, type ChatPage } from "./chat-page";
+import { ALL_BACK_IDENTICAL, useChatPage } from "./chat-page";
 
 describe("assistant-ui with reasoningMiddleware: regenerate, then the branch picker back, in headless Chromium", () => {
-  let chat: ChatPage | undefined;
-  const open = (): ChatPage => {
-    if (chat === undefined) throw new Error("the page did not open (see the first test)");
-    return chat;
-  };
-
-  beforeAll(async () => {
-    chat = await openChatPage(startExample, {
-      input: "textarea.input",
-      sendButton: "button.send",
-      streamingReasoning: `return "";`,
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await chat?.close();
+  const open = useChatPage(startExample, {
+    input: "textarea.input",
+    sendButton: "button.send",
+    streamingReasoning: `return "";`,
   });
 
   it("D-KEEPER R-REASON-17 the follow-up to the first answer, picked back after a regenerate, carries both of its values byte-identical", async () => {

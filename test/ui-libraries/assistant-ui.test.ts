@@ -13,7 +13,7 @@
 import { ISSUED } from "../../examples/demo-agent";
 import { returnedValues } from "../../src/testing";
 import { startExample } from "../../examples/assistant-ui/serve";
-import { ALL_BACK_IDENTICAL, openChatPage, valuesIn, type ChatPage } from "./chat-page";
+import { ALL_BACK_IDENTICAL, useChatPage, valuesIn } from "./chat-page";
 
 /** assistant-ui's reasoning part, as examples/assistant-ui/app.tsx renders it: open with "Thinking…" while it streams. */
 const STREAMING_REASONING = `
@@ -25,21 +25,10 @@ const STREAMING_REASONING = `
 `;
 
 describe("assistant-ui (@assistant-ui/react-ag-ui useAgUiRuntime) with reasoningMiddleware, in headless Chromium", () => {
-  let chat: ChatPage | undefined;
-  const open = (): ChatPage => {
-    if (chat === undefined) throw new Error("the page did not open (see the first test)");
-    return chat;
-  };
-
-  beforeAll(async () => {
-    chat = await openChatPage(startExample, {
-      input: "textarea.input",
-      sendButton: "button.send",
-      streamingReasoning: STREAMING_REASONING,
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await chat?.close();
+  const open = useChatPage(startExample, {
+    input: "textarea.input",
+    sendButton: "button.send",
+    streamingReasoning: STREAMING_REASONING,
   });
 
   it("turn 1: the reasoning streams open, then collapses to a summary; the tool call shows its arguments and result", async () => {

@@ -110,6 +110,24 @@ export async function openChatPage(start: () => Promise<ChatExample>, options: C
   }
 }
 
+/**
+ * The page for a test file: opened before its tests, closed after them. The function returned gives it
+ * to a test (a failure to open fails the first test that asks).
+ */
+export function useChatPage(start: () => Promise<ChatExample>, options: ChatPageOptions): () => ChatPage {
+  let chat: ChatPage | undefined;
+  beforeAll(async () => {
+    chat = await openChatPage(start, options);
+  }, 60_000);
+  afterAll(async () => {
+    await chat?.close();
+  });
+  return () => {
+    if (chat === undefined) throw new Error("the page did not open (see the first test)");
+    return chat;
+  };
+}
+
 /** `returnedValues(request, ISSUED)` when every issued value came back byte-identical. */
 export const ALL_BACK_IDENTICAL = ISSUED.map((v) => ({
   subtype: v.subtype,

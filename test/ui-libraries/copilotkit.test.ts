@@ -14,7 +14,7 @@
 import { ISSUED } from "../../examples/demo-agent";
 import { returnedValues } from "../../src/testing";
 import { startExample } from "../../examples/copilotkit/serve";
-import { ALL_BACK_IDENTICAL, openChatPage, valuesIn, type ChatPage } from "./chat-page";
+import { ALL_BACK_IDENTICAL, useChatPage, valuesIn } from "./chat-page";
 
 /** CopilotKit's reasoning message while it streams: its header says "Thinking…" and is expanded. */
 const STREAMING_REASONING = `
@@ -25,21 +25,10 @@ const STREAMING_REASONING = `
 `;
 
 describe("CopilotKit v2 (CopilotKitProvider selfManagedAgents, CopilotChat) with reasoningMiddleware, in headless Chromium", () => {
-  let chat: ChatPage | undefined;
-  const open = (): ChatPage => {
-    if (chat === undefined) throw new Error("the page did not open (see the first test)");
-    return chat;
-  };
-
-  beforeAll(async () => {
-    chat = await openChatPage(startExample, {
-      input: "textarea",
-      sendButton: '[data-testid="copilot-send-button"]',
-      streamingReasoning: STREAMING_REASONING,
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await chat?.close();
+  const open = useChatPage(startExample, {
+    input: "textarea",
+    sendButton: '[data-testid="copilot-send-button"]',
+    streamingReasoning: STREAMING_REASONING,
   });
 
   it('turn 1: the reasoning streams open ("Thinking…"), then collapses ("Thought for …"); the tool call shows its arguments and result', async () => {
