@@ -63,32 +63,32 @@ export function continueConversation(
   // a store that keeps what it shows drops reasoning and keeps the answer (lossy: restored, R-INPUT-3);
   // a turn removed (regenerate, edit) has lost that message too, and its reasoning leaves with it.
   const preceding = new KindMap<Message[]>();
-  let dropped: Message[] = [];
-  let anchorKind = "";
-  let anchorId = "";
-  for (const message of heldMessages) {
-    const kind = messageKind(message);
-    if (!heldByKey.has(kind, message.id)) heldByKey.set(kind, message.id, message);
-    if (sentKeys.has(kind, message.id)) {
-      anchorKind = kind;
-      anchorId = message.id;
-      if (dropped.length > 0) preceding.set(kind, message.id, dropped);
-      dropped = [];
-    } else if (message.role === "activity") {
-      const list = following.get(anchorKind, anchorId);
-      if (list === undefined) following.set(anchorKind, anchorId, [message]);
-      else list.push(message);
-    } else if (message.role === "reasoning") dropped.push(message);
-    else dropped = [];
-  }
+  const scan = (list: readonly Message[]): void => {
+    let dropped: Message[] = [];
+    let anchorKind = "";
+    let anchorId = "";
+    for (const message of list) {
+      const kind = messageKind(message);
+      if (!heldByKey.has(kind, message.id)) heldByKey.set(kind, message.id, message);
+      if (sentKeys.has(kind, message.id)) {
+        anchorKind = kind;
+        anchorId = message.id;
+        if (dropped.length > 0) preceding.set(kind, message.id, dropped);
+        dropped = [];
+      } else if (message.role === "activity") {
+        const list = following.get(anchorKind, anchorId);
+        if (list === undefined) following.set(anchorKind, anchorId, [message]);
+        else list.push(message);
+      } else if (message.role === "reasoning") dropped.push(message);
+      else dropped = [];
+    }
+  };
+  scan(heldMessages);
   // A message that left an earlier run's conversation and is sent again is held again (one the
-  // conversation holds once more, the producer having reused its id, is the held one).
-  const back = departed.messages.filter((message) => {
-    const kind = messageKind(message);
-    if (heldByKey.has(kind, message.id)) return false;
-    heldByKey.set(kind, message.id, message);
-    return true;
-  });
+  // conversation holds once more, the producer having reused its id, is the held one), and so is its
+  // reasoning the application dropped.
+  const back = departed.messages.filter((message) => !heldByKey.has(messageKind(message), message.id));
+  scan(back);
   const backRecords = back.length === departed.messages.length ? departed : heldRecords(back, departed);
   // The held and the departed records: those of the messages in this run's conversation stay in it.
   const records = joinedRecords(held ?? EMPTY_HISTORY, back.length === 0 ? EMPTY_HISTORY : backRecords);
@@ -138,20 +138,20 @@ export function continueConversation(
       { messages: outgoing, incomplete: [], issuers, durations: [] },
       { producer, onWarning },
     ),
-    departed: leaving(back, heldMessages, placed, records),
+    departed: leaving(back, heldMessages, present, records),
   };
 }
 
 /**
- * The messages with a value that are out of the conversation after this run — the earlier departed,
- * then the held messages the application no longer sends (placed: those it sends) — the latest
+ * The messages with a value that are out of the conversation after this run (`present`: what is in
+ * it) — the earlier departed, then the held messages the application no longer sends — the latest
  * KEPT_DEPARTED of them, with their records. Activity messages are never sent (R-INPUT-4), so never
  * given back.
  */
 function leaving(
   earlier: readonly Message[],
   heldMessages: readonly Message[],
-  placed: KindMap<Message>,
+  present: KindMap<true>,
   records: Records,
 ): ReasoningHistory {
   const out: Message[] = [];
@@ -161,7 +161,7 @@ function leaving(
     for (let i = list.length - 1; i >= 0 && out.length < KEPT_DEPARTED; i--) {
       const message = list[i]!;
       const kind = messageKind(message);
-      if (placed.has(kind, message.id) || seen.has(kind, message.id) || !carriesValue(message)) continue;
+      if (present.has(kind, message.id) || seen.has(kind, message.id) || !carriesValue(message)) continue;
       seen.set(kind, message.id, true);
       out.push(message);
     }

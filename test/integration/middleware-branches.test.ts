@@ -95,6 +95,31 @@ describe("D-KEEPER a branch the application sends again after a run without it",
     expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
   });
 
+  it("D-KEEPER R-INPUT-3 a store that also drops reasoning: the returning branch's reasoning is put back before its answer, with its value", async () => {
+    const { middleware, run } = middlewareOver();
+    await run([msg.user("u1", "q1")]);
+    const shown = textOnly([msg.user("u1", "q1"), ...firstBranch, msg.user("u2", "q2")]).filter(
+      (m) => m.role !== "reasoning",
+    );
+    const sent = await run(shown);
+    expect(sent.map((m) => m.id)).toEqual(["u1", "r1", "a1", "t1", "u2"]);
+    expect(valueOf(sent, "r1")).toBe("P:r1");
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+    expect(middleware.history!.messages.map((m) => m.id)).toEqual(["u1", "r1", "a1", "t1", "u2"]);
+  });
+
+  it("D-KEEPER a message in the conversation is never among the departed: reasoning put back (the store dropped it) is not", () => {
+    const { departed, history } = continueConversation(
+      held,
+      textOnly([held.messages[0]!, ...firstBranch.slice(1)]),
+      P,
+      () => {},
+    );
+    expect(history.messages.map((m) => m.id)).toEqual(["u1", "r1", "a1", "t1"]);
+    expect(departed.messages).toEqual([]);
+    expect(departed.issuers).toEqual([]);
+  });
+
   it("D-KEEPER D-ISSUER R-REASON-26 a departed value of another producer comes back to the history and is withheld from the request", async () => {
     const { middleware, run, warnings } = middlewareOver({
       ...held,
