@@ -1,0 +1,148 @@
+/**
+ * D-KEEPER, R-REASON-17, D-ISSUER as a property: whatever a chat UI does to its message list between
+ * runs, every value the producer issued goes back with the message or tool call it belongs to,
+ * byte-identical, whenever the application sends that message again — and nothing goes back on
+ * anything else.
+ *
+ * A generated session is a list of operations on one thread, each a run of the middleware (the next
+ * agent a stand-in answering with a turn of its own ids: reasoning with a value, an assistant message
+ * whose tool call has a value, the tool's result, an answer):
+ *
+ * - `ask`: the application sends its list and a new user message;
+ * - `regenerate`: it sends its list without the last turn's answer (kept as a branch it may go back to);
+ * - `back`: it puts an earlier branch of the last question back in place of the current one, and asks again;
+ * - `edit`: it replaces the last question with another (a new id) and sends that.
+ *
+ * Each run, the list goes through one of the stores (test/support/lossy-stores.ts, and one that also
+ * drops reasoning messages) before the run input is built. The application's own list always keeps
+ * the producer's messages as they came (a value the store dropped is the store's loss, restored by
+ * the middleware, not a choice of the application). Fewer than KEPT_DEPARTED messages ever leave, so
+ * every value can come back. FC_SEED / FC_RUNS (a share of them) come from the environment.
+ */
+import fc from "fast-check";
+import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import type { Message, RunAgentInput } from "@ag-ui/core";
+import { reasoningMiddleware } from "../../src";
+import { ev, msg } from "../../src/testing/builders";
+import { runInput } from "../support/http-run";
+import { dropsToolCallValues, textOnly, type Store } from "../support/lossy-stores";
+import { SEED, TOTAL_RUNS } from "./property-run";
+
+const P = "https://agent.example/p";
+const RUNS = Math.max(20, Math.round(TOTAL_RUNS / 50));
+
+type Operation = "ask" | "regenerate" | "back" | "edit";
+const STORES: ReadonlyArray<[string, Store]> = [
+  ["keeps everything", (messages) => messages.map((m) => ({ ...m }))],
+  ["drops tool calls' values", dropsToolCallValues],
+  ["keeps text only", textOnly],
+  ["shows text only", (messages) => textOnly(messages).filter((m) => m.role !== "reasoning")],
+];
+
+/** The producer's turn for run `n`: its messages (with values) and the events that stream them. */
+function turn(n: number): { messages: Message[]; events: unknown[] } {
+  const [r, a, c, t, x] = [`r${n}`, `a${n}`, `c${n}`, `t${n}`, `x${n}`];
+  return {
+    messages: [
+      msg.reasoning(r, "thinking", { encryptedValue: `P:${r}` }),
+      msg.assistant(a, undefined, { toolCalls: [msg.toolCall(c, "f", "{}", { encryptedValue: `P:${c}` })] }),
+      msg.tool(t, c, "42"),
+      msg.assistant(x, "done"),
+    ],
+    events: [
+      ev.reasoningMessageStart(r),
+      ev.reasoningMessageContent(r, "thinking"),
+      ev.reasoningMessageEnd(r),
+      ev.encryptedValue("message", r, `P:${r}`),
+      ev.toolCallStart(c, "f", { parentMessageId: a }),
+      ev.toolCallArgs(c, "{}"),
+      ev.toolCallEnd(c),
+      ev.encryptedValue("tool-call", c, `P:${c}`),
+      ev.toolCallResult(t, c, "42"),
+      ev.textStart(x),
+      ev.textContent(x, "done"),
+      ev.textEnd(x),
+    ],
+  };
+}
+
+/** Every value a message or tool call of `messages` carries, as "id=value". */
+function valuesIn(messages: readonly Message[]): string[] {
+  return messages.flatMap((m) => {
+    const own = (m as { encryptedValue?: string }).encryptedValue;
+    const calls = m.role === "assistant" ? (m.toolCalls ?? []) : [];
+    return [
+      ...(own === undefined ? [] : [`${m.id}=${own}`]),
+      ...calls.flatMap((c) => {
+        const value = (c as { encryptedValue?: string }).encryptedValue;
+        return value === undefined ? [] : [`${c.id}=${value}`];
+      }),
+    ];
+  });
+}
+
+/** Runs the session; throws (with the run's number) at the first request that misses or misplaces a value. */
+async function session(operations: ReadonlyArray<[Operation, number]>): Promise<void> {
+  const middleware = reasoningMiddleware({ producer: P, onWarning: () => {} });
+  // The application's list (as the producer gave it), and the branches each question had.
+  let list: Message[] = [];
+  const branches = new Map<string, Message[][]>();
+  let question = 0;
+  let runs = 0;
+  const lastQuestion = (): number => list.map((m) => m.role).lastIndexOf("user");
+
+  for (const [operation, storeIndex] of operations) {
+    const q = lastQuestion();
+    const asked = q < 0 ? "" : list[q]!.id;
+    // The last question's answer now, and the ones it had before (a regenerate keeps them).
+    const current = list.slice(q + 1);
+    const earlier = branches.get(asked) ?? [];
+    if (operation === "ask" || q < 0 || (operation === "back" && earlier.length === 0))
+      list = [...list, msg.user(`u${++question}`, "q")];
+    else if (operation === "regenerate") {
+      branches.set(asked, [...earlier, current]);
+      list = list.slice(0, q + 1);
+    } else if (operation === "edit") list = [...list.slice(0, q), msg.user(`u${++question}`, "edited")];
+    else {
+      branches.set(asked, [...earlier.slice(1), current]);
+      list = [...list.slice(0, q + 1), ...earlier[0]!, msg.user(`u${++question}`, "q")];
+    }
+    const [storeName, store] = STORES[storeIndex]!;
+    const n = ++runs;
+    let received: Message[] = [];
+    const answer = turn(n);
+    const next = {
+      run: (input: RunAgentInput) => {
+        received = input.messages;
+        return from([
+          ev.runStarted(`run-${n}`, { threadId: "t" }),
+          ...answer.events,
+          ev.runFinished(`run-${n}`, { threadId: "t" }),
+        ]);
+      },
+    };
+    await lastValueFrom(
+      (
+        middleware(runInput({ threadId: "t", runId: `run-${n}`, messages: store(list) }), next) as Observable<unknown>
+      ).pipe(toArray()),
+    );
+    // What went back: each value the application's list holds (reasoning a store leaves out is put back
+    // before its answer), on its own message or tool call, and no other.
+    const where = `run ${n} (${operation}, a store that ${storeName})`;
+    expect({ where, values: valuesIn(received).sort() }).toEqual({ where, values: valuesIn(list).sort() });
+    list = [...list, ...answer.messages];
+  }
+}
+
+describe(`D-KEEPER property: chat-UI sessions (FC_SEED=${SEED}, ${RUNS} runs)`, () => {
+  it("D-KEEPER R-REASON-17 every value the producer issued goes back with its message or tool call whenever the application sends it, whatever the store and the branches", async () => {
+    const operation = fc.tuple(
+      fc.constantFrom<Operation>("ask", "ask", "regenerate", "back", "edit"),
+      fc.nat({ max: STORES.length - 1 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 12 }), (operations) => session(operations)),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});
