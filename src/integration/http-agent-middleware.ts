@@ -1,5 +1,6 @@
 import { rawField } from "../core/json";
-import { ReplaySubject, Subject, defer, finalize, type Observable, type ObservableInput } from "rxjs";
+import { ReplaySubject, Subject, defer, finalize, from, switchMap, type Observable, type ObservableInput } from "rxjs";
+import { quotedId } from "../core/errors";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
@@ -24,6 +25,13 @@ export interface ReasoningMiddlewareOptions extends Omit<
    * Its issuer records decide which encrypted values may travel to `producer` (R-REASON-26).
    */
   readonly initialHistory?: ReasoningHistory;
+  /**
+   * The saved conversation of a thread the middleware does not hold — its first run since the
+   * middleware was made (a reload), or one it forgot (it keeps the 256 threads that ran last) — or
+   * `undefined` when none was saved; a promise of either, e.g. `(threadId) => store.load(threadId)`
+   * with a `HistoryStore` that `onHistory` saves to. Not asked for the thread `initialHistory` seeds.
+   */
+  readonly loadHistory?: (threadId: string) => ReasoningHistory | undefined | PromiseLike<ReasoningHistory | undefined>;
   /**
    * Called with every new history state, across runs and threads (paced by `historyPace`, D-PACE, as
    * `history$`), and the thread it is the conversation of (the run input's `threadId`).
@@ -78,7 +86,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
   pacingOf(options, "reasoningMiddleware");
   // Its own copy, taken now (D-NO-ALIAS): what the app edits before the first run is not the conversation.
   const initialHistory = options.initialHistory === undefined ? undefined : seedOf(options);
-  const { onHistory, initialHistory: _given, ...pipelineOptions } = options;
+  const { onHistory, loadHistory, initialHistory: _given, ...pipelineOptions } = options;
+  if (loadHistory !== undefined && typeof loadHistory !== "function")
+    throw new TypeError("agui-reasoning: reasoningMiddleware's loadHistory must be a function (threadId) => history");
   const endpoint = shownIdentity(options.producer);
   // History states across runs; replays the latest.
   const histories = new ReplaySubject<ReasoningHistory>(1);
@@ -112,11 +122,26 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         throw new TypeError("agui-reasoning: reasoningMiddleware's run input must be a RunAgentInput object");
       if (typeof rawField(next, "run") !== "function")
         throw new TypeError("agui-reasoning: reasoningMiddleware needs the next agent (an object with a `run` method)");
+      const threadId = threadOf(input);
+      if (threads.has(threadId) || seed !== undefined || loadHistory === undefined)
+        return runThread(input, next, threadId, undefined);
+      // A thread the middleware does not hold: its saved conversation, if the application has one.
+      const loaded = loadHistory(threadId);
+      if (!isPromiseLike(loaded)) return runThread(input, next, threadId, loadedSeed(loaded, threadId));
+      return from(loaded).pipe(switchMap((history) => runThread(input, next, threadId, loadedSeed(history, threadId))));
+    });
+
+  const runThread = (
+    input: RunAgentInput,
+    next: NextAgent,
+    threadId: string,
+    loaded: ReasoningHistory | undefined,
+  ): Observable<unknown> =>
+    defer(() => {
       // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
       // the application's (possibly lossy) copy of it.
-      const threadId = threadOf(input);
       const kept = threads.get(threadId);
-      const held = kept?.history ?? seed;
+      const held = kept?.history ?? seed ?? loaded;
       seed = undefined;
       threads.delete(threadId); // the newest now
       if (held !== undefined) keep(threadId, { history: held, departed: kept?.departed });
@@ -160,6 +185,25 @@ interface KeptThread {
 
 /** How many threads' conversations a middleware keeps: the threads that ran last. */
 const KEPT_THREADS = 256;
+
+/** A loaded history, checked and copied as `initialHistory` is, or a `TypeError` naming the thread. */
+function loadedSeed(history: ReasoningHistory | undefined, threadId: string): ReasoningHistory | undefined {
+  if (history === undefined) return undefined;
+  let why: string;
+  try {
+    return seedOf({ initialHistory: history });
+  } catch (error) {
+    // The checks' own words; anything else thrown may quote the conversation (D-REDACT), so not as `cause` either.
+    why = error instanceof TypeError ? error.message.replace(/^agui-reasoning: /, "") : "it cannot be read";
+  }
+  throw new TypeError(
+    `agui-reasoning: reasoningMiddleware: the history loadHistory gave for thread ${quotedId(threadId)} is refused: ${why}`,
+  );
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof rawField(value, "then") === "function";
+}
 
 /** The thread a run input belongs to: its `threadId`, or "" when it has none (a getter that throws has none). */
 function threadOf(input: RunAgentInput): string {

@@ -9,7 +9,7 @@
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import { from, lastValueFrom, toArray, type Observable } from "rxjs";
-import { messagesOf, type ReasoningHistory } from "../../src";
+import { messagesOf, parseHistory, serializeHistory, type ReasoningHistory } from "../../src";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import { ev } from "../../src/testing/builders";
 import type { RecordedRequest } from "../../src/testing/mock-agent-server";
@@ -188,28 +188,25 @@ describe("D-KEEPER the middleware keeps one conversation per thread", () => {
   });
 });
 
-describe("D-KEEPER how many threads a middleware keeps", () => {
-  /** Runs `thread` once through `middleware` with a stand-in next agent; what it received. */
-  async function runThread(
-    middleware: ReturnType<typeof reasoningMiddleware>,
-    threadId: string,
-    messages: Message[],
-    events: unknown[] = [
-      ev.runStarted(`${threadId}-run`, { threadId }),
-      ev.runFinished(`${threadId}-run`, { threadId }),
-    ],
-  ): Promise<Sent[]> {
-    let received: { messages: Sent[] } | undefined;
-    const next = {
-      run: (input: RunAgentInput) => {
-        received = input;
-        return from(events);
-      },
-    };
-    await lastValueFrom((middleware(runInput({ threadId, messages }), next) as Observable<unknown>).pipe(toArray()));
-    return received!.messages;
-  }
+/** Runs `thread` once through `middleware` with a stand-in next agent; what it received. */
+async function runThread(
+  middleware: ReturnType<typeof reasoningMiddleware>,
+  threadId: string,
+  messages: Message[],
+  events: unknown[] = [ev.runStarted(`${threadId}-run`, { threadId }), ev.runFinished(`${threadId}-run`, { threadId })],
+): Promise<Sent[]> {
+  let received: { messages: Sent[] } | undefined;
+  const next = {
+    run: (input: RunAgentInput) => {
+      received = input;
+      return from(events);
+    },
+  };
+  await lastValueFrom((middleware(runInput({ threadId, messages }), next) as Observable<unknown>).pipe(toArray()));
+  return received!.messages;
+}
 
+describe("D-KEEPER how many threads a middleware keeps", () => {
   /** Thread "first" issues a value, then `others` other threads run, then "first" comes back from a text-only store. */
   async function backAfter(others: number): Promise<string[]> {
     const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
@@ -251,5 +248,109 @@ describe("D-KEEPER how many threads a middleware keeps", () => {
       "first:reasoning-value\u2028",
       "first:tool-call-value\u0000",
     ]);
+  });
+});
+
+describe("D-KEEPER loadHistory: the saved conversation of a thread the middleware does not hold", () => {
+  const both = ["first:reasoning-value\u2028", "first:tool-call-value\u0000"];
+
+  /** Thread "first" runs once through a middleware saving each thread's history; the saved text and the store's copy. */
+  async function savedFirst(): Promise<{ saved: Map<string, string>; shown: Message[] }> {
+    const saved = new Map<string, string>();
+    const middleware = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      onHistory: (history, { threadId }) => saved.set(threadId, serializeHistory(history)),
+    });
+    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    return { saved, shown: textOnly(middleware.history!.messages) };
+  }
+
+  it("D-KEEPER R-REASON-17 after a reload, a thread opened after another one still gets its values back (initialHistory would have gone to the other)", async () => {
+    const { saved, shown } = await savedFirst();
+    const asked: string[] = [];
+    const reloaded = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      loadHistory: (threadId) => {
+        asked.push(threadId);
+        const text = saved.get(threadId);
+        return text === undefined ? undefined : parseHistory(text);
+      },
+    });
+    await runThread(reloaded, "new", [user("n1")]);
+    expect(values(await runThread(reloaded, "first", [...shown, user("q2")])).sort()).toEqual(both);
+    // Once per thread: a thread it holds is not asked for again.
+    await runThread(reloaded, "first", [...shown, user("q2")]);
+    expect(asked).toEqual(["new", "first"]);
+  });
+
+  it("D-KEEPER a promise of a history (an IndexedDB store's load) is waited for before the request goes out", async () => {
+    const { saved, shown } = await savedFirst();
+    const reloaded = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      loadHistory: async (threadId) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return parseHistory(saved.get(threadId)!);
+      },
+    });
+    expect(values(await runThread(reloaded, "first", [...shown, user("q2")])).sort()).toEqual(both);
+  });
+
+  it("D-KEEPER a thread the middleware forgot (256 others ran since) is loaded again", async () => {
+    const { saved, shown } = await savedFirst();
+    const middleware = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      loadHistory: (threadId) => (threadId === "first" ? parseHistory(saved.get("first")!) : undefined),
+    });
+    await runThread(middleware, "first", [...shown]);
+    for (let i = 0; i < 256; i++) await runThread(middleware, `other-${i}`, [user(`o${i}`)]);
+    expect(values(await runThread(middleware, "first", [...shown, user("q2")])).sort()).toEqual(both);
+  });
+
+  it("D-KEEPER the thread initialHistory seeds is not asked for", async () => {
+    const { saved } = await savedFirst();
+    const asked: string[] = [];
+    const middleware = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      initialHistory: parseHistory(saved.get("first")!),
+      loadHistory: (threadId) => void asked.push(threadId),
+    });
+    await runThread(middleware, "first", [user("q1")]);
+    await runThread(middleware, "second", [user("q1")]);
+    expect(asked).toEqual(["second"]);
+  });
+
+  it("D-KEEPER D-NO-ALIAS a loaded history is checked and copied as initialHistory is: a bad one fails the run naming the thread and the part", async () => {
+    const { saved, shown } = await savedFirst();
+    const loaded = parseHistory(saved.get("first")!);
+    const middleware = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      loadHistory: (threadId) =>
+        threadId === "bad" ? ({ ...loaded, messages: [loaded.messages[0], loaded.messages[0]] } as never) : loaded,
+    });
+    await expect(runThread(middleware, "bad", [user("q")])).rejects.toThrow(
+      /^agui-reasoning: reasoningMiddleware: the history loadHistory gave for thread "bad" is refused: initialHistory\.messages\[1\]/,
+    );
+    await runThread(middleware, "first", [...shown]);
+    // The application editing the object it gave changes nothing held.
+    (loaded.messages as Message[]).length = 0;
+    expect(values(await runThread(middleware, "first", [...shown, user("q2")])).sort()).toEqual(both);
+  });
+
+  it("D-KEEPER a loader that fails fails the run with its error; one that is not a function is refused at creation", async () => {
+    const middleware = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      loadHistory: () => Promise.reject(new Error("store offline")),
+    });
+    await expect(runThread(middleware, "t", [user("q")])).rejects.toThrow("store offline");
+    expect(() => reasoningMiddleware({ producer: "P", loadHistory: "store" as never })).toThrow(
+      "agui-reasoning: reasoningMiddleware's loadHistory must be a function (threadId) => history",
+    );
   });
 });

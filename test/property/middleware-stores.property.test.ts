@@ -13,8 +13,11 @@
  * - `back`: it puts an earlier branch of the last question back in place of the current one, and asks again;
  * - `edit`: it replaces the last question with another (a new id) and sends that.
  *
- * Each run, the list goes through one of the stores (test/support/lossy-stores.ts, and one that also
- * drops reasoning messages) before the run input is built. The application's own list always keeps
+ * - `reload`: the page reopens; a new middleware loads each thread's conversation (`loadHistory`) from
+ *   the history saved for it (`onHistory`, `serializeHistory`), and the branches are gone.
+ *
+ * Each operation is on one of two threads. Each run, the list goes through one of the stores
+ * (test/support/lossy-stores.ts, and one that also drops reasoning messages) before the run input is built. The application's own list always keeps
  * the producer's messages as they came (a value the store dropped is the store's loss, restored by
  * the middleware, not a choice of the application). Fewer than KEPT_DEPARTED messages ever leave, so
  * every value can come back. FC_SEED / FC_RUNS (a share of them) come from the environment.
@@ -22,7 +25,7 @@
 import fc from "fast-check";
 import { from, lastValueFrom, toArray, type Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
-import { reasoningMiddleware } from "../../src";
+import { parseHistory, reasoningMiddleware, serializeHistory, type ReasoningMiddlewareOptions } from "../../src";
 import { ev, msg } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
 import { dropsToolCallValues, textOnly, type Store } from "../support/lossy-stores";
@@ -31,7 +34,9 @@ import { SEED, TOTAL_RUNS } from "./property-run";
 const P = "https://agent.example/p";
 const RUNS = Math.max(20, Math.round(TOTAL_RUNS / 50));
 
-type Operation = "ask" | "regenerate" | "back" | "edit";
+type Operation = "ask" | "regenerate" | "back" | "edit" | "reload";
+/** An operation, the store the run input goes through, and the thread. */
+type Step = [Operation, number, number];
 const STORES: ReadonlyArray<[string, Store]> = [
   ["keeps everything", (messages) => messages.map((m) => ({ ...m }))],
   ["drops tool calls' values", dropsToolCallValues],
@@ -81,31 +86,61 @@ function valuesIn(messages: readonly Message[]): string[] {
   });
 }
 
-/** Runs the session; throws (with the run's number) at the first request that misses or misplaces a value. */
-async function session(operations: ReadonlyArray<[Operation, number]>): Promise<void> {
-  const middleware = reasoningMiddleware({ producer: P, onWarning: () => {} });
-  // The application's list (as the producer gave it), and the branches each question had.
-  let list: Message[] = [];
-  const branches = new Map<string, Message[][]>();
+/** One thread as the application holds it: its list (as the producer gave it), and each question's earlier answers. */
+interface AppThread {
+  list: Message[];
+  readonly branches: Map<string, Message[][]>;
+}
+
+/** Runs the session; throws (naming the run) at the first request that misses or misplaces a value. */
+async function session(steps: ReadonlyArray<Step>): Promise<void> {
+  // Each thread's saved history, as an application saves it: serialized, from onHistory.
+  const saved = new Map<string, string>();
+  const made = (loadHistory?: ReasoningMiddlewareOptions["loadHistory"]) =>
+    reasoningMiddleware({
+      producer: P,
+      onWarning: () => {},
+      onHistory: (history, { threadId }) => saved.set(threadId, serializeHistory(history)),
+      ...(loadHistory === undefined ? {} : { loadHistory }),
+    });
+  let middleware = made();
+  let reloads = 0;
+  const threads = new Map<string, AppThread>();
   let question = 0;
   let runs = 0;
-  const lastQuestion = (): number => list.map((m) => m.role).lastIndexOf("user");
 
-  for (const [operation, storeIndex] of operations) {
-    const q = lastQuestion();
+  for (const [operation, storeIndex, threadIndex] of steps) {
+    const threadId = `thread-${threadIndex}`;
+    if (operation === "reload") {
+      // The page reopens: each thread's conversation loads from the history saved for it
+      // (serializeHistory; a promise on every other reload, as an IndexedDB store gives), and no
+      // branch is left (the application restores the saved conversations).
+      const async = ++reloads % 2 === 0;
+      middleware = made((id) => {
+        const text = saved.get(id);
+        const history = text === undefined ? undefined : parseHistory(text);
+        return async ? Promise.resolve(history) : history;
+      });
+      for (const thread of threads.values()) thread.branches.clear();
+      continue;
+    }
+    const thread = threads.get(threadId) ?? { list: [], branches: new Map<string, Message[][]>() };
+    threads.set(threadId, thread);
+    const { list, branches } = thread;
+    const q = list.map((m) => m.role).lastIndexOf("user");
     const asked = q < 0 ? "" : list[q]!.id;
     // The last question's answer now, and the ones it had before (a regenerate keeps them).
     const current = list.slice(q + 1);
     const earlier = branches.get(asked) ?? [];
     if (operation === "ask" || q < 0 || (operation === "back" && earlier.length === 0))
-      list = [...list, msg.user(`u${++question}`, "q")];
+      thread.list = [...list, msg.user(`u${++question}`, "q")];
     else if (operation === "regenerate") {
       branches.set(asked, [...earlier, current]);
-      list = list.slice(0, q + 1);
-    } else if (operation === "edit") list = [...list.slice(0, q), msg.user(`u${++question}`, "edited")];
+      thread.list = list.slice(0, q + 1);
+    } else if (operation === "edit") thread.list = [...list.slice(0, q), msg.user(`u${++question}`, "edited")];
     else {
       branches.set(asked, [...earlier.slice(1), current]);
-      list = [...list.slice(0, q + 1), ...earlier[0]!, msg.user(`u${++question}`, "q")];
+      thread.list = [...list.slice(0, q + 1), ...earlier[0]!, msg.user(`u${++question}`, "q")];
     }
     const [storeName, store] = STORES[storeIndex]!;
     const n = ++runs;
@@ -115,33 +150,34 @@ async function session(operations: ReadonlyArray<[Operation, number]>): Promise<
       run: (input: RunAgentInput) => {
         received = input.messages;
         return from([
-          ev.runStarted(`run-${n}`, { threadId: "t" }),
+          ev.runStarted(`run-${n}`, { threadId }),
           ...answer.events,
-          ev.runFinished(`run-${n}`, { threadId: "t" }),
+          ev.runFinished(`run-${n}`, { threadId }),
         ]);
       },
     };
     await lastValueFrom(
       (
-        middleware(runInput({ threadId: "t", runId: `run-${n}`, messages: store(list) }), next) as Observable<unknown>
+        middleware(runInput({ threadId, runId: `run-${n}`, messages: store(thread.list) }), next) as Observable<unknown>
       ).pipe(toArray()),
     );
     // What went back: each value the application's list holds (reasoning a store leaves out is put back
     // before its answer), on its own message or tool call, and no other.
-    const where = `run ${n} (${operation}, a store that ${storeName})`;
-    expect({ where, values: valuesIn(received).sort() }).toEqual({ where, values: valuesIn(list).sort() });
-    list = [...list, ...answer.messages];
+    const where = `run ${n} (${threadId}: ${operation}, a store that ${storeName})`;
+    expect({ where, values: valuesIn(received).sort() }).toEqual({ where, values: valuesIn(thread.list).sort() });
+    thread.list = [...thread.list, ...answer.messages];
   }
 }
 
 describe(`D-KEEPER property: chat-UI sessions (FC_SEED=${SEED}, ${RUNS} runs)`, () => {
   it("D-KEEPER R-REASON-17 every value the producer issued goes back with its message or tool call whenever the application sends it, whatever the store and the branches", async () => {
-    const operation = fc.tuple(
-      fc.constantFrom<Operation>("ask", "ask", "regenerate", "back", "edit"),
+    const step = fc.tuple(
+      fc.constantFrom<Operation>("ask", "ask", "regenerate", "back", "edit", "reload"),
       fc.nat({ max: STORES.length - 1 }),
+      fc.nat({ max: 1 }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 12 }), (operations) => session(operations)),
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), (steps) => session(steps)),
       { seed: SEED, numRuns: RUNS },
     );
   });
