@@ -9,7 +9,14 @@
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import { from, lastValueFrom, toArray, type Observable } from "rxjs";
-import { messagesOf, parseHistory, serializeHistory, type ReasoningHistory } from "../../src";
+import {
+  InMemoryHistoryStore,
+  messagesOf,
+  parseHistory,
+  saveHistory,
+  serializeHistory,
+  type ReasoningHistory,
+} from "../../src";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import { ev } from "../../src/testing/builders";
 import type { RecordedRequest } from "../../src/testing/mock-agent-server";
@@ -283,6 +290,48 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
     // Once per thread: a thread it holds is not asked for again.
     await runThread(reloaded, "first", [...shown, user("q2")]);
     expect(asked).toEqual(["new", "first"]);
+  });
+
+  it("D-KEEPER R-REASON-17 through real HttpAgents and a HistoryStore saved when each run ends (docs/resilience.md): after a restart, each of two threads gets its own values back", async () => {
+    const server = await serve(
+      byThread({
+        A: [firstTurn("A"), laterTurn("A", "A-run-2")],
+        B: [firstTurn("B"), laterTurn("B", "B-run-2")],
+      }),
+    );
+    const store = new InMemoryHistoryStore();
+    /** An agent as the application makes it, on `threadId`, saving to `store` and loading from it. */
+    const made = (threadId: string) => {
+      const latest = new Map<string, ReasoningHistory>();
+      const reasoning = reasoningMiddleware({
+        producer: server.url,
+        onWarning: () => {},
+        onHistory: (history, { threadId: thread }) => latest.set(thread, history),
+        loadHistory: (thread) => store.load(thread),
+      });
+      const agent = new HttpAgent({ url: server.url, threadId }).use(reasoning);
+      agent.subscribe({
+        onRunFinalized: ({ input }) => saveHistory(store, input.threadId, latest.get(input.threadId)!),
+      });
+      return agent;
+    };
+    // Before the restart: a turn on each thread; the application's store keeps text only.
+    const shown: Record<string, Message[]> = {};
+    for (const thread of ["A", "B"]) {
+      const agent = made(thread);
+      agent.setMessages([user(`${thread.toLowerCase()}-q1`)]);
+      await agent.runAgent({ runId: `${thread}-run-1` });
+      shown[thread] = textOnly(agent.messages);
+    }
+    // After it: new agents, B first.
+    for (const thread of ["B", "A"]) {
+      const agent = made(thread);
+      agent.setMessages([...shown[thread]!, user(`${thread.toLowerCase()}-q2`)]);
+      await agent.runAgent({ runId: `${thread}-run-2` });
+    }
+    const sent = (index: number) => values(sentOf(server.requests[index]!).messages).sort();
+    expect(sent(2)).toEqual(["B:reasoning-value\u2028", "B:tool-call-value\u0000"]);
+    expect(sent(3)).toEqual(["A:reasoning-value\u2028", "A:tool-call-value\u0000"]);
   });
 
   it("D-KEEPER a promise of a history (an IndexedDB store's load) is waited for before the request goes out", async () => {
