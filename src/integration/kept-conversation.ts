@@ -63,11 +63,12 @@ export function continueConversation(
   // a store that keeps what it shows drops reasoning and keeps the answer (lossy: restored, R-INPUT-3);
   // a turn removed (regenerate, edit) has lost that message too, and its reasoning leaves with it.
   const preceding = new KindMap<Message[]>();
-  const scan = (list: readonly Message[]): void => {
+  // Reads a list of held (or departed) messages in their order into the three maps above.
+  const scan = (source: readonly Message[]): void => {
     let dropped: Message[] = [];
     let anchorKind = "";
     let anchorId = "";
-    for (const message of list) {
+    for (const message of source) {
       const kind = messageKind(message);
       if (!heldByKey.has(kind, message.id)) heldByKey.set(kind, message.id, message);
       if (sentKeys.has(kind, message.id)) {
@@ -89,9 +90,11 @@ export function continueConversation(
   // reasoning the application dropped.
   const back = departed.messages.filter((message) => !heldByKey.has(messageKind(message), message.id));
   scan(back);
-  const backRecords = back.length === departed.messages.length ? departed : heldRecords(back, departed);
-  // The held and the departed records: those of the messages in this run's conversation stay in it.
-  const records = joinedRecords(held ?? EMPTY_HISTORY, back.length === 0 ? EMPTY_HISTORY : backRecords);
+  // The held and the returning records: those of the messages in this run's conversation stay in it.
+  const records = joinedRecords(
+    held ?? EMPTY_HISTORY,
+    back.length === departed.messages.length ? departed : heldRecords(back, departed),
+  );
 
   const merge = new ValueMerge(producer);
   const messages: Message[] = [...(following.get("", "") ?? [])];
@@ -155,15 +158,12 @@ function leaving(
   records: Records,
 ): ReasoningHistory {
   const out: Message[] = [];
-  const seen = new KindMap<true>();
-  // Newest first, so that a key held and departed both is kept as held (the later copy).
+  // This run's departures, then the earlier ones (none of them held), each newest first: the bound keeps
+  // the latest to leave. A history holds a message once (R-EVT-8), so none is listed twice.
   for (const list of [heldMessages, earlier])
     for (let i = list.length - 1; i >= 0 && out.length < KEPT_DEPARTED; i--) {
       const message = list[i]!;
-      const kind = messageKind(message);
-      if (present.has(kind, message.id) || seen.has(kind, message.id) || !carriesValue(message)) continue;
-      seen.set(kind, message.id, true);
-      out.push(message);
+      if (!present.has(messageKind(message), message.id) && carriesValue(message)) out.push(message);
     }
   out.reverse();
   return { messages: out, ...heldRecords(out, records) };
