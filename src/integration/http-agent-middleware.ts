@@ -1,5 +1,15 @@
 import { rawField } from "../core/json";
-import { ReplaySubject, Subject, defer, finalize, from, switchMap, type Observable, type ObservableInput } from "rxjs";
+import {
+  ReplaySubject,
+  Subject,
+  defer,
+  finalize,
+  from,
+  switchMap,
+  tap,
+  type Observable,
+  type ObservableInput,
+} from "rxjs";
 import { quotedId } from "../core/errors";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
@@ -83,7 +93,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     );
   }
   // D-PACE: a bad pace is reported when the middleware is made, not at its first run; so is a bad initialHistory.
-  pacingOf(options, "reasoningMiddleware");
+  const paced = pacingOf(options, "reasoningMiddleware") !== undefined;
   // Its own copy, taken now (D-NO-ALIAS): what the app edits before the first run is not the conversation.
   const initialHistory = options.initialHistory === undefined ? undefined : seedOf(options);
   const { onHistory, loadHistory, initialHistory: _given, ...pipelineOptions } = options;
@@ -166,7 +176,23 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         histories.next(h);
         onHistory?.(h, thread);
       });
-      return pipeline.events$.pipe(finalize(() => history.unsubscribe()));
+      // Whether the run ended (its last history published, D-PACE) before the client let go of it.
+      let ended = false;
+      return pipeline.events$.pipe(
+        tap({ complete: () => (ended = true), error: () => (ended = true) }),
+        finalize(() => {
+          // Let go mid-run (AbstractAgent.detachActiveRun: CopilotKit on a thread switch or unmount):
+          // a paced history still pending is the thread's conversation too. exportState() publishes it
+          // (D-PACE); mid-event it refuses, and what was published stays.
+          if (!ended && paced)
+            try {
+              pipeline.exportState();
+            } catch {
+              // nothing more to publish
+            }
+          history.unsubscribe();
+        }),
+      );
     });
 
   return Object.defineProperties(run, {

@@ -403,3 +403,37 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
     );
   });
 });
+
+describe("D-KEEPER D-PACE a run the client lets go of mid-stream (detachActiveRun: CopilotKit on a thread switch)", () => {
+  it("D-KEEPER D-PACE R-REASON-17 the paced history still pending is kept: the thread's next request carries the value that arrived in the last window", async () => {
+    const turn = firstTurn("A").slice(0, -1); // no RUN_FINISHED: the server keeps the response open
+    const server = await serve([{ events: turn, holdAfter: turn.length }, { events: laterTurn("A", "A-run-2") }]);
+    const saved: ReasoningHistory[] = [];
+    // A window longer than the test: only a flush publishes what came after the leading edge.
+    const middleware = reasoningMiddleware({
+      producer: server.url,
+      onWarning: () => {},
+      historyPace: 600_000,
+      onHistory: (history) => saved.push(history),
+    });
+    const agent = new HttpAgent({ url: server.url, threadId: "A" }).use(middleware);
+    agent.setMessages([user("a-q1")]);
+    const running = agent.runAgent({ runId: "A-run-1" });
+    // The client's own copy has the tool call's value: every event arrived.
+    for (let i = 0; i < 200 && !JSON.stringify(agent.messages).includes("A:tool-call-value"); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const shown = textOnly(agent.messages);
+    await agent.detachActiveRun();
+    await running.catch(() => undefined);
+    // The response detached from is still open: closed here, not by the server's teardown.
+    agent.abortRun();
+
+    expect(JSON.stringify(saved.at(-1))).toContain("A:tool-call-value");
+    agent.setMessages([...shown, user("a-q2")]);
+    await agent.runAgent({ runId: "A-run-2" });
+    expect(values(sentOf(await server.request(1)).messages).sort()).toEqual([
+      "A:reasoning-value\u2028",
+      "A:tool-call-value\u0000",
+    ]);
+  });
+});
