@@ -176,6 +176,22 @@ describe("D-KEEPER a branch the application sends again after a run without it",
     expect(middleware.history!.durations.filter((d) => d.id === "r1")).toHaveLength(1);
   });
 
+  it("D-KEEPER D-TRUNC a returning message keeps its incomplete item (a turn cut off, then regenerated, then picked back)", async () => {
+    const cut: ReasoningHistory = { ...held, incomplete: [{ kind: "message", id: "r1", reason: "truncated" }] };
+    const { middleware, run } = middlewareOver(cut);
+    await run([msg.user("u1", "q1")]);
+    expect(middleware.history!.incomplete).toEqual([]);
+    await run(textOnly([msg.user("u1", "q1"), ...firstBranch]));
+    expect(middleware.history!.incomplete).toEqual([{ kind: "message", id: "r1", reason: "truncated" }]);
+  });
+
+  it("D-KEEPER only messages with a value count towards the bound: those without one leave for good", () => {
+    const valueless = Array.from({ length: KEPT_DEPARTED }, (_, i) => msg.assistant(`plain${i}`, "text"));
+    const conversation: ReasoningHistory = { ...held, messages: [...held.messages, ...valueless] };
+    const { departed } = continueConversation(conversation, [msg.user("u1", "q1")], P, () => {});
+    expect(departed.messages.map((m) => m.id)).toEqual(["r1", "a1"]);
+  });
+
   it(`D-KEEPER the latest ${KEPT_DEPARTED} messages with a value to leave are kept; the one before them is forgotten`, () => {
     const answers = Array.from({ length: KEPT_DEPARTED + 1 }, (_, i) =>
       msg.assistant(`a${i}`, "", { toolCalls: [msg.toolCall(`c${i}`, "f", "{}", { encryptedValue: `P:c${i}` })] }),

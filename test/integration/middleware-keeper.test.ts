@@ -275,6 +275,7 @@ describe("D-KEEPER the middleware's next run (with a stand-in for the next agent
         activity("act0"),
         { id: "u1", role: "user", content: "a" },
         activity("act1"),
+        activity("act2"),
         { id: "u2", role: "user", content: "b" },
       ],
       durations: [],
@@ -287,7 +288,7 @@ describe("D-KEEPER the middleware's next run (with a stand-in for the next agent
       { id: "u1", role: "user", content: "a" },
     ]);
     expect(sent.map((m) => m.id)).toEqual(["u2", "u1"]);
-    expect(middleware.history?.messages.map((m) => m.id)).toEqual(["act0", "u2", "u1", "act1"]);
+    expect(middleware.history?.messages.map((m) => m.id)).toEqual(["act0", "u2", "u1", "act1", "act2"]);
   });
 
   it("D-KEEPER D-TOOL-RESULT-ID a tool message and an assistant message under one id are two messages: each gets its own value back", async () => {
