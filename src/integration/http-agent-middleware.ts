@@ -1,15 +1,5 @@
 import { rawField } from "../core/json";
-import {
-  ReplaySubject,
-  Subject,
-  defer,
-  finalize,
-  from,
-  switchMap,
-  tap,
-  type Observable,
-  type ObservableInput,
-} from "rxjs";
+import { Observable, ReplaySubject, Subject, defer, from, switchMap, type ObservableInput } from "rxjs";
 import { quotedId } from "../core/errors";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
@@ -170,17 +160,36 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         initialHistory: start,
       });
       const thread = { threadId };
-      const history = pipeline.history$.subscribe((h) => {
-        keep(threadId, { history: h, departed });
-        latest = h;
-        histories.next(h);
-        onHistory?.(h, thread);
-      });
-      // Whether the run ended (its last history published, D-PACE) before the client let go of it.
-      let ended = false;
-      return pipeline.events$.pipe(
-        tap({ complete: () => (ended = true), error: () => (ended = true) }),
-        finalize(() => {
+      return new Observable<unknown>((subscriber) => {
+        const history = pipeline.history$.subscribe((h) => {
+          keep(threadId, { history: h, departed });
+          latest = h;
+          histories.next(h);
+          // The application's callback failing fails the run, as a throwing onWarning does (not an
+          // error thrown later, outside any promise, which would end a server's process).
+          try {
+            onHistory?.(h, thread);
+          } catch (error) {
+            subscriber.error(error);
+          }
+        });
+        // Whether the run ended (its last history published, D-PACE) before the client let go of it.
+        let ended = false;
+        const events = subscriber.closed
+          ? undefined
+          : pipeline.events$.subscribe({
+              next: (event) => subscriber.next(event),
+              error: (error: unknown) => {
+                ended = true;
+                subscriber.error(error);
+              },
+              complete: () => {
+                ended = true;
+                subscriber.complete();
+              },
+            });
+        return () => {
+          events?.unsubscribe();
           // Let go mid-run (AbstractAgent.detachActiveRun: CopilotKit on a thread switch or unmount):
           // a paced history still pending is the thread's conversation too. exportState() publishes it
           // (D-PACE); mid-event it refuses, and what was published stays.
@@ -191,8 +200,8 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
               // nothing more to publish
             }
           history.unsubscribe();
-        }),
-      );
+        };
+      });
     });
 
   return Object.defineProperties(run, {

@@ -252,3 +252,57 @@ describe("reasoningMiddleware (the outgoing filter, with a stand-in for the next
     ]);
   });
 });
+
+describe("reasoningMiddleware: the application's onHistory failing", () => {
+  const events = [
+    ev.runStarted(),
+    ev.reasoningMessageStart("m1"),
+    ev.reasoningMessageContent("m1", "x"),
+    ev.reasoningMessageEnd("m1"),
+    ev.encryptedValue("message", "m1", "v1"),
+    ev.runFinished(),
+  ];
+
+  it("fails the run with the application's error, as a throwing onWarning fails the facade's (nothing thrown later, outside the run)", async () => {
+    const failure = new Error("the store is full");
+    let calls = 0;
+    const middleware = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      onHistory: () => {
+        if (++calls === 3) throw failure;
+      },
+    });
+    let scripted = 0;
+    const next = { run: () => from(events).pipe(tap(() => scripted++)) };
+    await expect(lastValueFrom((middleware(runInput(), next) as Observable<unknown>).pipe(toArray()))).rejects.toBe(
+      failure,
+    );
+    // The histories published up to the failure are the thread's (kept before the callback ran).
+    expect(middleware.history?.messages.map((m) => m.id)).toEqual(["m1"]);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // an error thrown outside the run would fail the test here
+  });
+
+  it("through a real HttpAgent: runAgent rejects with the application's error", async () => {
+    const server = await serve([{ events, holdAfter: 2 }]);
+    const failure = new Error("the store is full");
+    const agent = new HttpAgent({ url: server.url }).use(
+      reasoningMiddleware({
+        producer: server.url,
+        onWarning: () => {},
+        onHistory: (h) => {
+          if (h.messages.length > 0) throw failure;
+        },
+      }),
+    );
+    // The client logs a failed run itself ("Agent execution failed").
+    const logged = jest.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await expect(agent.runAgent()).rejects.toBe(failure);
+      expect(logged).toHaveBeenCalledWith("Agent execution failed:", failure);
+    } finally {
+      logged.mockRestore();
+      agent.abortRun(); // the response the client let go of is still open
+    }
+  });
+});
