@@ -131,78 +131,78 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       return from(loaded).pipe(switchMap((history) => runThread(input, next, threadId, loadedSeed(history, threadId))));
     });
 
+  // Called where the run is subscribed (run's defer, or once loadHistory's promise settled).
   const runThread = (
     input: RunAgentInput,
     next: NextAgent,
     threadId: string,
     loaded: ReasoningHistory | undefined,
-  ): Observable<unknown> =>
-    defer(() => {
-      // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
-      // the application's (possibly lossy) copy of it.
-      const kept = threads.get(threadId);
-      const held = kept?.history ?? seed ?? loaded;
-      seed = undefined;
-      threads.delete(threadId); // the newest now
-      if (held !== undefined) keep(threadId, { history: held, departed: kept?.departed });
-      const {
-        history: start,
-        messages,
-        departed,
-      } = continueConversation(held, input.messages, options.producer, report, kept?.departed);
-      // A connection failing mid-response is the stream's end (a truncation when a run is open) with a
-      // CONNECTION_BROKEN warning, or a TransportError when no run came; never an unhandled rejection.
-      const source = endedTransport(next.run({ ...input, messages }) as ObservableInput<unknown>, endpoint, report);
-      const pipeline = reasoningPipeline(source, {
-        ...pipelineOptions,
-        quiet: false,
-        onWarning: report,
-        initialHistory: start,
-      });
-      const thread = { threadId };
-      return new Observable<unknown>((subscriber) => {
-        const history = pipeline.history$.subscribe((h) => {
-          keep(threadId, { history: h, departed });
-          latest = h;
-          histories.next(h);
-          // The application's callback failing fails the run, as a throwing onWarning does (not an
-          // error thrown later, outside any promise, which would end a server's process).
-          try {
-            onHistory?.(h, thread);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        });
-        // Whether the run ended (its last history published, D-PACE) before the client let go of it.
-        let ended = false;
-        const events = subscriber.closed
-          ? undefined
-          : pipeline.events$.subscribe({
-              next: (event) => subscriber.next(event),
-              error: (error: unknown) => {
-                ended = true;
-                subscriber.error(error);
-              },
-              complete: () => {
-                ended = true;
-                subscriber.complete();
-              },
-            });
-        return () => {
-          events?.unsubscribe();
-          // Let go mid-run (AbstractAgent.detachActiveRun: CopilotKit on a thread switch or unmount):
-          // a paced history still pending is the thread's conversation too. exportState() publishes it
-          // (D-PACE); mid-event it refuses, and what was published stays.
-          if (!ended && paced)
-            try {
-              pipeline.exportState();
-            } catch {
-              // nothing more to publish
-            }
-          history.unsubscribe();
-        };
-      });
+  ): Observable<unknown> => {
+    // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
+    // the application's (possibly lossy) copy of it.
+    const kept = threads.get(threadId);
+    const held = kept?.history ?? seed ?? loaded;
+    seed = undefined;
+    threads.delete(threadId); // the newest now
+    if (held !== undefined) keep(threadId, { history: held, departed: kept?.departed });
+    const {
+      history: start,
+      messages,
+      departed,
+    } = continueConversation(held, input.messages, options.producer, report, kept?.departed);
+    // A connection failing mid-response is the stream's end (a truncation when a run is open) with a
+    // CONNECTION_BROKEN warning, or a TransportError when no run came; never an unhandled rejection.
+    const source = endedTransport(next.run({ ...input, messages }) as ObservableInput<unknown>, endpoint, report);
+    const pipeline = reasoningPipeline(source, {
+      ...pipelineOptions,
+      quiet: false,
+      onWarning: report,
+      initialHistory: start,
     });
+    const thread = { threadId };
+    return new Observable<unknown>((subscriber) => {
+      const history = pipeline.history$.subscribe((h) => {
+        keep(threadId, { history: h, departed });
+        latest = h;
+        histories.next(h);
+        // The application's callback failing fails the run, as a throwing onWarning does (not an
+        // error thrown later, outside any promise, which would end a server's process).
+        try {
+          onHistory?.(h, thread);
+        } catch (error) {
+          subscriber.error(error);
+        }
+      });
+      // Whether the run ended (its last history published, D-PACE) before the client let go of it.
+      let ended = false;
+      const events = subscriber.closed
+        ? undefined
+        : pipeline.events$.subscribe({
+            next: (event) => subscriber.next(event),
+            error: (error: unknown) => {
+              ended = true;
+              subscriber.error(error);
+            },
+            complete: () => {
+              ended = true;
+              subscriber.complete();
+            },
+          });
+      return () => {
+        events?.unsubscribe();
+        // Let go mid-run (AbstractAgent.detachActiveRun: CopilotKit on a thread switch or unmount):
+        // a paced history still pending is the thread's conversation too. exportState() publishes it
+        // (D-PACE); mid-event it refuses, and what was published stays.
+        if (!ended && paced)
+          try {
+            pipeline.exportState();
+          } catch {
+            // nothing more to publish
+          }
+        history.unsubscribe();
+      };
+    });
+  };
 
   return Object.defineProperties(run, {
     history$: { value: histories.asObservable(), enumerable: true },
