@@ -18,7 +18,8 @@ export function entityKeys(messages: readonly Message[]): KindMap<true> {
   return present;
 }
 
-type Records = Omit<ReasoningHistory, "messages">;
+/** A history's lists other than its messages: the records naming what the messages hold. */
+export type Records = Omit<ReasoningHistory, "messages">;
 
 /**
  * The records of `records` that name what `messages` hold: `incomplete` items and issuer records of a

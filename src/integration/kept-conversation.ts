@@ -1,7 +1,7 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { toolCallsOf } from "../history/conversation";
-import { entityKeys, heldRecords } from "../history/held-records";
+import { entityKeys, heldRecords, type Records } from "../history/held-records";
 import { hasValue, issuerRecord, issuersOf, messageRecord } from "../history/issuers";
 import { KindMap, messageIds, messageKind, recordKind } from "../history/message-key";
 import { ownCopy } from "../history/own-copy";
@@ -351,7 +351,5 @@ function appCopy(message: Message, i: number): Message {
     });
   }
 }
-
-type Records = Omit<ReasoningHistory, "messages">;
 
 const EMPTY_HISTORY: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };

@@ -13,7 +13,7 @@ import { reasoningMiddleware } from "../../src/integration/http-agent-middleware
 import { continueConversation, KEPT_DEPARTED } from "../../src/integration/kept-conversation";
 import { ev, msg } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
-import { textOnly } from "../support/lossy-stores";
+import { callValueOf, textOnly, valueOf } from "../support/lossy-stores";
 import { useAgentServers } from "../support/sse-server";
 
 const serve = useAgentServers();
@@ -59,14 +59,6 @@ function middlewareOver(initialHistory: ReasoningHistory = held, reply: (n: numb
   };
   return { middleware, run, warnings };
 }
-
-const valueOf = (messages: readonly Message[], id: string): string | undefined =>
-  (messages.find((m) => m.id === id) as { encryptedValue?: string } | undefined)?.encryptedValue;
-const callValueOf = (messages: readonly Message[], messageId: string, callId: string): string | undefined => {
-  const message = messages.find((m) => m.id === messageId) as
-    { toolCalls?: Array<{ id: string; encryptedValue?: string }> } | undefined;
-  return message?.toolCalls?.find((c) => c.id === callId)?.encryptedValue;
-};
 
 describe("D-KEEPER a branch the application sends again after a run without it", () => {
   it("D-KEEPER R-REASON-17 regenerate, then the branch picker back to the first answer: its values go back with it", async () => {

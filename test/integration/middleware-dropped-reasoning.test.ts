@@ -13,6 +13,7 @@ import type { ReasoningHistory, ReasoningWarning } from "../../src";
 import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
 import { ev } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
+import { valueOf } from "../support/lossy-stores";
 import { useAgentServers } from "../support/sse-server";
 
 const serve = useAgentServers();
@@ -76,8 +77,6 @@ async function runOnce(messages: Message[], initialHistory: ReasoningHistory = h
   return { sent: received!.messages, history: middleware.history!, warnings };
 }
 const ids = (messages: readonly Message[]) => messages.map((m) => m.id);
-const valueOf = (messages: readonly Message[], id: string) =>
-  (messages.find((m) => m.id === id) as { encryptedValue?: string } | undefined)?.encryptedValue;
 
 describe("D-KEEPER reasoning messages the application's store dropped", () => {
   it("D-KEEPER R-REASON-17 R-INPUT-3 each is restored before the message it preceded, in the request and the history, with this producer's value", async () => {

@@ -2,7 +2,8 @@ import type { Message } from "@ag-ui/core";
 
 /**
  * What chat-UI message stores do to encrypted values (D-KEEPER): each gives the application's copy of a
- * message list as such a store would send it back, never touching the messages given.
+ * message list as such a store would send it back, never touching the messages given. And the values a
+ * list carries, read back (`valueOf`, `callValueOf`).
  */
 export type Store = (messages: readonly Message[]) => Message[];
 
@@ -21,3 +22,14 @@ export const dropsToolCallValues: Store = (messages) =>
 
 /** An application that stores text only: every value goes. */
 export const textOnly: Store = (messages) => dropsToolCallValues(messages).map(withoutValue);
+
+/** The value a list's message `id` carries (what a store kept, or a request carries), if any. */
+export const valueOf = (messages: readonly Message[], id: string): string | undefined =>
+  (messages.find((m) => m.id === id) as { encryptedValue?: string } | undefined)?.encryptedValue;
+
+/** The value tool call `callId` of message `messageId` carries, if any. */
+export const callValueOf = (messages: readonly Message[], messageId: string, callId: string): string | undefined => {
+  const message = messages.find((m) => m.id === messageId) as
+    { toolCalls?: Array<{ id: string; encryptedValue?: string }> } | undefined;
+  return message?.toolCalls?.find((c) => c.id === callId)?.encryptedValue;
+};
