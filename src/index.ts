@@ -24,6 +24,8 @@ export {
   type ReasoningMiddleware,
   type ReasoningMiddlewareOptions,
   type NextAgent,
+  type SavedThread,
+  type ThreadOfHistory,
 } from "./integration/http-agent-middleware";
 export { bridgeAgent, type AgUiAgentSurface } from "./integration/bridge-agent";
 

@@ -29,14 +29,39 @@ export interface ReasoningMiddlewareOptions extends Omit<
    * The saved conversation of a thread the middleware does not hold — its first run since the
    * middleware was made (a reload), or one it forgot (it keeps the 256 threads that ran last) — or
    * `undefined` when none was saved; a promise of either, e.g. `(threadId) => store.load(threadId)`
-   * with a `HistoryStore` that `onHistory` saves to. Not asked for the thread `initialHistory` seeds.
+   * with a `HistoryStore` that `onHistory` saves to. Or the thread as saved with its departed
+   * messages (`SavedThread`), so that a branch the application sends again after a reload gets its
+   * values back too. Not asked for the thread `initialHistory` seeds.
    */
-  readonly loadHistory?: (threadId: string) => ReasoningHistory | undefined | PromiseLike<ReasoningHistory | undefined>;
+  readonly loadHistory?: (
+    threadId: string,
+  ) => ReasoningHistory | SavedThread | undefined | PromiseLike<ReasoningHistory | SavedThread | undefined>;
   /**
    * Called with every new history state, across runs and threads (paced by `historyPace`, D-PACE, as
-   * `history$`), and the thread it is the conversation of (the run input's `threadId`).
+   * `history$`), the thread it is the conversation of (the run input's `threadId`) and the thread's
+   * departed messages (see `SavedThread`).
    */
-  readonly onHistory?: (history: ReasoningHistory, run: { readonly threadId: string }) => void;
+  readonly onHistory?: (history: ReasoningHistory, run: ThreadOfHistory) => void;
+}
+
+/** The thread a history `onHistory` gets is the conversation of. */
+export interface ThreadOfHistory {
+  /** The run input's `threadId` ("" when it has none). */
+  readonly threadId: string;
+  /**
+   * The messages with an encrypted value (on them or a tool call) that left the thread's
+   * conversation in earlier runs — a branch the application replaced (a regenerate, an edit) — with
+   * their issuer records: the latest 256 to leave. Not part of the history, and never sent unless
+   * the application sends such a message again; save it beside the history (`SavedThread`) for a
+   * branch to keep its values across a reload. Immutable, as a history is.
+   */
+  readonly departed: ReasoningHistory;
+}
+
+/** A thread as saved for `loadHistory`: its conversation and its departed messages (`ThreadOfHistory`), either may be missing. */
+export interface SavedThread {
+  readonly history?: ReasoningHistory;
+  readonly departed?: ReasoningHistory;
 }
 
 /** The agent the middleware chain hands over: only `run` is used. */
@@ -127,8 +152,8 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
         return runThread(input, next, threadId, undefined);
       // A thread the middleware does not hold: its saved conversation, if the application has one.
       const loaded = loadHistory(threadId);
-      if (!isPromiseLike(loaded)) return runThread(input, next, threadId, loadedSeed(loaded, threadId));
-      return from(loaded).pipe(switchMap((history) => runThread(input, next, threadId, loadedSeed(history, threadId))));
+      if (!isPromiseLike(loaded)) return runThread(input, next, threadId, loadedThread(loaded, threadId));
+      return from(loaded).pipe(switchMap((saved) => runThread(input, next, threadId, loadedThread(saved, threadId))));
     });
 
   // Called where the run is subscribed (run's defer, or once loadHistory's promise settled).
@@ -136,12 +161,12 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     input: RunAgentInput,
     next: NextAgent,
     threadId: string,
-    loaded: ReasoningHistory | undefined,
+    loaded: SavedThread | undefined,
   ): Observable<unknown> => {
     // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
     // the application's (possibly lossy) copy of it.
-    const kept = threads.get(threadId);
-    const held = kept?.history ?? seed ?? loaded;
+    const kept = threads.get(threadId) ?? loaded;
+    const held = kept?.history ?? seed;
     seed = undefined;
     threads.delete(threadId); // the newest now
     if (held !== undefined) keep(threadId, { history: held, departed: kept?.departed });
@@ -159,7 +184,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       onWarning: report,
       initialHistory: start,
     });
-    const thread = { threadId };
+    const thread: ThreadOfHistory = { threadId, departed };
     return new Observable<unknown>((subscriber) => {
       const history = pipeline.history$.subscribe((h) => {
         keep(threadId, { history: h, departed });
@@ -213,7 +238,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
 
 /** A thread's conversation as the middleware keeps it. */
 interface KeptThread {
-  readonly history: ReasoningHistory;
+  readonly history: ReasoningHistory | undefined;
   /** Messages with a value that left it, which a branch the application sends again gives back. */
   readonly departed: ReasoningHistory | undefined;
 }
@@ -221,19 +246,58 @@ interface KeptThread {
 /** How many threads' conversations a middleware keeps: the threads that ran last. */
 const KEPT_THREADS = 256;
 
-/** A loaded history, checked and copied as `initialHistory` is, or a `TypeError` naming the thread. */
-function loadedSeed(history: ReasoningHistory | undefined, threadId: string): ReasoningHistory | undefined {
+/**
+ * What loadHistory gave: a history (it has `messages`), or a `SavedThread`; each history checked and
+ * copied as `initialHistory` is, or a `TypeError` naming the thread and the part.
+ */
+function loadedThread(saved: unknown, threadId: string): KeptThread | undefined {
+  if (saved === undefined) return undefined;
+  const refused = (part: string, why: string): TypeError =>
+    new TypeError(
+      `agui-reasoning: reasoningMiddleware: the ${part} loadHistory gave for thread ${quotedId(threadId)} is refused: ${why}`,
+    );
+  const neither = "it is neither a history, a { history, departed } object nor undefined";
+  if (typeof saved !== "object" || saved === null) throw refused("value", neither);
+  // Each field read once (a getter may answer differently twice; one that throws reads as absent).
+  const fields = {
+    messages: rawField(saved, "messages"),
+    history: rawField(saved, "history"),
+    departed: rawField(saved, "departed"),
+  };
+  if (fields.messages !== undefined) return { history: loadedHistory(saved, "history", refused), departed: undefined };
+  if (fields.history === undefined && fields.departed === undefined && !isSavedThread(saved))
+    throw refused("value", neither);
+  return {
+    history: loadedHistory(fields.history, "history", refused),
+    departed: loadedHistory(fields.departed, "departed messages", refused),
+  };
+}
+
+/** A history of a loaded thread, checked and copied as `initialHistory` is (undefined: none). */
+function loadedHistory(
+  history: unknown,
+  part: string,
+  refused: (part: string, why: string) => TypeError,
+): ReasoningHistory | undefined {
   if (history === undefined) return undefined;
-  let why: string;
   try {
-    return seedOf({ initialHistory: history });
+    return seedOf({ initialHistory: history as ReasoningHistory });
   } catch (error) {
     // The checks' own words; anything else thrown may quote the conversation (D-REDACT), so not as `cause` either.
-    why = error instanceof TypeError ? error.message.replace(/^agui-reasoning: /, "") : "it cannot be read";
+    throw refused(
+      part,
+      error instanceof TypeError ? error.message.replace(/^agui-reasoning: /, "") : "it cannot be read",
+    );
   }
-  throw new TypeError(
-    `agui-reasoning: reasoningMiddleware: the history loadHistory gave for thread ${quotedId(threadId)} is refused: ${why}`,
-  );
+}
+
+/** Whether `value` names a `SavedThread`'s field (present, even if undefined: nothing was saved). */
+function isSavedThread(value: object): boolean {
+  try {
+    return Reflect.has(value, "history") || Reflect.has(value, "departed");
+  } catch {
+    return false;
+  }
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -8,8 +8,15 @@
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import { from, lastValueFrom, toArray, type Observable } from "rxjs";
-import type { ReasoningHistory, ReasoningWarning } from "../../src";
-import { reasoningMiddleware } from "../../src/integration/http-agent-middleware";
+import {
+  InMemoryHistoryStore,
+  parseHistory,
+  saveHistory,
+  serializeHistory,
+  type ReasoningHistory,
+  type ReasoningWarning,
+} from "../../src";
+import { reasoningMiddleware, type ReasoningMiddlewareOptions } from "../../src/integration/http-agent-middleware";
 import { continueConversation, KEPT_DEPARTED } from "../../src/integration/kept-conversation";
 import { ev, msg } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
@@ -237,6 +244,195 @@ describe("D-KEEPER a branch the application sends again after a run without it",
     const first = textOnly(agent.messages);
     agent.setMessages([msg.user("q1", "q1")]);
     await agent.runAgent({ runId: "run-2" });
+    agent.setMessages([...first, msg.tool("result", "c1", "42"), msg.user("q2", "q2")]);
+    await agent.runAgent({ runId: "run-3" });
+    const third = (await server.request(2)).json as { messages: Message[] };
+    expect(third.messages.map((m) => m.id)).toEqual(["q1", "think", "call", "result", "q2"]);
+    expect(valueOf(third.messages, "think")).toBe("server:think");
+    expect(callValueOf(third.messages, "call", "c1")).toBe(value);
+  });
+});
+
+describe("D-KEEPER a branch after a reload: the departed messages saved beside the history (SavedThread)", () => {
+  /** Runs `middleware` on thread "t" over the application's `messages` (the next agent answers nothing); what it sent. */
+  async function runOn(middleware: ReturnType<typeof reasoningMiddleware>, messages: Message[], n: number) {
+    let received: Message[] = [];
+    const next = {
+      run: (input: RunAgentInput) => {
+        received = input.messages;
+        return from([ev.runStarted(`run-${n}`, { threadId: "t" }), ev.runFinished(`run-${n}`, { threadId: "t" })]);
+      },
+    };
+    await lastValueFrom(
+      (middleware(runInput({ threadId: "t", runId: `run-${n}`, messages }), next) as Observable<unknown>).pipe(
+        toArray(),
+      ),
+    );
+    return received;
+  }
+
+  /** Before the reload: the first answer, then a regenerate; what onHistory gave last, serialized as a store keeps it. */
+  async function regeneratedAndSaved(): Promise<{ history: string; departed: string }> {
+    let last: { history: string; departed: string } | undefined;
+    const middleware = reasoningMiddleware({
+      producer: P,
+      initialHistory: held,
+      onWarning: () => {},
+      onHistory: (history, { departed }) =>
+        (last = { history: serializeHistory(history), departed: serializeHistory(departed) }),
+    });
+    await runOn(middleware, [msg.user("u1", "q1")], 1);
+    return last!;
+  }
+
+  it("D-KEEPER onHistory gives each thread's departed messages with their records; none before a message leaves", async () => {
+    const given: ReasoningHistory[] = [];
+    const middleware = reasoningMiddleware({
+      producer: P,
+      initialHistory: held,
+      onWarning: () => {},
+      onHistory: (_, { departed }) => given.push(departed),
+    });
+    await runOn(middleware, textOnly(held.messages), 1);
+    expect(given.at(-1)!.messages).toEqual([]);
+    await runOn(middleware, [msg.user("u1", "q1")], 2);
+    const departed = given.at(-1)!;
+    expect(departed.messages.map((m) => m.id)).toEqual(["r1", "a1"]);
+    expect(valueOf(departed.messages, "r1")).toBe("P:r1");
+    expect(callValueOf(departed.messages, "a1", "c1")).toBe("P:c1");
+    expect(departed.issuers).toEqual(held.issuers);
+    expect(departed.durations).toEqual(held.durations);
+  });
+
+  it("D-KEEPER R-REASON-17 regenerate, reload (loadHistory gives { history, departed }), back to the first answer: its values go back", async () => {
+    const saved = await regeneratedAndSaved();
+    const asked: string[] = [];
+    const reloaded = reasoningMiddleware({
+      producer: P,
+      onWarning: () => {},
+      loadHistory: (threadId) => {
+        asked.push(threadId);
+        return { history: parseHistory(saved.history), departed: parseHistory(saved.departed) };
+      },
+    });
+    const sent = await runOn(reloaded, textOnly([msg.user("u1", "q1"), ...firstBranch, msg.user("u2", "q2")]), 2);
+    expect(asked).toEqual(["t"]);
+    expect(valueOf(sent, "r1")).toBe("P:r1");
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+    expect(reloaded.history!.durations).toEqual(held.durations);
+  });
+
+  it("D-KEEPER D-ISSUER a promise of { departed } alone (no history was saved): the branch's values go back, to their producer only", async () => {
+    const saved = await regeneratedAndSaved();
+    const departed = parseHistory(saved.departed);
+    const elsewhere = { ...departed, issuers: departed.issuers.map((r) => ({ ...r, issuer: OTHER })) };
+    const load =
+      (given: ReasoningHistory): ReasoningMiddlewareOptions["loadHistory"] =>
+      async () => ({ departed: given });
+    const sent = await runOn(
+      reasoningMiddleware({ producer: P, onWarning: () => {}, loadHistory: load(departed) }),
+      textOnly([msg.user("u1", "q1"), ...firstBranch]),
+      1,
+    );
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+    const warnings: ReasoningWarning[] = [];
+    const withheld = await runOn(
+      reasoningMiddleware({ producer: P, onWarning: (w) => warnings.push(w), loadHistory: load(elsewhere) }),
+      textOnly([msg.user("u1", "q1"), ...firstBranch]),
+      1,
+    );
+    expect(callValueOf(withheld, "a1", "c1")).toBeUndefined();
+    expect(warnings.map((w) => w.code)).toContain("VALUE_WITHHELD");
+  });
+
+  it("D-KEEPER D-NO-ALIAS loaded departed messages are checked and copied as a history is: bad ones fail the run naming the thread and the part; a value of neither shape is refused", async () => {
+    const departed = parseHistory((await regeneratedAndSaved()).departed);
+    const failing = (saved: unknown) =>
+      runOn(reasoningMiddleware({ producer: P, onWarning: () => {}, loadHistory: () => saved as never }), [], 1);
+    await expect(
+      failing({ departed: { ...departed, messages: [departed.messages[0], departed.messages[0]] } }),
+    ).rejects.toThrow(
+      /^agui-reasoning: reasoningMiddleware: the departed messages loadHistory gave for thread "t" is refused: initialHistory\.messages\[1\]/,
+    );
+    await expect(failing({ history: { messages: "none" } })).rejects.toThrow(
+      /^agui-reasoning: reasoningMiddleware: the history loadHistory gave for thread "t" is refused/,
+    );
+    for (const neither of [{}, { thread: departed }, 42, "saved"])
+      await expect(failing(neither)).rejects.toThrow(
+        'agui-reasoning: reasoningMiddleware: the value loadHistory gave for thread "t" is refused: it is neither a history, a { history, departed } object nor undefined',
+      );
+    // Nothing saved: both fields present and undefined, as `{ history: await load(a), departed: await load(b) }` gives.
+    await expect(failing({ history: undefined, departed: undefined })).resolves.toEqual([]);
+    // The application editing what it gave changes nothing kept.
+    const middleware = reasoningMiddleware({ producer: P, onWarning: () => {}, loadHistory: () => ({ departed }) });
+    await runOn(middleware, [msg.user("u1", "q1")], 1);
+    (departed.messages as Message[]).length = 0;
+    const sent = await runOn(middleware, textOnly([msg.user("u1", "q1"), ...firstBranch]), 2);
+    expect(callValueOf(sent, "a1", "c1")).toBe("P:c1");
+  });
+
+  it("D-KEEPER R-REASON-17 through a real HttpAgent and a HistoryStore saved when each run ends (docs/resilience.md): regenerate, restart, back; the server gets the first answer's values byte-identical", async () => {
+    const value = "server:c1\u2028\u0000";
+    const server = await serve([
+      {
+        events: [
+          ev.runStarted("run-1", { threadId: "t" }),
+          ev.reasoningMessageStart("think"),
+          ev.reasoningMessageContent("think", "weighing"),
+          ev.reasoningMessageEnd("think"),
+          ev.encryptedValue("message", "think", "server:think"),
+          ev.toolCallStart("c1", "lookup", { parentMessageId: "call" }),
+          ev.toolCallArgs("c1", "{}"),
+          ev.toolCallEnd("c1"),
+          ev.encryptedValue("tool-call", "c1", value),
+          ev.runFinished("run-1", { threadId: "t" }),
+        ],
+      },
+      {
+        events: [
+          ev.runStarted("run-2", { threadId: "t" }),
+          ev.textStart("other answer"),
+          ev.textContent("other answer", "no tool"),
+          ev.textEnd("other answer"),
+          ev.runFinished("run-2", { threadId: "t" }),
+        ],
+      },
+      { events: [ev.runStarted("run-3", { threadId: "t" }), ev.runFinished("run-3", { threadId: "t" })] },
+    ]);
+    const store = new InMemoryHistoryStore();
+    const departedKey = (threadId: string) => `${threadId}:departed`;
+    /** An agent as the application makes it after each start, saving both records when a run ends. */
+    const made = () => {
+      const latest = new Map<string, { history: ReasoningHistory; departed: ReasoningHistory }>();
+      const reasoning = reasoningMiddleware({
+        producer: server.url,
+        onWarning: () => {},
+        onHistory: (history, { threadId, departed }) => latest.set(threadId, { history, departed }),
+        loadHistory: async (threadId) => ({
+          history: await store.load(threadId),
+          departed: await store.load(departedKey(threadId)),
+        }),
+      });
+      const agent = new HttpAgent({ url: server.url, threadId: "t" }).use(reasoning);
+      agent.subscribe({
+        onRunFinalized: async ({ input }) => {
+          const kept = latest.get(input.threadId);
+          if (kept === undefined) return; // the run failed before any history
+          const { history, departed } = kept;
+          await saveHistory(store, input.threadId, history);
+          await saveHistory(store, departedKey(input.threadId), departed);
+        },
+      });
+      return agent;
+    };
+    let agent = made();
+    agent.setMessages([msg.user("q1", "q1")]);
+    await agent.runAgent({ runId: "run-1" });
+    const first = textOnly(agent.messages);
+    agent.setMessages([msg.user("q1", "q1")]);
+    await agent.runAgent({ runId: "run-2" });
+    // The restart: a new agent and middleware; the UI's own store kept both branches, text only.
+    agent = made();
     agent.setMessages([...first, msg.tool("result", "c1", "42"), msg.user("q2", "q2")]);
     await agent.runAgent({ runId: "run-3" });
     const third = (await server.request(2)).json as { messages: Message[] };

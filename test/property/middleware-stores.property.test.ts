@@ -14,7 +14,9 @@
  * - `edit`: it replaces the last question with another (a new id) and sends that.
  *
  * - `reload`: the page reopens; a new middleware loads each thread's conversation (`loadHistory`) from
- *   the history saved for it (`onHistory`, `serializeHistory`), and the branches are gone.
+ *   the history and the departed messages saved for it (`onHistory`, `serializeHistory`, `SavedThread`),
+ *   and the application keeps its branches (a message tree it persists, as assistant-ui's thread
+ *   history adapters do).
  *
  * Each operation is on one of two threads. Each run, the list goes through one of the stores
  * (test/support/lossy-stores.ts, and one that also drops reasoning messages) before the run input is built. The application's own list always keeps
@@ -94,13 +96,14 @@ interface AppThread {
 
 /** Runs the session; throws (naming the run) at the first request that misses or misplaces a value. */
 async function session(steps: ReadonlyArray<Step>): Promise<void> {
-  // Each thread's saved history, as an application saves it: serialized, from onHistory.
-  const saved = new Map<string, string>();
+  // Each thread's saved history and departed messages, as an application saves them: serialized, from onHistory.
+  const saved = new Map<string, { history: string; departed: string }>();
   const made = (loadHistory?: ReasoningMiddlewareOptions["loadHistory"]) =>
     reasoningMiddleware({
       producer: P,
       onWarning: () => {},
-      onHistory: (history, { threadId }) => saved.set(threadId, serializeHistory(history)),
+      onHistory: (history, { threadId, departed }) =>
+        saved.set(threadId, { history: serializeHistory(history), departed: serializeHistory(departed) }),
       ...(loadHistory === undefined ? {} : { loadHistory }),
     });
   let middleware = made();
@@ -112,16 +115,18 @@ async function session(steps: ReadonlyArray<Step>): Promise<void> {
   for (const [operation, storeIndex, threadIndex] of steps) {
     const threadId = `thread-${threadIndex}`;
     if (operation === "reload") {
-      // The page reopens: each thread's conversation loads from the history saved for it
-      // (serializeHistory; a promise on every other reload, as an IndexedDB store gives), and no
-      // branch is left (the application restores the saved conversations).
+      // The page reopens: each thread's conversation loads from what was saved for it
+      // (serializeHistory; a promise on every other reload, as an IndexedDB store gives); the
+      // application's own lists and branches are as they were.
       const async = ++reloads % 2 === 0;
       middleware = made((id) => {
         const text = saved.get(id);
-        const history = text === undefined ? undefined : parseHistory(text);
-        return async ? Promise.resolve(history) : history;
+        const thread =
+          text === undefined
+            ? undefined
+            : { history: parseHistory(text.history), departed: parseHistory(text.departed) };
+        return async ? Promise.resolve(thread) : thread;
       });
-      for (const thread of threads.values()) thread.branches.clear();
       continue;
     }
     const thread = threads.get(threadId) ?? { list: [], branches: new Map<string, Message[][]>() };
