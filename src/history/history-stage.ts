@@ -157,6 +157,29 @@ function reduce(
 }
 
 /**
+ * Histories the package made itself for a seed (the middleware's next run, `continueConversation`): already
+ * checked and its own (D-NO-ALIAS), its records naming only what its messages hold. `seedOf` takes each
+ * once, without checking and copying it again — O(conversation) per run, most of a middleware run on a
+ * long conversation. Weak: a history never given as a seed is not kept.
+ */
+const OWN_SEEDS = new WeakSet<object>();
+
+/** Marks `history`, which the package built from its own copies and checked data, as the next seed `seedOf` takes as it is. */
+export function ownSeed(history: ReasoningHistory): ReasoningHistory {
+  OWN_SEEDS.add(history);
+  return history;
+}
+
+/** A seed has no run open: an item it lists as open was cut off with its stream (R-RUN-5) — truncated. */
+function closedSeed(history: ReasoningHistory): ReasoningHistory {
+  if (!history.incomplete.some((item) => item.reason === "open")) return history;
+  return { ...history, incomplete: history.incomplete.map(truncated) };
+}
+
+const truncated = (item: IncompleteItem): IncompleteItem =>
+  item.reason === "open" ? { ...item, reason: "truncated" } : item;
+
+/**
  * The starting point every subscription shares: the (one) initial history object, checked — a
  * `TypeError` naming the part of `initialHistory` or `initialMessages` at fault — and the package's
  * own copy (D-NO-ALIAS): an app that later edits the objects it gave (a UI store dropping fields it
@@ -164,6 +187,7 @@ function reduce(
  */
 export function seedOf(options: HistoryOptions): ReasoningHistory {
   const { initialHistory, initialMessages } = options;
+  if (initialHistory !== undefined && OWN_SEEDS.delete(initialHistory)) return closedSeed(initialHistory);
   if (initialHistory !== undefined) {
     if (typeof initialHistory !== "object" || initialHistory === null) {
       throw new TypeError("agui-reasoning: initialHistory must be a ReasoningHistory object");
@@ -179,7 +203,7 @@ export function seedOf(options: HistoryOptions): ReasoningHistory {
         // A seed has no run open: an item it lists as open was cut off with its stream (a run aborted, a
         // history saved mid-run) and can never go on here — truncated (R-RUN-5), not streaming forever.
         incomplete: checkRecords<IncompleteItem>(field("incomplete"), "initialHistory.incomplete", "kind", "id").map(
-          (item) => (item.reason === "open" ? { ...item, reason: "truncated" } : item),
+          truncated,
         ),
         issuers: checkRecords<ValueIssuer>(field("issuers"), "initialHistory.issuers", "subtype", "entityId").map(
           (record, i) => {

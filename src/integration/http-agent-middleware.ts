@@ -8,7 +8,7 @@ import type { ReasoningHistory } from "../history/types";
 import { continueConversation } from "./kept-conversation";
 import { endedTransport } from "./transport-end";
 import { shownIdentity } from "../history/producer-identity";
-import { seedOf } from "../history/history-stage";
+import { ownSeed, seedOf } from "../history/history-stage";
 import { reasoningPipeline, type ReasoningPipelineOptions } from "../pipeline/reasoning-pipeline";
 import { pacingOf } from "../pipeline/paced-publisher";
 import { optionsOf } from "../core/arguments";
@@ -182,7 +182,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       ...pipelineOptions,
       quiet: false,
       onWarning: report,
-      initialHistory: start,
+      // Built from the held history (checked when it came in) and checked copies of the application's
+      // messages: not checked and copied again.
+      initialHistory: ownSeed(start),
     });
     const thread: ThreadOfHistory = { threadId, departed };
     return new Observable<unknown>((subscriber) => {

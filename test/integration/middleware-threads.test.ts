@@ -8,7 +8,7 @@
  */
 import { HttpAgent } from "@ag-ui/client";
 import type { Message, RunAgentInput } from "@ag-ui/core";
-import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import { from, lastValueFrom, Subject, toArray, type Observable } from "rxjs";
 import {
   InMemoryHistoryStore,
   messagesOf,
@@ -435,5 +435,32 @@ describe("D-KEEPER D-PACE a run the client lets go of mid-stream (detachActiveRu
       "A:reasoning-value\u2028",
       "A:tool-call-value\u0000",
     ]);
+  });
+});
+
+describe("D-KEEPER D-TRUNC an item still open when the client let go of the run", () => {
+  it("D-KEEPER D-TRUNC R-RUN-5 is truncated in the thread's next run: the held history seeds it as a seed's open item is", async () => {
+    const histories: ReasoningHistory[] = [];
+    const middleware = reasoningMiddleware({
+      producer: "P",
+      onWarning: () => {},
+      historyPace: 600_000,
+      onHistory: (history) => histories.push(history),
+    });
+    // The first run never ends: the client lets go of it mid-message (a paced window still pending).
+    const cut = new Subject<unknown>();
+    const first = (
+      middleware(runInput({ threadId: "A", runId: "run-1", messages: [user("q1")] }), {
+        run: () => cut,
+      }) as Observable<unknown>
+    ).subscribe({ error: () => {} });
+    cut.next(ev.runStarted("run-1", { threadId: "A" }));
+    cut.next(ev.textStart("m1"));
+    cut.next(ev.textContent("m1", "Half an ans"));
+    first.unsubscribe();
+    expect(histories.at(-1)!.incomplete).toEqual([{ kind: "message", id: "m1", reason: "open" }]);
+    // The next run of the thread: m1 was cut off with its stream and can never go on.
+    await runThread(middleware, "A", [user("q1"), { id: "m1", role: "assistant", content: "Half an ans" }, user("q2")]);
+    expect(middleware.history!.incomplete).toEqual([{ kind: "message", id: "m1", reason: "truncated" }]);
   });
 });

@@ -27,10 +27,17 @@
 import fc from "fast-check";
 import { from, lastValueFrom, toArray, type Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
-import { parseHistory, reasoningMiddleware, serializeHistory, type ReasoningMiddlewareOptions } from "../../src";
+import {
+  parseHistory,
+  reasoningMiddleware,
+  serializeHistory,
+  type ReasoningHistory,
+  type ReasoningMiddlewareOptions,
+} from "../../src";
 import { ev, msg } from "../../src/testing/builders";
 import { runInput } from "../support/http-run";
 import { dropsToolCallValues, textOnly, type Store } from "../support/lossy-stores";
+import * as historyStage from "../../src/history/history-stage";
 import { SEED, TOTAL_RUNS } from "./property-run";
 
 const P = "https://agent.example/p";
@@ -175,6 +182,21 @@ async function session(steps: ReadonlyArray<Step>): Promise<void> {
 }
 
 describe(`D-KEEPER property: chat-UI sessions (FC_SEED=${SEED}, ${RUNS} runs)`, () => {
+  // Each run's seed the middleware builds (continueConversation) goes to its pipeline unchecked and
+  // uncopied (ownSeed): it must be exactly what checking and copying it would give (D-NO-ALIAS, D-PATHS).
+  const seeds: ReasoningHistory[] = [];
+  const ownSeed = historyStage.ownSeed;
+  beforeEach(() => {
+    seeds.length = 0;
+    jest.spyOn(historyStage, "ownSeed").mockImplementation((history) => {
+      seeds.push(history);
+      return ownSeed(history);
+    });
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
   it("D-KEEPER R-REASON-17 every value the producer issued goes back with its message or tool call whenever the application sends it, whatever the store and the branches", async () => {
     const step = fc.tuple(
       fc.constantFrom<Operation>("ask", "ask", "regenerate", "back", "edit", "reload"),
@@ -182,7 +204,13 @@ describe(`D-KEEPER property: chat-UI sessions (FC_SEED=${SEED}, ${RUNS} runs)`, 
       fc.nat({ max: 1 }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), (steps) => session(steps)),
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+        seeds.length = 0;
+        await session(steps);
+        // A seed the middleware builds is one checking and copying would give unchanged.
+        for (const seed of seeds) expect(historyStage.seedOf({ initialHistory: seed, producer: P })).toEqual(seed);
+        expect(seeds).toHaveLength(steps.filter(([operation]) => operation !== "reload").length);
+      }),
       { seed: SEED, numRuns: RUNS },
     );
   });
