@@ -10,8 +10,11 @@
  *   answer goes on; tool calls show their arguments and result; a failed run shows its error on the
  *   message; an answer can be regenerated, and a branch picker goes back to the earlier one; the
  *   middleware's warnings are listed, one line per code.
- * - The thread: the middleware's history (every encrypted value, the issuer records) is saved in
- *   localStorage when a run ends; a reopened page continues from it (`initialHistory`) and shows it.
+ * - The thread: the middleware's history (every encrypted value, the issuer records) and its departed
+ *   messages (the values of a branch a regenerate replaced) are saved in localStorage when a run ends;
+ *   assistant-ui's own message tree (every branch) is saved through its history adapter. A reopened page
+ *   shows the tree, and the middleware loads both (`loadHistory`): a branch picked after the reload
+ *   gets its values back too.
  */
 import { HttpAgent } from "@ag-ui/client";
 import {
@@ -31,6 +34,7 @@ import {
   parseHistory,
   reasoningMiddleware,
   serializeHistory,
+  type ReasoningHistory,
   type ReasoningWarning,
 } from "agui-reasoning";
 import { useEffect, useState, type ReactNode } from "react";
@@ -40,16 +44,25 @@ import { createRoot } from "react-dom/client";
 const AGENT_URL = new URL("/agent", location.href).href;
 
 /**
- * The conversation as the middleware holds it (every encrypted value, the issuer records): saved when a
- * run ends, and continued from when the page is opened again (`initialHistory`).
+ * The conversation as the middleware holds it (every encrypted value, the issuer records), and the
+ * messages with a value that left it (a branch a regenerate replaced): saved when a run ends, and loaded
+ * by the middleware when the page is opened again (`loadHistory`).
  */
 const SAVED_HISTORY_KEY = "agui-reasoning-example:history";
-const saved = localStorage.getItem(SAVED_HISTORY_KEY);
-const restored = saved === null ? undefined : parseHistory(saved);
+const SAVED_DEPARTED_KEY = "agui-reasoning-example:departed";
+const savedText = (key: string): ReasoningHistory | undefined => {
+  const text = localStorage.getItem(key);
+  return text === null ? undefined : parseHistory(text);
+};
+const restored = savedText(SAVED_HISTORY_KEY);
+const restoredDeparted = savedText(SAVED_DEPARTED_KEY);
 
+// This page has one thread: whatever id the UI gives it, it continues the saved one.
+let departed: ReasoningHistory | undefined;
 const reasoning = reasoningMiddleware({
   producer: AGENT_URL,
-  ...(restored === undefined ? {} : { initialHistory: restored }),
+  onHistory: (_, thread) => (departed = thread.departed),
+  loadHistory: () => ({ history: restored, departed: restoredDeparted }),
 });
 const agent = new HttpAgent({
   url: AGENT_URL,
@@ -59,8 +72,35 @@ agent.use(reasoning);
 agent.subscribe({
   onRunFinalized: () => {
     if (reasoning.history !== undefined) localStorage.setItem(SAVED_HISTORY_KEY, serializeHistory(reasoning.history));
+    if (departed !== undefined) localStorage.setItem(SAVED_DEPARTED_KEY, serializeHistory(departed));
   },
 });
+
+/**
+ * assistant-ui's message tree (every branch, as its history adapter hands each message over), kept in
+ * localStorage: a reopened page shows the branch it showed last, and its branch picker still has the others.
+ */
+const SAVED_TREE_KEY = "agui-reasoning-example:tree";
+type TreeItem = ExportedMessageRepository["messages"][number];
+const tree = new Map<string, TreeItem>(
+  (JSON.parse(localStorage.getItem(SAVED_TREE_KEY) ?? "[]") as TreeItem[]).map((item) => [
+    item.message.id,
+    // JSON keeps a date as its string.
+    { ...item, message: { ...item.message, createdAt: new Date(item.message.createdAt) } },
+  ]),
+);
+const keepInTree = (item: TreeItem): Promise<void> => {
+  tree.delete(item.message.id); // the last written is the branch shown last: the head
+  tree.set(item.message.id, item);
+  localStorage.setItem(SAVED_TREE_KEY, JSON.stringify([...tree.values()]));
+  return Promise.resolve();
+};
+const loadTree = (): Promise<ExportedMessageRepository> =>
+  Promise.resolve(
+    tree.size > 0
+      ? { headId: [...tree.keys()].at(-1)!, messages: [...tree.values()] }
+      : ExportedMessageRepository.fromArray(fromAgUiMessages(restored?.messages ?? [])),
+  );
 
 function App(): ReactNode {
   const [failure, setFailure] = useState<string | undefined>();
@@ -71,12 +111,7 @@ function App(): ReactNode {
     // the event index, type, ids and rule, never reasoning text or a value (D-REDACT).
     onError: (error) => setFailure(error.message),
     // A reopened page shows the saved thread: assistant-ui loads its own view through a history adapter.
-    adapters: {
-      history: {
-        load: () => Promise.resolve(ExportedMessageRepository.fromArray(fromAgUiMessages(restored?.messages ?? []))),
-        append: () => Promise.resolve(),
-      },
-    },
+    adapters: { history: { load: loadTree, append: keepInTree, update: keepInTree } },
   });
   return (
     <AssistantRuntimeProvider runtime={runtime}>

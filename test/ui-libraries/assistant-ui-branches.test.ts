@@ -46,3 +46,38 @@ describe("assistant-ui with reasoningMiddleware: regenerate, then the branch pic
     await open().screenshot("assistant-ui-branches");
   }, 60_000);
 });
+
+describe("assistant-ui with reasoningMiddleware: regenerate, reload, then the branch picker back, in headless Chromium", () => {
+  const open = useChatPage(startExample, {
+    input: "textarea.input",
+    sendButton: "button.send",
+    streamingReasoning: `return "";`,
+  });
+
+  it("D-KEEPER R-REASON-17 after a reload, the first answer picked back carries both of its values byte-identical: the departed messages were saved beside the history and loaded with it", async () => {
+    const { page, send, reload, example } = open();
+    await send("Train fares from Lyon to Marseille on Saturday, for four?");
+    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
+    const regenerated = example.server.requests.length;
+    await page.locator(".message.assistant").first().locator("button.regenerate").click();
+    await (
+      await example.server.request(regenerated)
+    ).end;
+    await page.getByText("On second thought").waitFor();
+    // The run ended with the regenerated branch: the saved history has no first answer.
+    expect(JSON.stringify(await open().savedHistory())).not.toContain("call-fares");
+
+    // The page reopens on the branch it showed last; its picker still has the first answer.
+    await reload();
+    await page.getByText("On second thought").waitFor();
+    const picker = page.locator(".message.assistant").first().locator(".branch-picker");
+    expect(await picker.locator(".branch-number").innerText()).toBe("2 / 2");
+    await picker.locator("button.branch-previous").click();
+    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
+    const request = await send("And if we book a week ahead?");
+    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
+    await page.getByText("With my earlier reasoning restored").waitFor();
+    expect(open().consoleErrors).toEqual([]);
+    await open().screenshot("assistant-ui-branches-reload");
+  }, 90_000);
+});
