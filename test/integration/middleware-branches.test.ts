@@ -45,6 +45,58 @@ const held: ReasoningHistory = {
   ],
 };
 
+/** The agent server's turns: the first answer (a value on the reasoning and on the tool call), a regenerated one, a follow-up. */
+const SERVER_CALL_VALUE = "server:c1\u2028\u0000";
+const regenerateScript = [
+  {
+    events: [
+      ev.runStarted("run-1", { threadId: "t" }),
+      ev.reasoningMessageStart("think"),
+      ev.reasoningMessageContent("think", "weighing"),
+      ev.reasoningMessageEnd("think"),
+      ev.encryptedValue("message", "think", "server:think"),
+      ev.toolCallStart("c1", "lookup", { parentMessageId: "call" }),
+      ev.toolCallArgs("c1", "{}"),
+      ev.toolCallEnd("c1"),
+      ev.encryptedValue("tool-call", "c1", SERVER_CALL_VALUE),
+      ev.runFinished("run-1", { threadId: "t" }),
+    ],
+  },
+  {
+    events: [
+      ev.runStarted("run-2", { threadId: "t" }),
+      ev.textStart("other answer"),
+      ev.textContent("other answer", "no tool"),
+      ev.textEnd("other answer"),
+      ev.runFinished("run-2", { threadId: "t" }),
+    ],
+  },
+  { events: [ev.runStarted("run-3", { threadId: "t" }), ev.runFinished("run-3", { threadId: "t" })] },
+];
+
+/**
+ * `regenerateScript` through real agents (`agentFor(run)`: the agent of run 1, 2 or 3): the first answer, a
+ * regenerate, then back to the first answer (the store's copy text only) and a follow-up, whose request as the
+ * server received it must carry both values byte-identical.
+ */
+async function regenerateThenBack(
+  server: { request(i: number): Promise<{ json: unknown }> },
+  agentFor: (run: number) => HttpAgent,
+) {
+  agentFor(1).setMessages([msg.user("q1", "q1")]);
+  await agentFor(1).runAgent({ runId: "run-1" });
+  const first = textOnly(agentFor(1).messages);
+  agentFor(2).setMessages([msg.user("q1", "q1")]);
+  await agentFor(2).runAgent({ runId: "run-2" });
+  const third = agentFor(3);
+  third.setMessages([...first, msg.tool("result", "c1", "42"), msg.user("q2", "q2")]);
+  await third.runAgent({ runId: "run-3" });
+  const sent = ((await server.request(2)).json as { messages: Message[] }).messages;
+  expect(sent.map((m) => m.id)).toEqual(["q1", "think", "call", "result", "q2"]);
+  expect(valueOf(sent, "think")).toBe("server:think");
+  expect(callValueOf(sent, "call", "c1")).toBe(SERVER_CALL_VALUE);
+}
+
 /** A middleware seeded with `held`, and a function running it over the application's `messages`. */
 function middlewareOver(initialHistory: ReasoningHistory = held, reply: (n: number) => unknown[] = () => []) {
   const warnings: ReasoningWarning[] = [];
@@ -210,46 +262,10 @@ describe("D-KEEPER a branch the application sends again after a run without it",
   });
 
   it("D-KEEPER R-REASON-17 through a real HttpAgent: regenerate, then back to the first answer; the server gets its values byte-identical", async () => {
-    const value = "server:c1\u2028\u0000";
-    const server = await serve([
-      {
-        events: [
-          ev.runStarted("run-1", { threadId: "t" }),
-          ev.reasoningMessageStart("think"),
-          ev.reasoningMessageContent("think", "weighing"),
-          ev.reasoningMessageEnd("think"),
-          ev.encryptedValue("message", "think", "server:think"),
-          ev.toolCallStart("c1", "lookup", { parentMessageId: "call" }),
-          ev.toolCallArgs("c1", "{}"),
-          ev.toolCallEnd("c1"),
-          ev.encryptedValue("tool-call", "c1", value),
-          ev.runFinished("run-1", { threadId: "t" }),
-        ],
-      },
-      {
-        events: [
-          ev.runStarted("run-2", { threadId: "t" }),
-          ev.textStart("other answer"),
-          ev.textContent("other answer", "no tool"),
-          ev.textEnd("other answer"),
-          ev.runFinished("run-2", { threadId: "t" }),
-        ],
-      },
-      { events: [ev.runStarted("run-3", { threadId: "t" }), ev.runFinished("run-3", { threadId: "t" })] },
-    ]);
+    const server = await serve(regenerateScript);
     const middleware = reasoningMiddleware({ producer: server.url, onWarning: () => {} });
     const agent = new HttpAgent({ url: server.url, threadId: "t" }).use(middleware);
-    agent.setMessages([msg.user("q1", "q1")]);
-    await agent.runAgent({ runId: "run-1" });
-    const first = textOnly(agent.messages);
-    agent.setMessages([msg.user("q1", "q1")]);
-    await agent.runAgent({ runId: "run-2" });
-    agent.setMessages([...first, msg.tool("result", "c1", "42"), msg.user("q2", "q2")]);
-    await agent.runAgent({ runId: "run-3" });
-    const third = (await server.request(2)).json as { messages: Message[] };
-    expect(third.messages.map((m) => m.id)).toEqual(["q1", "think", "call", "result", "q2"]);
-    expect(valueOf(third.messages, "think")).toBe("server:think");
-    expect(callValueOf(third.messages, "call", "c1")).toBe(value);
+    await regenerateThenBack(server, () => agent);
   });
 });
 
@@ -372,33 +388,7 @@ describe("D-KEEPER a branch after a reload: the departed messages saved beside t
   });
 
   it("D-KEEPER R-REASON-17 through a real HttpAgent and a HistoryStore saved when each run ends (docs/resilience.md): regenerate, restart, back; the server gets the first answer's values byte-identical", async () => {
-    const value = "server:c1\u2028\u0000";
-    const server = await serve([
-      {
-        events: [
-          ev.runStarted("run-1", { threadId: "t" }),
-          ev.reasoningMessageStart("think"),
-          ev.reasoningMessageContent("think", "weighing"),
-          ev.reasoningMessageEnd("think"),
-          ev.encryptedValue("message", "think", "server:think"),
-          ev.toolCallStart("c1", "lookup", { parentMessageId: "call" }),
-          ev.toolCallArgs("c1", "{}"),
-          ev.toolCallEnd("c1"),
-          ev.encryptedValue("tool-call", "c1", value),
-          ev.runFinished("run-1", { threadId: "t" }),
-        ],
-      },
-      {
-        events: [
-          ev.runStarted("run-2", { threadId: "t" }),
-          ev.textStart("other answer"),
-          ev.textContent("other answer", "no tool"),
-          ev.textEnd("other answer"),
-          ev.runFinished("run-2", { threadId: "t" }),
-        ],
-      },
-      { events: [ev.runStarted("run-3", { threadId: "t" }), ev.runFinished("run-3", { threadId: "t" })] },
-    ]);
+    const server = await serve(regenerateScript);
     const store = new InMemoryHistoryStore();
     const departedKey = (threadId: string) => `${threadId}:departed`;
     /** An agent as the application makes it after each start, saving both records when a run ends. */
@@ -425,19 +415,8 @@ describe("D-KEEPER a branch after a reload: the departed messages saved beside t
       });
       return agent;
     };
-    let agent = made();
-    agent.setMessages([msg.user("q1", "q1")]);
-    await agent.runAgent({ runId: "run-1" });
-    const first = textOnly(agent.messages);
-    agent.setMessages([msg.user("q1", "q1")]);
-    await agent.runAgent({ runId: "run-2" });
-    // The restart: a new agent and middleware; the UI's own store kept both branches, text only.
-    agent = made();
-    agent.setMessages([...first, msg.tool("result", "c1", "42"), msg.user("q2", "q2")]);
-    await agent.runAgent({ runId: "run-3" });
-    const third = (await server.request(2)).json as { messages: Message[] };
-    expect(third.messages.map((m) => m.id)).toEqual(["q1", "think", "call", "result", "q2"]);
-    expect(valueOf(third.messages, "think")).toBe("server:think");
-    expect(callValueOf(third.messages, "call", "c1")).toBe(value);
+    // The restart before the third run: a new agent and middleware; the UI's own store kept both branches, text only.
+    const before = made();
+    await regenerateThenBack(server, (run) => (run < 3 ? before : made()));
   });
 });

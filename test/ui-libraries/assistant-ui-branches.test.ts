@@ -10,7 +10,32 @@
 import { ISSUED } from "../../examples/demo-agent";
 import { returnedValues } from "../../src/testing";
 import { startExample } from "../../examples/assistant-ui/serve";
-import { ALL_BACK_IDENTICAL, useChatPage } from "./chat-page";
+import type { RecordedRequest } from "../../src/testing";
+import { ALL_BACK_IDENTICAL, useChatPage, type ChatPage } from "./chat-page";
+
+/**
+ * The first question, then assistant-ui's Regenerate on the turn's first assistant message (the reasoning
+ * and the tool call; it shows the answer after the tool's result as a second one); the regenerate's request.
+ */
+async function askThenRegenerate({ page, send, example }: ChatPage): Promise<RecordedRequest> {
+  await send("Train fares from Lyon to Marseille on Saturday, for four?");
+  await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
+  const regenerated = example.server.requests.length;
+  await page.locator(".message.assistant").first().locator("button.regenerate").click();
+  const regenerate = await example.server.request(regenerated);
+  await regenerate.end;
+  await page.getByText("On second thought").waitFor();
+  return regenerate;
+}
+
+/** The branch picker (on the regenerated answer, 2 / 2) back to the first answer, and a follow-up's request. */
+async function backThenFollowUp({ page, send }: ChatPage): Promise<RecordedRequest> {
+  const picker = page.locator(".message.assistant").first().locator(".branch-picker");
+  expect(await picker.locator(".branch-number").innerText()).toBe("2 / 2");
+  await picker.locator("button.branch-previous").click();
+  await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
+  return send("And if we book a week ahead?");
+}
 
 describe("assistant-ui with reasoningMiddleware: regenerate, then the branch picker back, in headless Chromium", () => {
   const open = useChatPage(startExample, {
@@ -20,26 +45,14 @@ describe("assistant-ui with reasoningMiddleware: regenerate, then the branch pic
   });
 
   it("D-KEEPER R-REASON-17 the follow-up to the first answer, picked back after a regenerate, carries both of its values byte-identical", async () => {
-    const { page, send, example } = open();
-    await send("Train fares from Lyon to Marseille on Saturday, for four?");
-    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
-
-    // Regenerate the turn's first assistant message (the reasoning and the tool call; assistant-ui shows the
-    // answer after the tool's result as a second one): a request with the user's message alone.
-    const regenerated = example.server.requests.length;
-    await page.locator(".message.assistant").first().locator("button.regenerate").click();
-    const regenerate = await example.server.request(regenerated);
-    await regenerate.end;
-    await page.getByText("On second thought").waitFor();
+    const { page } = open();
+    // The regenerate's request has the user's message alone.
+    const regenerate = await askThenRegenerate(open());
     expect((regenerate.json as { messages: Array<{ role: string }> }).messages.map((m) => m.role)).toEqual(["user"]);
     expect(await page.getByText("The 10:40 TGV is €76 for all four").count()).toBe(0);
 
     // The branch picker back to the first answer, then a follow-up to it.
-    const picker = page.locator(".message.assistant").first().locator(".branch-picker");
-    expect(await picker.locator(".branch-number").innerText()).toBe("2 / 2");
-    await picker.locator("button.branch-previous").click();
-    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
-    const request = await send("And if we book a week ahead?");
+    const request = await backThenFollowUp(open());
     expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
     await page.getByText("With my earlier reasoning restored").waitFor();
     expect(open().consoleErrors).toEqual([]);
@@ -55,26 +68,15 @@ describe("assistant-ui with reasoningMiddleware: regenerate, reload, then the br
   });
 
   it("D-KEEPER R-REASON-17 after a reload, the first answer picked back carries both of its values byte-identical: the departed messages were saved beside the history and loaded with it", async () => {
-    const { page, send, reload, example } = open();
-    await send("Train fares from Lyon to Marseille on Saturday, for four?");
-    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
-    const regenerated = example.server.requests.length;
-    await page.locator(".message.assistant").first().locator("button.regenerate").click();
-    await (
-      await example.server.request(regenerated)
-    ).end;
-    await page.getByText("On second thought").waitFor();
+    const { page, reload } = open();
+    await askThenRegenerate(open());
     // The run ended with the regenerated branch: the saved history has no first answer.
     expect(JSON.stringify(await open().savedHistory())).not.toContain("call-fares");
 
     // The page reopens on the branch it showed last; its picker still has the first answer.
     await reload();
     await page.getByText("On second thought").waitFor();
-    const picker = page.locator(".message.assistant").first().locator(".branch-picker");
-    expect(await picker.locator(".branch-number").innerText()).toBe("2 / 2");
-    await picker.locator("button.branch-previous").click();
-    await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
-    const request = await send("And if we book a week ahead?");
+    const request = await backThenFollowUp(open());
     expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
     await page.getByText("With my earlier reasoning restored").waitFor();
     expect(open().consoleErrors).toEqual([]);
