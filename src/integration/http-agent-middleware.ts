@@ -260,18 +260,20 @@ function loadedThread(saved: unknown, threadId: string): KeptThread | undefined 
     );
   const neither = "it is neither a history, a { history, departed } object nor undefined";
   if (typeof saved !== "object" || saved === null) throw refused("value", neither);
-  // Each field read once (a getter may answer differently twice; one that throws reads as absent).
-  const fields = {
-    messages: rawField(saved, "messages"),
-    history: rawField(saved, "history"),
-    departed: rawField(saved, "departed"),
+  // Each field read once (a getter may answer differently twice); one that throws is named, never quoted (D-REDACT).
+  const field = (key: "messages" | "history" | "departed", part: string): unknown => {
+    try {
+      return (saved as Record<string, unknown>)[key];
+    } catch {
+      throw refused(part, "it cannot be read");
+    }
   };
-  if (fields.messages !== undefined) return { history: loadedHistory(saved, "history", refused), departed: undefined };
-  if (fields.history === undefined && fields.departed === undefined && !isSavedThread(saved))
-    throw refused("value", neither);
+  if (field("messages", "history") !== undefined)
+    return { history: loadedHistory(saved, "history", refused), departed: undefined };
+  if (!isSavedThread(saved)) throw refused("value", neither);
   return {
-    history: loadedHistory(fields.history, "history", refused),
-    departed: loadedHistory(fields.departed, "departed messages", refused),
+    history: loadedHistory(field("history", "history"), "history", refused),
+    departed: loadedHistory(field("departed", "departed messages"), "departed messages", refused),
   };
 }
 
@@ -293,7 +295,7 @@ function loadedHistory(
   }
 }
 
-/** Whether `value` names a `SavedThread`'s field (present, even if undefined: nothing was saved). */
+/** Whether `value` names a `SavedThread`'s field (present, even if undefined: nothing was saved); a trap that throws: no. */
 function isSavedThread(value: object): boolean {
   try {
     return Reflect.has(value, "history") || Reflect.has(value, "departed");

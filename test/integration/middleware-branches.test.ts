@@ -377,6 +377,25 @@ describe("D-KEEPER a branch after a reload: the departed messages saved beside t
       await expect(failing(neither)).rejects.toThrow(
         'agui-reasoning: reasoningMiddleware: the value loadHistory gave for thread "t" is refused: it is neither a history, a { history, departed } object nor undefined',
       );
+    // A getter or trap that throws is named, never quoted (D-REDACT).
+    const secret = "P:c1 thinking";
+    const throwing = {
+      get departed(): never {
+        throw new Error(secret);
+      },
+    };
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    for (const [hostile, part] of [
+      [throwing, "departed messages"],
+      [revoked.proxy, "history"],
+    ] as const) {
+      const error = await failing(hostile).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as TypeError).message).toBe(
+        `agui-reasoning: reasoningMiddleware: the ${part} loadHistory gave for thread "t" is refused: it cannot be read`,
+      );
+    }
     // Nothing saved: both fields present and undefined, as `{ history: await load(a), departed: await load(b) }` gives.
     await expect(failing({ history: undefined, departed: undefined })).resolves.toEqual([]);
     // The application editing what it gave changes nothing kept.
