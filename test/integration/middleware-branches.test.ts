@@ -373,7 +373,16 @@ describe("D-KEEPER a branch after a reload: the departed messages saved beside t
     await expect(failing({ history: { messages: "none" } })).rejects.toThrow(
       /^agui-reasoning: reasoningMiddleware: the history loadHistory gave for thread "t" is refused/,
     );
-    for (const neither of [{}, { thread: departed }, 42, "saved"])
+    // A proxy whose `has` trap throws names neither field.
+    const trapping = new Proxy(
+      {},
+      {
+        has: () => {
+          throw new Error("trap");
+        },
+      },
+    );
+    for (const neither of [{}, { thread: departed }, 42, "saved", null, trapping])
       await expect(failing(neither)).rejects.toThrow(
         'agui-reasoning: reasoningMiddleware: the value loadHistory gave for thread "t" is refused: it is neither a history, a { history, departed } object nor undefined',
       );
