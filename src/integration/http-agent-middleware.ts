@@ -161,7 +161,7 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
     input: RunAgentInput,
     next: NextAgent,
     threadId: string,
-    loaded: SavedThread | undefined,
+    loaded: KeptThread | undefined,
   ): Observable<unknown> => {
     // D-KEEPER: the thread's conversation continues from the middleware's own history, not from
     // the application's (possibly lossy) copy of it.
@@ -260,7 +260,8 @@ function loadedThread(saved: unknown, threadId: string): KeptThread | undefined 
     );
   const neither = "it is neither a history, a { history, departed } object nor undefined";
   if (typeof saved !== "object" || saved === null) throw refused("value", neither);
-  // Each field read once (a getter may answer differently twice); one that throws is named, never quoted (D-REDACT).
+  // Each field of a SavedThread read once (a getter may answer differently twice; a history's own fields are
+  // read by seedOf); one that throws is named, never quoted (D-REDACT).
   const field = (key: "messages" | "history" | "departed", part: string): unknown => {
     try {
       return (saved as Record<string, unknown>)[key];

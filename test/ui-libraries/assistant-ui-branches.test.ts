@@ -11,7 +11,10 @@ import { ISSUED } from "../../examples/demo-agent";
 import { returnedValues } from "../../src/testing";
 import { startExample } from "../../examples/assistant-ui/serve";
 import type { RecordedRequest } from "../../src/testing";
-import { ALL_BACK_IDENTICAL, useChatPage, type ChatPage } from "./chat-page";
+import { ALL_BACK_IDENTICAL, useChatPage, type ChatPage, type ChatPageOptions } from "./chat-page";
+
+/** assistant-ui's composer in the example; no streaming reasoning recorded (these tests do not look at it). */
+const PAGE: ChatPageOptions = { input: "textarea.input", sendButton: "button.send", streamingReasoning: `return "";` };
 
 /**
  * The first question, then assistant-ui's Regenerate on the turn's first assistant message (the reasoning
@@ -28,21 +31,26 @@ async function askThenRegenerate({ page, send, example }: ChatPage): Promise<Rec
   return regenerate;
 }
 
-/** The branch picker (on the regenerated answer, 2 / 2) back to the first answer, and a follow-up's request. */
-async function backThenFollowUp({ page, send }: ChatPage): Promise<RecordedRequest> {
+/**
+ * The branch picker (on the regenerated answer, 2 / 2) back to the first answer, and a follow-up: its request, as
+ * the agent server received it, carries both of the first answer's values byte-identical; the page then shows
+ * the answer and logged no error; a screenshot `name`.
+ */
+async function backThenFollowUp(chat: ChatPage, name: string): Promise<void> {
+  const { page, send } = chat;
   const picker = page.locator(".message.assistant").first().locator(".branch-picker");
   expect(await picker.locator(".branch-number").innerText()).toBe("2 / 2");
   await picker.locator("button.branch-previous").click();
   await page.getByText("The 10:40 TGV is €76 for all four").waitFor();
-  return send("And if we book a week ahead?");
+  const request = await send("And if we book a week ahead?");
+  expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
+  await page.getByText("With my earlier reasoning restored").waitFor();
+  expect(chat.consoleErrors).toEqual([]);
+  await chat.screenshot(name);
 }
 
 describe("assistant-ui with reasoningMiddleware: regenerate, then the branch picker back, in headless Chromium", () => {
-  const open = useChatPage(startExample, {
-    input: "textarea.input",
-    sendButton: "button.send",
-    streamingReasoning: `return "";`,
-  });
+  const open = useChatPage(startExample, PAGE);
 
   it("D-KEEPER R-REASON-17 the follow-up to the first answer, picked back after a regenerate, carries both of its values byte-identical", async () => {
     const { page } = open();
@@ -52,20 +60,12 @@ describe("assistant-ui with reasoningMiddleware: regenerate, then the branch pic
     expect(await page.getByText("The 10:40 TGV is €76 for all four").count()).toBe(0);
 
     // The branch picker back to the first answer, then a follow-up to it.
-    const request = await backThenFollowUp(open());
-    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
-    await page.getByText("With my earlier reasoning restored").waitFor();
-    expect(open().consoleErrors).toEqual([]);
-    await open().screenshot("assistant-ui-branches");
+    await backThenFollowUp(open(), "assistant-ui-branches");
   }, 60_000);
 });
 
 describe("assistant-ui with reasoningMiddleware: regenerate, reload, then the branch picker back, in headless Chromium", () => {
-  const open = useChatPage(startExample, {
-    input: "textarea.input",
-    sendButton: "button.send",
-    streamingReasoning: `return "";`,
-  });
+  const open = useChatPage(startExample, PAGE);
 
   it("D-KEEPER R-REASON-17 after a reload, the first answer picked back carries both of its values byte-identical: the departed messages were saved beside the history and loaded with it", async () => {
     const { page, reload } = open();
@@ -76,10 +76,6 @@ describe("assistant-ui with reasoningMiddleware: regenerate, reload, then the br
     // The page reopens on the branch it showed last; its picker still has the first answer.
     await reload();
     await page.getByText("On second thought").waitFor();
-    const request = await backThenFollowUp(open());
-    expect(returnedValues(request, ISSUED)).toEqual(ALL_BACK_IDENTICAL);
-    await page.getByText("With my earlier reasoning restored").waitFor();
-    expect(open().consoleErrors).toEqual([]);
-    await open().screenshot("assistant-ui-branches-reload");
+    await backThenFollowUp(open(), "assistant-ui-branches-reload");
   }, 90_000);
 });
