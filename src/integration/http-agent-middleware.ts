@@ -5,7 +5,7 @@ import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
-import { continueConversation } from "./kept-conversation";
+import { continueConversation, EMPTY_HISTORY, joinDeparted } from "./kept-conversation";
 import { endedTransport } from "./transport-end";
 import { shownIdentity } from "../history/producer-identity";
 import { ownSeed, seedOf } from "../history/history-stage";
@@ -39,7 +39,8 @@ export interface ReasoningMiddlewareOptions extends Omit<
   /**
    * Called with every new history state, across runs and threads (paced by `historyPace`, D-PACE, as
    * `history$`), the thread it is the conversation of (the run input's `threadId`) and the thread's
-   * departed messages (see `SavedThread`).
+   * departed messages (see `SavedThread`); and once more with the same history when those grew as
+   * another run of the thread ended (two runs of one thread at once).
    */
   readonly onHistory?: (history: ReasoningHistory, run: ThreadOfHistory) => void;
 }
@@ -50,7 +51,8 @@ export interface ThreadOfHistory {
   readonly threadId: string;
   /**
    * The messages with an encrypted value (on them or a tool call) that left the thread's
-   * conversation in earlier runs — a branch the application replaced (a regenerate, an edit) — with
+   * conversation in earlier runs — a branch the application replaced (a regenerate, an edit), or the
+   * conversation of a run that went at the same time as the one that published last — with
    * their issuer records: the latest 256 to leave. Not part of the history, and never sent unless
    * the application sends such a message again; save it beside the history (`SavedThread`) for a
    * branch to keep its values across a reload. Immutable, as a history is.
@@ -126,6 +128,10 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
   // request of a server would otherwise keep every conversation it ever served).
   // Beside each, the messages with a value that left it (`continueConversation`'s `departed`).
   const threads = new Map<string, KeptThread>();
+  // The runs of each thread that are going (subscribed, not ended), by threadId: two at once (two tabs,
+  // a double submit) each continue the thread with messages of their own, and whichever ends
+  // publishing last is the thread's conversation; the other's messages must not lose their values.
+  const going = new Map<string, Set<GoingRun>>();
   let seed = initialHistory;
   // The latest history of any thread (`history`).
   let latest: ReasoningHistory | undefined = initialHistory;
@@ -186,20 +192,45 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
       // messages: not checked and copied again.
       initialHistory: ownSeed(start),
     });
-    const thread: ThreadOfHistory = { threadId, departed };
     return new Observable<unknown>((subscriber) => {
+      const self: GoingRun = { conversation: start, thread: { threadId, departed } };
+      const others = going.get(threadId) ?? new Set<GoingRun>();
+      going.set(threadId, others.add(self));
       const history = pipeline.history$.subscribe((h) => {
-        keep(threadId, { history: h, departed });
+        self.conversation = h;
+        keep(threadId, { history: h, departed: self.thread.departed });
         latest = h;
         histories.next(h);
         // The application's callback failing fails the run, as a throwing onWarning does (not an
         // error thrown later, outside any promise, which would end a server's process).
         try {
-          onHistory?.(h, thread);
+          onHistory?.(h, self.thread);
         } catch (error) {
           subscriber.error(error);
         }
       });
+      // The run is over: when another run of the thread published after it (it is the thread's
+      // conversation now) or is still going (it may be), this run's messages with a value join the
+      // departed messages of each, as a branch's do: sent again, they get their values back. The
+      // thread's record changes without a new history: `onHistory` gets it again, with them (what it
+      // throws is returned, for the run to fail with when it can).
+      const leave = (): { thrown: unknown } | undefined => {
+        others.delete(self);
+        if (others.size === 0) going.delete(threadId);
+        const last = self.conversation;
+        for (const other of others)
+          other.thread = { threadId, departed: joinDeparted(other.thread.departed, last, other.conversation.messages) };
+        const record = threads.get(threadId);
+        if (record?.history === undefined || record.history === last) return undefined;
+        const departed = joinDeparted(record.departed ?? EMPTY_HISTORY, last, record.history.messages);
+        keep(threadId, { history: record.history, departed });
+        try {
+          onHistory?.(record.history, { threadId, departed });
+        } catch (thrown) {
+          return { thrown };
+        }
+        return undefined;
+      };
       // Whether the run ended (its last history published, D-PACE) before the client let go of it.
       let ended = false;
       const events = subscriber.closed
@@ -208,25 +239,33 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
             next: (event) => subscriber.next(event),
             error: (error: unknown) => {
               ended = true;
+              leave(); // the run fails with its own error, not the callback's
               subscriber.error(error);
             },
             complete: () => {
               ended = true;
-              subscriber.complete();
+              const callback = leave();
+              if (callback === undefined) subscriber.complete();
+              else subscriber.error(callback.thrown);
             },
           });
       return () => {
         events?.unsubscribe();
+        if (ended) {
+          history.unsubscribe();
+          return;
+        }
         // Let go mid-run (AbstractAgent.detachActiveRun: CopilotKit on a thread switch or unmount):
         // a paced history still pending is the thread's conversation too. exportState() publishes it
         // (D-PACE); mid-event it refuses, and what was published stays.
-        if (!ended && paced)
+        if (paced)
           try {
             pipeline.exportState();
           } catch {
             // nothing more to publish
           }
         history.unsubscribe();
+        leave(); // the client let go: nobody is left to fail, as with a publication's callback above
       };
     });
   };
@@ -243,6 +282,14 @@ interface KeptThread {
   readonly history: ReasoningHistory | undefined;
   /** Messages with a value that left it, which a branch the application sends again gives back. */
   readonly departed: ReasoningHistory | undefined;
+}
+
+/** A run of a thread, while it goes. */
+interface GoingRun {
+  /** Its last history published (the first, its start, as it is subscribed). */
+  conversation: ReasoningHistory;
+  /** What its publications give `onHistory`: its departed messages grow when another run of the thread ends. */
+  thread: ThreadOfHistory;
 }
 
 /** How many threads' conversations a middleware keeps: the threads that ran last. */

@@ -169,6 +169,24 @@ function leaving(
   return { messages: out, ...heldRecords(out, records) };
 }
 
+/**
+ * What a run still going keeps of another run of its thread that ended meanwhile (two tabs, a double
+ * submit: both continued one conversation with different messages, and only one of the two can be the
+ * thread's): `departed` with the messages of `ended` (that run's last history) that carry a value and
+ * are not in `present` (the conversation this one is keeping), with their records, as the latest to
+ * leave. Sent again, they get their values back as a branch does. O(ended + departed + present).
+ */
+export function joinDeparted(
+  departed: ReasoningHistory,
+  ended: ReasoningHistory,
+  present: readonly Message[],
+): ReasoningHistory {
+  // A message both hold is `ended`'s (the newer), listed once (R-EVT-8).
+  const endedKeys = messageIds(ended.messages);
+  const earlier = departed.messages.filter((message) => !endedKeys.has(messageKind(message), message.id));
+  return leaving(earlier, ended.messages, entityKeys(present), joinedRecords(ended, heldRecords(earlier, departed)));
+}
+
 /** Whether a message or one of its tool calls holds an encrypted value. */
 function carriesValue(message: Message): boolean {
   return message.role !== "activity" && (hasValue(message) || (toolCallsOf(message)?.some(hasValue) ?? false));
@@ -352,4 +370,4 @@ function appCopy(message: Message, i: number): Message {
   }
 }
 
-const EMPTY_HISTORY: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };
+export const EMPTY_HISTORY: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };

@@ -12,6 +12,9 @@
  * - `regenerate`: it sends its list without the last turn's answer (kept as a branch it may go back to);
  * - `back`: it puts an earlier branch of the last question back in place of the current one, and asks again;
  * - `edit`: it replaces the last question with another (a new id) and sends that.
+ * - `fork`: two tabs (or a double submit) send one new question at once; the two runs' events interleave
+ *   and the runs end in a generated order; the application keeps one answer, the other is a branch of
+ *   that question it may go back to.
  *
  * - `reload`: the page reopens; a new middleware loads each thread's conversation (`loadHistory`) from
  *   the history and the departed messages saved for it (`onHistory`, `serializeHistory`, `SavedThread`),
@@ -25,7 +28,7 @@
  * every value can come back. FC_SEED / FC_RUNS (a share of them) come from the environment.
  */
 import fc from "fast-check";
-import { from, lastValueFrom, toArray, type Observable } from "rxjs";
+import { from, lastValueFrom, Subject, toArray, type Observable } from "rxjs";
 import type { Message, RunAgentInput } from "@ag-ui/core";
 import {
   parseHistory,
@@ -43,9 +46,9 @@ import { SEED, TOTAL_RUNS } from "./property-run";
 const P = "https://agent.example/p";
 const RUNS = Math.max(20, Math.round(TOTAL_RUNS / 50));
 
-type Operation = "ask" | "regenerate" | "back" | "edit" | "reload";
-/** An operation, the store the run input goes through, and the thread. */
-type Step = [Operation, number, number];
+type Operation = "ask" | "regenerate" | "back" | "edit" | "reload" | "fork";
+/** An operation, the store the run input goes through, the thread, and a fork's choices (bits). */
+type Step = [Operation, number, number, number];
 const STORES: ReadonlyArray<[string, Store]> = [
   ["keeps everything", (messages) => messages.map((m) => ({ ...m }))],
   ["drops tool calls' values", dropsToolCallValues],
@@ -119,7 +122,7 @@ async function session(steps: ReadonlyArray<Step>): Promise<void> {
   let question = 0;
   let runs = 0;
 
-  for (const [operation, storeIndex, threadIndex] of steps) {
+  for (const [operation, storeIndex, threadIndex, choices] of steps) {
     const threadId = `thread-${threadIndex}`;
     if (operation === "reload") {
       // The page reopens: each thread's conversation loads from what was saved for it
@@ -144,6 +147,19 @@ async function session(steps: ReadonlyArray<Step>): Promise<void> {
     // The last question's answer now, and the ones it had before (a regenerate keeps them).
     const current = list.slice(q + 1);
     const earlier = branches.get(asked) ?? [];
+    const [storeName, store] = STORES[storeIndex]!;
+    if (operation === "fork") {
+      const forkedQuestion = msg.user(`u${++question}`, "q");
+      thread.list = [...list, forkedQuestion];
+      const forked = await fork(threadId, store(thread.list), choices);
+      for (const received of forked.received) {
+        const where = `a forked run (${threadId}, a store that ${storeName})`;
+        expect({ where, values: valuesIn(received).sort() }).toEqual({ where, values: valuesIn(thread.list).sort() });
+      }
+      thread.list = [...thread.list, ...forked.kept];
+      branches.set(forkedQuestion.id, [forked.other]);
+      continue;
+    }
     if (operation === "ask" || q < 0 || (operation === "back" && earlier.length === 0))
       thread.list = [...list, msg.user(`u${++question}`, "q")];
     else if (operation === "regenerate") {
@@ -154,7 +170,6 @@ async function session(steps: ReadonlyArray<Step>): Promise<void> {
       branches.set(asked, [...earlier.slice(1), current]);
       thread.list = [...list.slice(0, q + 1), ...earlier[0]!, msg.user(`u${++question}`, "q")];
     }
-    const [storeName, store] = STORES[storeIndex]!;
     const n = ++runs;
     let received: Message[] = [];
     const answer = turn(n);
@@ -179,6 +194,46 @@ async function session(steps: ReadonlyArray<Step>): Promise<void> {
     expect({ where, values: valuesIn(received).sort() }).toEqual({ where, values: valuesIn(thread.list).sort() });
     thread.list = [...thread.list, ...answer.messages];
   }
+
+  /**
+   * Two runs of `threadId` at once, each sent `messages` and answering with a turn of its own: their
+   * events interleave and they end as `choices`' bits say, and the application keeps one of the answers.
+   */
+  async function fork(threadId: string, messages: Message[], choices: number) {
+    const answers = [turn(++runs), turn(++runs)] as const;
+    const sources = [new Subject<unknown>(), new Subject<unknown>()] as const;
+    const received: Message[][] = [[], []];
+    const ended = Promise.all(
+      ([0, 1] as const).map((i) =>
+        lastValueFrom(
+          (
+            middleware(runInput({ threadId, runId: `fork-${i}`, messages }), {
+              run: (input: RunAgentInput) => {
+                received[i] = input.messages;
+                return sources[i];
+              },
+            }) as Observable<unknown>
+          ).pipe(toArray()),
+        ),
+      ),
+    );
+    // Both runs subscribed to their sources (after loadHistory's promise, if it gave one).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const streams = answers.map((answer, i) => [ev.runStarted(`fork-${i}`, { threadId }), ...answer.events]);
+    let bit = 0;
+    while (streams[0]!.length + streams[1]!.length > 0) {
+      const i = streams[1]!.length === 0 || (streams[0]!.length > 0 && ((choices >> (bit++ % 28)) & 1) === 0) ? 0 : 1;
+      sources[i].next(streams[i]!.shift());
+    }
+    const first = (choices >> 28) & 1;
+    for (const i of [first, 1 - first] as const) {
+      sources[i]!.next(ev.runFinished(`fork-${i}`, { threadId }));
+      sources[i]!.complete();
+    }
+    await ended;
+    const kept = (choices >> 29) & 1;
+    return { received, kept: answers[kept]!.messages, other: answers[1 - kept]!.messages };
+  }
 }
 
 describe(`D-KEEPER property: chat-UI sessions (FC_SEED=${SEED}, ${RUNS} runs)`, () => {
@@ -199,9 +254,10 @@ describe(`D-KEEPER property: chat-UI sessions (FC_SEED=${SEED}, ${RUNS} runs)`, 
 
   it("D-KEEPER R-REASON-17 every value the producer issued goes back with its message or tool call whenever the application sends it, whatever the store and the branches", async () => {
     const step = fc.tuple(
-      fc.constantFrom<Operation>("ask", "ask", "regenerate", "back", "edit", "reload"),
+      fc.constantFrom<Operation>("ask", "ask", "regenerate", "back", "edit", "reload", "fork"),
       fc.nat({ max: STORES.length - 1 }),
       fc.nat({ max: 1 }),
+      fc.nat({ max: 2 ** 30 - 1 }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
@@ -209,7 +265,8 @@ describe(`D-KEEPER property: chat-UI sessions (FC_SEED=${SEED}, ${RUNS} runs)`, 
         await session(steps);
         // A seed the middleware builds is one checking and copying would give unchanged.
         for (const seed of seeds) expect(historyStage.seedOf({ initialHistory: seed, producer: P })).toEqual(seed);
-        expect(seeds).toHaveLength(steps.filter(([operation]) => operation !== "reload").length);
+        const runsOf = { reload: 0, fork: 2 } as Partial<Record<Operation, number>>;
+        expect(seeds).toHaveLength(steps.reduce((n, [operation]) => n + (runsOf[operation] ?? 1), 0));
       }),
       { seed: SEED, numRuns: RUNS },
     );

@@ -1,0 +1,216 @@
+/**
+ * D-KEEPER, R-REASON-17: two runs of one thread at once. Two tabs of a chat (or a double submit) on a
+ * middleware a server shares both continue the thread, each with messages of its own; whichever publishes
+ * last is the thread's conversation. The other run's values must still go back when its tab sends its
+ * messages again (they join the thread's departed messages, as a replaced branch's do), also after a
+ * reload from what `onHistory` saved. Judged by what the next agent (or the agent server) receives.
+ */
+import { HttpAgent } from "@ag-ui/client";
+import type { Message, RunAgentInput } from "@ag-ui/core";
+import { from, lastValueFrom, Subject, throwError, toArray, type Observable } from "rxjs";
+import type { ReasoningHistory } from "../../src";
+import {
+  reasoningMiddleware,
+  type ReasoningMiddleware,
+  type ThreadOfHistory,
+} from "../../src/integration/http-agent-middleware";
+import { ev, msg } from "../../src/testing/builders";
+import type { RecordedRequest } from "../../src/testing/mock-agent-server";
+import { runInput } from "../support/http-run";
+import { callValueOf, textOnly, valueOf } from "../support/lossy-stores";
+import { useAgentServers } from "../support/sse-server";
+
+const serve = useAgentServers();
+const P = "http://127.0.0.1:9/agent";
+type Tab = "x" | "y";
+
+/** A tab's first turn in thread T, without its end: reasoning with a value, an answer with a tool call with a value. */
+const turn = (tab: string) => [
+  ev.runStarted(`${tab}-run-1`, { threadId: "T" }),
+  ev.reasoningMessageStart(`${tab}-think`),
+  ev.reasoningMessageContent(`${tab}-think`, "weighs"),
+  ev.reasoningMessageEnd(`${tab}-think`),
+  ev.encryptedValue("message", `${tab}-think`, `${tab}:think\u2028`),
+  ev.textStart(`${tab}-answer`),
+  ev.textContent(`${tab}-answer`, "Looking"),
+  ev.textEnd(`${tab}-answer`),
+  ev.toolCallStart(`${tab}-call`, "lookup", { parentMessageId: `${tab}-answer` }),
+  ev.toolCallArgs(`${tab}-call`, "{}"),
+  ev.toolCallEnd(`${tab}-call`),
+  ev.encryptedValue("tool-call", `${tab}-call`, `${tab}:call\u0000`),
+];
+const finished = (tab: string) => ev.runFinished(`${tab}-run-1`, { threadId: "T" });
+
+/** What the tab shows after its first turn (its store kept text only), and its next question. */
+const followUp = (tab: string): Message[] => [
+  msg.user(`${tab}-q1`, "q1"),
+  ...textOnly([
+    msg.reasoning(`${tab}-think`, "weighs"),
+    msg.assistant(`${tab}-answer`, "Looking", { toolCalls: [msg.toolCall(`${tab}-call`, "lookup", "{}")] }),
+  ]),
+  msg.user(`${tab}-q2`, "q2"),
+];
+
+/** Runs `messages` in thread T through `middleware` to a next agent that answers at once; what it received. */
+async function runTab(middleware: ReasoningMiddleware, messages: Message[]): Promise<Message[]> {
+  let received: RunAgentInput | undefined;
+  const next = {
+    run: (input: RunAgentInput) => {
+      received = input;
+      return from([ev.runStarted("later", { threadId: "T" }), ev.runFinished("later", { threadId: "T" })]);
+    },
+  };
+  await lastValueFrom(
+    (middleware(runInput({ threadId: "T", runId: "later", messages }), next) as Observable<unknown>).pipe(toArray()),
+  );
+  return received!.messages;
+}
+
+/** Whether `sent` (a request's messages) carries the tab's two values, byte-identical. */
+function expectValues(sent: Message[], tab: string): void {
+  expect(valueOf(sent, `${tab}-think`)).toBe(`${tab}:think\u2028`);
+  expect(callValueOf(sent, `${tab}-answer`, `${tab}-call`)).toBe(`${tab}:call\u0000`);
+}
+
+describe("D-KEEPER two runs of one thread at once", () => {
+  // Which tab's turn is published last (the thread's conversation then), and which tab's run ends first.
+  it.each([
+    ["x", "x"],
+    ["x", "y"],
+    ["y", "x"],
+    ["y", "y"],
+  ] as const)(
+    "D-KEEPER R-REASON-17 tab %s publishes last, tab %s ends first: each tab's follow-up carries its own values, and so after a reload from what onHistory saved",
+    async (publishesLast, endsFirst) => {
+      const saved: Array<{ history: ReasoningHistory; thread: ThreadOfHistory }> = [];
+      const middleware = reasoningMiddleware({
+        producer: P,
+        onWarning: () => {},
+        onHistory: (history, thread) => saved.push({ history, thread }),
+      });
+      const source = { x: new Subject<unknown>(), y: new Subject<unknown>() };
+      const ended = Promise.all(
+        (["x", "y"] as const).map((tab) =>
+          lastValueFrom(
+            (
+              middleware(runInput({ threadId: "T", runId: `${tab}-run-1`, messages: [msg.user(`${tab}-q1`, "q1")] }), {
+                run: () => source[tab],
+              }) as Observable<unknown>
+            ).pipe(toArray()),
+          ),
+        ),
+      );
+      const other = (tab: Tab): Tab => (tab === "x" ? "y" : "x");
+      for (const tab of [other(publishesLast), publishesLast] as const)
+        for (const event of turn(tab)) source[tab].next(event);
+      for (const tab of [endsFirst, other(endsFirst)] as const) {
+        source[tab].next(finished(tab));
+        source[tab].complete();
+      }
+      await ended;
+
+      // The thread as the application saved it last, loaded into a new middleware (a reload).
+      const last = saved.at(-1)!;
+      const reloaded = reasoningMiddleware({
+        producer: P,
+        onWarning: () => {},
+        loadHistory: () => ({ history: last.history, departed: last.thread.departed }),
+      });
+      for (const keeper of [middleware, reloaded]) {
+        expectValues(await runTab(keeper, followUp("x")), "x");
+        expectValues(await runTab(keeper, followUp("y")), "y");
+      }
+    },
+  );
+
+  it("D-KEEPER runs of a thread one after another: onHistory gets each history once, as history$ does, and no departed messages", async () => {
+    const saved: ThreadOfHistory[] = [];
+    const middleware = reasoningMiddleware({ producer: P, onWarning: () => {}, onHistory: (_, t) => saved.push(t) });
+    let published = 0;
+    middleware.history$.subscribe(() => published++);
+    await runTab(middleware, [msg.user("x-q1", "q1")]);
+    // The tab sends a value of its own, and the agent server is down: the run fails before its first event.
+    const sent = [msg.user("x-q1", "q1"), msg.reasoning("x-think", "weighs", { encryptedValue: "x:own" })];
+    const failed = await lastValueFrom(
+      (
+        middleware(runInput({ threadId: "T", messages: sent }), {
+          run: () => throwError(() => new Error("down")),
+        }) as Observable<unknown>
+      ).pipe(toArray()),
+    ).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Error);
+    await runTab(middleware, sent);
+    expect(published).toBeGreaterThanOrEqual(3);
+    expect(saved).toHaveLength(published);
+    expect(saved.map((thread) => thread.departed.messages)).toEqual(saved.map(() => []));
+  });
+
+  it("D-KEEPER an onHistory that throws when a run's end adds its messages to the other's departed ones fails that run with the application's error", async () => {
+    let armed = false;
+    const thrown = new Error("the store is full");
+    const middleware = reasoningMiddleware({
+      producer: P,
+      onWarning: () => {},
+      onHistory: () => {
+        if (armed) throw thrown;
+      },
+    });
+    const source = { x: new Subject<unknown>(), y: new Subject<unknown>() };
+    const [x, y] = (["x", "y"] as const).map((tab) =>
+      lastValueFrom(
+        (
+          middleware(runInput({ threadId: "T", messages: [msg.user(`${tab}-q1`, "q1")] }), {
+            run: () => source[tab],
+          }) as Observable<unknown>
+        ).pipe(toArray()),
+      ).catch((error: unknown) => error),
+    );
+    for (const tab of ["x", "y"] as const) for (const event of turn(tab)) source[tab].next(event);
+    // x ends after y published last: its messages join the departed ones of y's conversation, and onHistory is told.
+    armed = true;
+    source.x.next(finished("x"));
+    source.x.complete();
+    expect(await x).toBe(thrown);
+    armed = false;
+    source.y.next(finished("y"));
+    source.y.complete();
+    expect(await y).toEqual(expect.any(Array));
+    expectValues(await runTab(middleware, followUp("x")), "x");
+  });
+
+  it("D-KEEPER R-REASON-17 two clones of one HttpAgent on one thread, both requests in flight at once: each tab's next request carries its own values byte-identical", async () => {
+    // Each first answer waits until both first requests have arrived: the two runs go at once.
+    let arrived = 0;
+    let bothArrived: () => void = () => {};
+    const both = new Promise<void>((resolve) => (bothArrived = resolve));
+    const server = await serve(async (request: RecordedRequest) => {
+      const { runId } = request.json as { runId: string };
+      const tab = runId.slice(0, 1);
+      if (runId.endsWith("-run-2"))
+        return { events: [ev.runStarted(runId, { threadId: "T" }), ev.runFinished(runId, { threadId: "T" })] };
+      if (++arrived === 2) bothArrived();
+      await both;
+      return { events: [...turn(tab), finished(tab)], writeSize: 64 };
+    });
+    const middleware = reasoningMiddleware({ producer: server.url, onWarning: () => {} });
+    const base = new HttpAgent({ url: server.url, threadId: "T" }).use(middleware);
+    const [x, y] = ["x", "y"].map((tab) => {
+      const clone = base.clone();
+      clone.setMessages([msg.user(`${tab}-q1`, "q1")]);
+      return clone;
+    }) as [HttpAgent, HttpAgent];
+    await Promise.all([x.runAgent({ runId: "x-run-1" }), y.runAgent({ runId: "y-run-1" })]);
+    for (const [tab, agent] of [
+      ["x", x],
+      ["y", y],
+    ] as const) {
+      agent.setMessages([...textOnly(agent.messages), msg.user(`${tab}-q2`, "q2")]);
+      await agent.runAgent({ runId: `${tab}-run-2` });
+    }
+    const sentBy = (runId: string) =>
+      (server.requests.find((r) => (r.json as { runId: string }).runId === runId)!.json as { messages: Message[] })
+        .messages;
+    expectValues(sentBy("x-run-2"), "x");
+    expectValues(sentBy("y-run-2"), "y");
+  });
+});
