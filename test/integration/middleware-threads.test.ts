@@ -404,6 +404,37 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
   });
 });
 
+describe("D-KEEPER a run waiting for loadHistory", () => {
+  it("D-KEEPER the client lets go of it (detachActiveRun): no request is sent, a late answer is ignored, and the thread's next run asks loadHistory again", async () => {
+    const server = await serve(byThread({ A: [firstTurn("A")] }));
+    const asked: Array<(saved: ReasoningHistory | undefined) => void> = [];
+    const middleware = reasoningMiddleware({
+      producer: server.url,
+      onWarning: () => {},
+      loadHistory: () => new Promise((resolve) => asked.push(resolve)),
+    });
+    const agent = new HttpAgent({ url: server.url, threadId: "A" }).use(middleware);
+    agent.setMessages([user("a-q1")]);
+    const waiting = agent.runAgent({ runId: "A-run-1" });
+    for (let i = 0; i < 100 && asked.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(asked).toHaveLength(1);
+    await agent.detachActiveRun();
+    await waiting;
+    asked[0]!(undefined); // the store answers after all: nobody waits for it
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.requests).toHaveLength(0);
+
+    const next = agent.runAgent({ runId: "A-run-1" });
+    for (let i = 0; i < 100 && asked.length === 1; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(asked).toHaveLength(2);
+    asked[1]!(undefined);
+    await next;
+    expect(server.requests).toHaveLength(1);
+    expect(values(sentOf(await server.request(0)).messages)).toEqual([]);
+    expect(JSON.stringify(middleware.history)).toContain("A:tool-call-value");
+  });
+});
+
 describe("D-KEEPER D-PACE a run the client lets go of mid-stream (detachActiveRun: CopilotKit on a thread switch)", () => {
   it("D-KEEPER D-PACE R-REASON-17 the paced history still pending is kept: the thread's next request carries the value that arrived in the last window", async () => {
     const turn = firstTurn("A").slice(0, -1); // no RUN_FINISHED: the server keeps the response open
