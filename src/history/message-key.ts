@@ -79,10 +79,19 @@ export function repeatedId(message: Pick<Message, "id" | "role">): string {
 export function ownIssuers(
   messages: readonly Message[],
   issuers: readonly ValueIssuer[],
-  held = messageIds(messages),
+  given?: KindMap<true>,
 ): readonly ValueIssuer[] {
-  const old = ({ subtype, toolMessage, entityId: id }: ValueIssuer): boolean =>
-    subtype === "message" && toolMessage !== true && !held.has("message", id) && held.has("tool message", id);
+  const unmarked = ({ subtype, toolMessage }: ValueIssuer): boolean => subtype === "message" && toolMessage !== true;
+  if (given === undefined) {
+    // Only a record with a tool message's id can be one to mark: most histories have none, and are
+    // spared keying every message (O(tool messages) instead, once per run input or middleware run).
+    const toolIds = new Set<string>();
+    for (const message of messages) if (message.role === "tool") toolIds.add(message.id);
+    if (!issuers.some((record) => unmarked(record) && toolIds.has(record.entityId))) return issuers;
+  }
+  const held = given ?? messageIds(messages);
+  const old = (record: ValueIssuer): boolean =>
+    unmarked(record) && !held.has("message", record.entityId) && held.has("tool message", record.entityId);
   if (!issuers.some(old)) return issuers;
   const own = new Set(issuers.filter((r) => r.toolMessage === true).map((r) => r.entityId));
   return issuers.flatMap((r) => (!old(r) ? [r] : own.has(r.entityId) ? [] : [{ ...r, toolMessage: true as const }]));
