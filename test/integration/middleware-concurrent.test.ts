@@ -41,23 +41,36 @@ const turn = (tab: string) => [
 ];
 const finished = (tab: string) => ev.runFinished(`${tab}-run-1`, { threadId: "T" });
 
-/** What the tab shows after its first turn (its store kept text only), and its next question. */
-const followUp = (tab: string): Message[] => [
-  msg.user(`${tab}-q1`, "q1"),
-  ...textOnly([
+/** What a tab shows of `tab`'s turn (its store kept text only). */
+const shown = (tab: string): Message[] =>
+  textOnly([
     msg.reasoning(`${tab}-think`, "weighs"),
     msg.assistant(`${tab}-answer`, "Looking", { toolCalls: [msg.toolCall(`${tab}-call`, "lookup", "{}")] }),
-  ]),
-  msg.user(`${tab}-q2`, "q2"),
-];
+  ]);
 
-/** Runs `messages` in thread T through `middleware` to a next agent that answers at once; what it received. */
-async function runTab(middleware: ReasoningMiddleware, messages: Message[]): Promise<Message[]> {
+/** What the tab shows after its first turn, and its next question. */
+const followUp = (tab: string): Message[] => [msg.user(`${tab}-q1`, "q1"), ...shown(tab), msg.user(`${tab}-q2`, "q2")];
+
+/** A run of thread T through `middleware` whose next agent streams what is fed to `source`, until it completes. */
+function going(middleware: ReasoningMiddleware, messages: Message[]) {
+  const source = new Subject<unknown>();
+  const ended = lastValueFrom(
+    (middleware(runInput({ threadId: "T", messages }), { run: () => source }) as Observable<unknown>).pipe(toArray()),
+  );
+  return { feed: (events: unknown[]) => events.forEach((e) => source.next(e)), end: () => source.complete(), ended };
+}
+
+/** Runs `messages` in thread T through `middleware` to a next agent that answers `events` at once; what it received. */
+async function runTab(
+  middleware: ReasoningMiddleware,
+  messages: Message[],
+  events: unknown[] = [ev.runStarted("later", { threadId: "T" }), ev.runFinished("later", { threadId: "T" })],
+): Promise<Message[]> {
   let received: RunAgentInput | undefined;
   const next = {
     run: (input: RunAgentInput) => {
       received = input;
-      return from([ev.runStarted("later", { threadId: "T" }), ev.runFinished("later", { threadId: "T" })]);
+      return from(events);
     },
   };
   await lastValueFrom(
@@ -122,6 +135,82 @@ describe("D-KEEPER two runs of one thread at once", () => {
       }
     },
   );
+
+  it("D-KEEPER R-REASON-17 a run that starts while two go, and publishes after one of them ended: that one's values still go back", async () => {
+    const middleware = reasoningMiddleware({ producer: P, onWarning: () => {} });
+    const [x, y] = ["x", "y"].map((tab) => going(middleware, [msg.user(`${tab}-q1`, "q1")]));
+    x!.feed(turn("x"));
+    y!.feed(turn("y").slice(0, 5)); // its reasoning, with its value
+    x!.feed([finished("x")]);
+    x!.end();
+    await x!.ended;
+    // A third tab's run starts while y goes; y streams its tool call's value and ends; the third publishes last.
+    const z = going(middleware, [msg.user("z-q1", "q1")]);
+    y!.feed([...turn("y").slice(5), finished("y")]);
+    y!.end();
+    await y!.ended;
+    z.feed([...turn("z"), finished("z")]);
+    z.end();
+    await z.ended;
+    for (const tab of ["x", "y", "z"]) expectValues(await runTab(middleware, followUp(tab)), tab);
+  });
+
+  it("D-KEEPER R-REASON-17 branches replaced before two runs at once keep their values, once each, also after a reload", async () => {
+    const saved: Array<{ history: ReasoningHistory; thread: ThreadOfHistory }> = [];
+    const middleware = reasoningMiddleware({
+      producer: P,
+      onWarning: () => {},
+      onHistory: (history, thread) => saved.push({ history, thread }),
+    });
+    const question = msg.user("q", "q");
+    // Three answers to one question (two regenerates): a1 and a2 are branches the application keeps.
+    for (const tab of ["a1", "a2", "a3"]) await runTab(middleware, [question], [...turn(tab), finished(tab)]);
+    // One tab goes back to a2, another continues a3, at once; a3's publishes last, a2's ends first.
+    const x = going(middleware, [question, ...shown("a2"), msg.user("x-q2", "q2")]);
+    const y = going(middleware, [question, ...shown("a3"), msg.user("y-q2", "q2")]);
+    x.feed([ev.runStarted("x", { threadId: "T" }), ev.textStart("x-answer"), ev.textContent("x-answer", "ok")]);
+    y.feed(turn("y"));
+    x.feed([ev.textEnd("x-answer"), finished("x")]);
+    x.end();
+    y.feed([finished("y")]);
+    y.end();
+    await Promise.all([x.ended, y.ended]);
+    // What the application saved last: each departed message once (a history holds a message once, R-EVT-8).
+    const last = saved.at(-1)!;
+    const ids = last.thread.departed.messages.map((m) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const reloaded = reasoningMiddleware({
+      producer: P,
+      onWarning: () => {},
+      loadHistory: () => ({ history: last.history, departed: last.thread.departed }),
+    });
+    for (const keeper of [middleware, reloaded])
+      for (const tab of ["a1", "a2"])
+        expectValues(await runTab(keeper, [question, ...shown(tab), msg.user(`${tab}-back`, "q")]), tab);
+  });
+
+  it("D-KEEPER a run whose thread the middleware forgot meanwhile (256 other threads ran) ends as it would have", async () => {
+    const middleware = reasoningMiddleware({ producer: P, onWarning: () => {} });
+    const [x, y] = ["x", "y"].map((tab) => going(middleware, [msg.user(`${tab}-q1`, "q1")]));
+    x!.feed(turn("x"));
+    y!.feed(turn("y"));
+    for (let i = 0; i < 256; i++)
+      await lastValueFrom(
+        (
+          middleware(runInput({ threadId: `other-${i}`, messages: [msg.user(`o${i}`, "o")] }), {
+            run: () => from([ev.runStarted(`o${i}`), ev.runFinished(`o${i}`)]),
+          }) as Observable<unknown>
+        ).pipe(toArray()),
+      );
+    for (const [tab, run] of [
+      ["x", x!],
+      ["y", y!],
+    ] as const) {
+      run.feed([finished(tab)]);
+      run.end();
+      await expect(run.ended).resolves.toEqual(expect.any(Array));
+    }
+  });
 
   it("D-KEEPER runs of a thread one after another: onHistory gets each history once, as history$ does, and no departed messages", async () => {
     const saved: ThreadOfHistory[] = [];
