@@ -6,7 +6,7 @@
  * reload from what `onHistory` saved. Judged by what the next agent (or the agent server) receives.
  */
 import { HttpAgent } from "@ag-ui/client";
-import type { Message, RunAgentInput } from "@ag-ui/core";
+import type { Message } from "@ag-ui/core";
 import { from, lastValueFrom, Subject, throwError, toArray, type Observable } from "rxjs";
 import type { ReasoningHistory } from "../../src";
 import {
@@ -17,6 +17,7 @@ import {
 import { ev, msg } from "../../src/testing/builders";
 import type { RecordedRequest } from "../../src/testing/mock-agent-server";
 import { runInput } from "../support/http-run";
+import { runThrough } from "../support/middleware-run";
 import { callValueOf, textOnly, valueOf } from "../support/lossy-stores";
 import { useAgentServers } from "../support/sse-server";
 
@@ -60,25 +61,6 @@ function going(middleware: ReasoningMiddleware, messages: Message[]) {
   return { feed: (events: unknown[]) => events.forEach((e) => source.next(e)), end: () => source.complete(), ended };
 }
 
-/** Runs `messages` in thread T through `middleware` to a next agent that answers `events` at once; what it received. */
-async function runTab(
-  middleware: ReasoningMiddleware,
-  messages: Message[],
-  events: unknown[] = [ev.runStarted("later", { threadId: "T" }), ev.runFinished("later", { threadId: "T" })],
-): Promise<Message[]> {
-  let received: RunAgentInput | undefined;
-  const next = {
-    run: (input: RunAgentInput) => {
-      received = input;
-      return from(events);
-    },
-  };
-  await lastValueFrom(
-    (middleware(runInput({ threadId: "T", runId: "later", messages }), next) as Observable<unknown>).pipe(toArray()),
-  );
-  return received!.messages;
-}
-
 /** Whether `sent` (a request's messages) carries the tab's two values, byte-identical. */
 function expectValues(sent: Message[], tab: string): void {
   expect(valueOf(sent, `${tab}-think`)).toBe(`${tab}:think\u2028`);
@@ -101,26 +83,14 @@ describe("D-KEEPER two runs of one thread at once", () => {
         onWarning: () => {},
         onHistory: (history, thread) => saved.push({ history, thread }),
       });
-      const source = { x: new Subject<unknown>(), y: new Subject<unknown>() };
-      const ended = Promise.all(
-        (["x", "y"] as const).map((tab) =>
-          lastValueFrom(
-            (
-              middleware(runInput({ threadId: "T", runId: `${tab}-run-1`, messages: [msg.user(`${tab}-q1`, "q1")] }), {
-                run: () => source[tab],
-              }) as Observable<unknown>
-            ).pipe(toArray()),
-          ),
-        ),
-      );
+      const runs = { x: going(middleware, [msg.user("x-q1", "q1")]), y: going(middleware, [msg.user("y-q1", "q1")]) };
       const other = (tab: Tab): Tab => (tab === "x" ? "y" : "x");
-      for (const tab of [other(publishesLast), publishesLast] as const)
-        for (const event of turn(tab)) source[tab].next(event);
+      for (const tab of [other(publishesLast), publishesLast] as const) runs[tab].feed(turn(tab));
       for (const tab of [endsFirst, other(endsFirst)] as const) {
-        source[tab].next(finished(tab));
-        source[tab].complete();
+        runs[tab].feed([finished(tab)]);
+        runs[tab].end();
       }
-      await ended;
+      await Promise.all([runs.x.ended, runs.y.ended]);
 
       // The thread as the application saved it last, loaded into a new middleware (a reload).
       const last = saved.at(-1)!;
@@ -130,8 +100,8 @@ describe("D-KEEPER two runs of one thread at once", () => {
         loadHistory: () => ({ history: last.history, departed: last.thread.departed }),
       });
       for (const keeper of [middleware, reloaded]) {
-        expectValues(await runTab(keeper, followUp("x")), "x");
-        expectValues(await runTab(keeper, followUp("y")), "y");
+        expectValues(await runThrough(keeper, "T", followUp("x")), "x");
+        expectValues(await runThrough(keeper, "T", followUp("y")), "y");
       }
     },
   );
@@ -152,7 +122,7 @@ describe("D-KEEPER two runs of one thread at once", () => {
     z.feed([...turn("z"), finished("z")]);
     z.end();
     await z.ended;
-    for (const tab of ["x", "y", "z"]) expectValues(await runTab(middleware, followUp(tab)), tab);
+    for (const tab of ["x", "y", "z"]) expectValues(await runThrough(middleware, "T", followUp(tab)), tab);
   });
 
   it("D-KEEPER R-REASON-17 branches replaced before two runs at once keep their values, once each, also after a reload", async () => {
@@ -164,7 +134,7 @@ describe("D-KEEPER two runs of one thread at once", () => {
     });
     const question = msg.user("q", "q");
     // Three answers to one question (two regenerates): a1 and a2 are branches the application keeps.
-    for (const tab of ["a1", "a2", "a3"]) await runTab(middleware, [question], [...turn(tab), finished(tab)]);
+    for (const tab of ["a1", "a2", "a3"]) await runThrough(middleware, "T", [question], [...turn(tab), finished(tab)]);
     // One tab goes back to a2, another continues a3, at once; a3's publishes last, a2's ends first.
     const x = going(middleware, [question, ...shown("a2"), msg.user("x-q2", "q2")]);
     const y = going(middleware, [question, ...shown("a3"), msg.user("y-q2", "q2")]);
@@ -186,7 +156,7 @@ describe("D-KEEPER two runs of one thread at once", () => {
     });
     for (const keeper of [middleware, reloaded])
       for (const tab of ["a1", "a2"])
-        expectValues(await runTab(keeper, [question, ...shown(tab), msg.user(`${tab}-back`, "q")]), tab);
+        expectValues(await runThrough(keeper, "T", [question, ...shown(tab), msg.user(`${tab}-back`, "q")]), tab);
   });
 
   it("D-KEEPER a run whose thread the middleware forgot meanwhile (256 other threads ran) ends as it would have", async () => {
@@ -217,7 +187,7 @@ describe("D-KEEPER two runs of one thread at once", () => {
     const middleware = reasoningMiddleware({ producer: P, onWarning: () => {}, onHistory: (_, t) => saved.push(t) });
     let published = 0;
     middleware.history$.subscribe(() => published++);
-    await runTab(middleware, [msg.user("x-q1", "q1")]);
+    await runThrough(middleware, "T", [msg.user("x-q1", "q1")]);
     // The tab sends a value of its own, and the agent server is down: the run fails before its first event.
     const sent = [msg.user("x-q1", "q1"), msg.reasoning("x-think", "weighs", { encryptedValue: "x:own" })];
     const failed = await lastValueFrom(
@@ -228,7 +198,7 @@ describe("D-KEEPER two runs of one thread at once", () => {
       ).pipe(toArray()),
     ).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(Error);
-    await runTab(middleware, sent);
+    await runThrough(middleware, "T", sent);
     expect(published).toBeGreaterThanOrEqual(3);
     expect(saved).toHaveLength(published);
     expect(saved.map((thread) => thread.departed.messages)).toEqual(saved.map(() => []));
@@ -244,27 +214,20 @@ describe("D-KEEPER two runs of one thread at once", () => {
         if (armed) throw thrown;
       },
     });
-    const source = { x: new Subject<unknown>(), y: new Subject<unknown>() };
-    const [x, y] = (["x", "y"] as const).map((tab) =>
-      lastValueFrom(
-        (
-          middleware(runInput({ threadId: "T", messages: [msg.user(`${tab}-q1`, "q1")] }), {
-            run: () => source[tab],
-          }) as Observable<unknown>
-        ).pipe(toArray()),
-      ).catch((error: unknown) => error),
-    );
-    for (const tab of ["x", "y"] as const) for (const event of turn(tab)) source[tab].next(event);
+    const [x, y] = ["x", "y"].map((tab) => going(middleware, [msg.user(`${tab}-q1`, "q1")]));
+    const [xEnded, yEnded] = [x!, y!].map((run) => run.ended.catch((error: unknown) => error));
+    x!.feed(turn("x"));
+    y!.feed(turn("y"));
     // x ends after y published last: its messages join the departed ones of y's conversation, and onHistory is told.
     armed = true;
-    source.x.next(finished("x"));
-    source.x.complete();
-    expect(await x).toBe(thrown);
+    x!.feed([finished("x")]);
+    x!.end();
+    expect(await xEnded).toBe(thrown);
     armed = false;
-    source.y.next(finished("y"));
-    source.y.complete();
-    expect(await y).toEqual(expect.any(Array));
-    expectValues(await runTab(middleware, followUp("x")), "x");
+    y!.feed([finished("y")]);
+    y!.end();
+    expect(await yEnded).toEqual(expect.any(Array));
+    expectValues(await runThrough(middleware, "T", followUp("x")), "x");
   });
 
   it("D-KEEPER R-REASON-17 two clones of one HttpAgent on one thread, both requests in flight at once: each tab's next request carries its own values byte-identical", async () => {

@@ -7,8 +7,8 @@
  * A real `HttpAgent` over loopback; judged by what the agent server receives.
  */
 import { HttpAgent } from "@ag-ui/client";
-import type { Message, RunAgentInput } from "@ag-ui/core";
-import { from, lastValueFrom, Subject, toArray, type Observable } from "rxjs";
+import type { Message } from "@ag-ui/core";
+import { Subject, type Observable } from "rxjs";
 import {
   InMemoryHistoryStore,
   messagesOf,
@@ -21,6 +21,7 @@ import { reasoningMiddleware } from "../../src/integration/http-agent-middleware
 import { ev } from "../../src/testing/builders";
 import type { RecordedRequest } from "../../src/testing/mock-agent-server";
 import { runInput } from "../support/http-run";
+import { runThrough } from "../support/middleware-run";
 import { textOnly } from "../support/lossy-stores";
 import { useAgentServers } from "../support/sse-server";
 
@@ -195,32 +196,14 @@ describe("D-KEEPER the middleware keeps one conversation per thread", () => {
   });
 });
 
-/** Runs `thread` once through `middleware` with a stand-in next agent; what it received. */
-async function runThread(
-  middleware: ReturnType<typeof reasoningMiddleware>,
-  threadId: string,
-  messages: Message[],
-  events: unknown[] = [ev.runStarted(`${threadId}-run`, { threadId }), ev.runFinished(`${threadId}-run`, { threadId })],
-): Promise<Sent[]> {
-  let received: { messages: Sent[] } | undefined;
-  const next = {
-    run: (input: RunAgentInput) => {
-      received = input;
-      return from(events);
-    },
-  };
-  await lastValueFrom((middleware(runInput({ threadId, messages }), next) as Observable<unknown>).pipe(toArray()));
-  return received!.messages;
-}
-
 describe("D-KEEPER how many threads a middleware keeps", () => {
   /** Thread "first" issues a value, then `others` other threads run, then "first" comes back from a text-only store. */
   async function backAfter(others: number): Promise<string[]> {
     const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
-    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    await runThrough(middleware, "first", [user("q1")], firstTurn("first"));
     const saved = textOnly(middleware.history!.messages);
-    for (let i = 0; i < others; i++) await runThread(middleware, `other-${i}`, [user(`o${i}`)]);
-    return values(await runThread(middleware, "first", [...saved, user("q2")]));
+    for (let i = 0; i < others; i++) await runThrough(middleware, `other-${i}`, [user(`o${i}`)]);
+    return values(await runThrough(middleware, "first", [...saved, user("q2")]));
   }
 
   it("D-KEEPER the 256 threads that ran last: a thread comes back with its values after 255 others ran", async () => {
@@ -233,10 +216,10 @@ describe("D-KEEPER how many threads a middleware keeps", () => {
 
   it("D-KEEPER a run that fails on a bad run input keeps the thread's conversation: the next run still restores its values", async () => {
     const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
-    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    await runThrough(middleware, "first", [user("q1")], firstTurn("first"));
     const saved = textOnly(middleware.history!.messages);
-    await expect(runThread(middleware, "first", [{ id: 5 } as never])).rejects.toThrow(/run input messages\[0\]/);
-    expect(values(await runThread(middleware, "first", saved)).sort()).toEqual([
+    await expect(runThrough(middleware, "first", [{ id: 5 } as never])).rejects.toThrow(/run input messages\[0\]/);
+    expect(values(await runThrough(middleware, "first", saved)).sort()).toEqual([
       "first:reasoning-value\u2028",
       "first:tool-call-value\u0000",
     ]);
@@ -244,14 +227,13 @@ describe("D-KEEPER how many threads a middleware keeps", () => {
 
   it("D-KEEPER running a thread makes it the newest: a thread that keeps running is never the one forgotten", async () => {
     const middleware = reasoningMiddleware({ producer: "P", onWarning: () => {} });
-    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    await runThrough(middleware, "first", [user("q1")], firstTurn("first"));
     let saved = textOnly(middleware.history!.messages);
     for (let i = 0; i < 300; i++) {
-      await runThread(middleware, `other-${i}`, [user(`o${i}`)]);
-      if (i % 200 === 199)
-        saved = textOnly([...(await runThread(middleware, "first", saved)).map((m) => m as Message)]);
+      await runThrough(middleware, `other-${i}`, [user(`o${i}`)]);
+      if (i % 200 === 199) saved = textOnly(await runThrough(middleware, "first", saved));
     }
-    expect(values(await runThread(middleware, "first", saved)).sort()).toEqual([
+    expect(values(await runThrough(middleware, "first", saved)).sort()).toEqual([
       "first:reasoning-value\u2028",
       "first:tool-call-value\u0000",
     ]);
@@ -269,7 +251,7 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
       onWarning: () => {},
       onHistory: (history, { threadId }) => saved.set(threadId, serializeHistory(history)),
     });
-    await runThread(middleware, "first", [user("q1")], firstTurn("first"));
+    await runThrough(middleware, "first", [user("q1")], firstTurn("first"));
     return { saved, shown: textOnly(middleware.history!.messages) };
   }
 
@@ -285,10 +267,10 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
         return text === undefined ? undefined : parseHistory(text);
       },
     });
-    await runThread(reloaded, "new", [user("n1")]);
-    expect(values(await runThread(reloaded, "first", [...shown, user("q2")])).sort()).toEqual(both);
+    await runThrough(reloaded, "new", [user("n1")]);
+    expect(values(await runThrough(reloaded, "first", [...shown, user("q2")])).sort()).toEqual(both);
     // Once per thread: a thread it holds is not asked for again.
-    await runThread(reloaded, "first", [...shown, user("q2")]);
+    await runThrough(reloaded, "first", [...shown, user("q2")]);
     expect(asked).toEqual(["new", "first"]);
   });
 
@@ -344,7 +326,7 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
         return parseHistory(saved.get(threadId)!);
       },
     });
-    expect(values(await runThread(reloaded, "first", [...shown, user("q2")])).sort()).toEqual(both);
+    expect(values(await runThrough(reloaded, "first", [...shown, user("q2")])).sort()).toEqual(both);
   });
 
   it("D-KEEPER a thread the middleware forgot (256 others ran since) is loaded again", async () => {
@@ -354,9 +336,9 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
       onWarning: () => {},
       loadHistory: (threadId) => (threadId === "first" ? parseHistory(saved.get("first")!) : undefined),
     });
-    await runThread(middleware, "first", [...shown]);
-    for (let i = 0; i < 256; i++) await runThread(middleware, `other-${i}`, [user(`o${i}`)]);
-    expect(values(await runThread(middleware, "first", [...shown, user("q2")])).sort()).toEqual(both);
+    await runThrough(middleware, "first", [...shown]);
+    for (let i = 0; i < 256; i++) await runThrough(middleware, `other-${i}`, [user(`o${i}`)]);
+    expect(values(await runThrough(middleware, "first", [...shown, user("q2")])).sort()).toEqual(both);
   });
 
   it("D-KEEPER the thread initialHistory seeds is not asked for", async () => {
@@ -368,8 +350,8 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
       initialHistory: parseHistory(saved.get("first")!),
       loadHistory: (threadId) => void asked.push(threadId),
     });
-    await runThread(middleware, "first", [user("q1")]);
-    await runThread(middleware, "second", [user("q1")]);
+    await runThrough(middleware, "first", [user("q1")]);
+    await runThrough(middleware, "second", [user("q1")]);
     expect(asked).toEqual(["second"]);
   });
 
@@ -382,13 +364,13 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
       loadHistory: (threadId) =>
         threadId === "bad" ? ({ ...loaded, messages: [loaded.messages[0], loaded.messages[0]] } as never) : loaded,
     });
-    await expect(runThread(middleware, "bad", [user("q")])).rejects.toThrow(
+    await expect(runThrough(middleware, "bad", [user("q")])).rejects.toThrow(
       /^agui-reasoning: reasoningMiddleware: the history loadHistory gave for thread "bad" is refused: initialHistory\.messages\[1\]/,
     );
-    await runThread(middleware, "first", [...shown]);
+    await runThrough(middleware, "first", [...shown]);
     // The application editing the object it gave changes nothing held.
     (loaded.messages as Message[]).length = 0;
-    expect(values(await runThread(middleware, "first", [...shown, user("q2")])).sort()).toEqual(both);
+    expect(values(await runThrough(middleware, "first", [...shown, user("q2")])).sort()).toEqual(both);
   });
 
   it("D-KEEPER a loader that fails fails the run with its error; one that is not a function is refused at creation", async () => {
@@ -397,7 +379,7 @@ describe("D-KEEPER loadHistory: the saved conversation of a thread the middlewar
       onWarning: () => {},
       loadHistory: () => Promise.reject(new Error("store offline")),
     });
-    await expect(runThread(middleware, "t", [user("q")])).rejects.toThrow("store offline");
+    await expect(runThrough(middleware, "t", [user("q")])).rejects.toThrow("store offline");
     expect(() => reasoningMiddleware({ producer: "P", loadHistory: "store" as never })).toThrow(
       "agui-reasoning: reasoningMiddleware's loadHistory must be a function (threadId) => history",
     );
@@ -491,7 +473,11 @@ describe("D-KEEPER D-TRUNC an item still open when the client let go of the run"
     first.unsubscribe();
     expect(histories.at(-1)!.incomplete).toEqual([{ kind: "message", id: "m1", reason: "open" }]);
     // The next run of the thread: m1 was cut off with its stream and can never go on.
-    await runThread(middleware, "A", [user("q1"), { id: "m1", role: "assistant", content: "Half an ans" }, user("q2")]);
+    await runThrough(middleware, "A", [
+      user("q1"),
+      { id: "m1", role: "assistant", content: "Half an ans" },
+      user("q2"),
+    ]);
     expect(middleware.history!.incomplete).toEqual([{ kind: "message", id: "m1", reason: "truncated" }]);
   });
 });
