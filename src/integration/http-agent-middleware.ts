@@ -5,7 +5,7 @@ import type { RunAgentInput } from "@ag-ui/core";
 import type { ReasoningWarning } from "../core/types";
 import { warningSink } from "../core/warnings";
 import type { ReasoningHistory } from "../history/types";
-import { continueConversation, EMPTY_HISTORY, joinDeparted } from "./kept-conversation";
+import { continueConversation, joinDeparted } from "./kept-conversation";
 import { endedTransport } from "./transport-end";
 import { shownIdentity } from "../history/producer-identity";
 import { ownSeed, seedOf } from "../history/history-stage";
@@ -222,7 +222,9 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
           other.thread = { threadId, departed: joinDeparted(other.thread.departed, last, other.conversation.messages) };
         const record = threads.get(threadId);
         if (record?.history === undefined || record.history === last) return undefined;
-        const departed = joinDeparted(record.departed ?? EMPTY_HISTORY, last, record.history.messages);
+        // The run that published it, if it still goes, has just joined them (its departed are the record's).
+        const writer = [...others].find((other) => other.conversation === record.history);
+        const departed = writer?.thread.departed ?? joinDeparted(record.departed, last, record.history.messages);
         keep(threadId, { history: record.history, departed });
         try {
           onHistory?.(record.history, { threadId, departed });
@@ -251,21 +253,17 @@ export function reasoningMiddleware(options: ReasoningMiddlewareOptions): Reason
           });
       return () => {
         events?.unsubscribe();
-        if (ended) {
-          history.unsubscribe();
-          return;
-        }
         // Let go mid-run (AbstractAgent.detachActiveRun: CopilotKit on a thread switch or unmount):
         // a paced history still pending is the thread's conversation too. exportState() publishes it
         // (D-PACE); mid-event it refuses, and what was published stays.
-        if (paced)
+        if (!ended && paced)
           try {
             pipeline.exportState();
           } catch {
             // nothing more to publish
           }
         history.unsubscribe();
-        leave(); // the client let go: nobody is left to fail, as with a publication's callback above
+        if (!ended) leave(); // the client let go: nobody is left to fail, as with a publication's callback above
       };
     });
   };

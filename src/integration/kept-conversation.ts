@@ -172,12 +172,12 @@ function leaving(
 /**
  * What a run still going keeps of another run of its thread that ended meanwhile (two tabs, a double
  * submit: both continued one conversation with different messages, and only one of the two can be the
- * thread's): `departed` with the messages of `ended` (that run's last history) that carry a value and
+ * thread's): `departed` (none: undefined) with the messages of `ended` (that run's last history) that carry a value and
  * are not in `present` (the conversation this one is keeping), with their records, as the latest to
  * leave. Sent again, they get their values back as a branch does. O(ended + departed + present).
  */
 export function joinDeparted(
-  departed: ReasoningHistory,
+  departed: ReasoningHistory = EMPTY_HISTORY,
   ended: ReasoningHistory,
   present: readonly Message[],
 ): ReasoningHistory {
@@ -370,4 +370,4 @@ function appCopy(message: Message, i: number): Message {
   }
 }
 
-export const EMPTY_HISTORY: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };
+const EMPTY_HISTORY: ReasoningHistory = { messages: [], incomplete: [], issuers: [], durations: [] };

@@ -61,6 +61,24 @@ function going(middleware: ReasoningMiddleware, messages: Message[]) {
   return { feed: (events: unknown[]) => events.forEach((e) => source.next(e)), end: () => source.complete(), ended };
 }
 
+/**
+ * A middleware whose `onHistory` keeps the thread as an application saves it (the history and its
+ * departed messages, the latest call's), and `reloaded()`: a new middleware loading what is saved at that call.
+ */
+function savingMiddleware() {
+  let saved: { history: ReasoningHistory; departed: ReasoningHistory } | undefined;
+  const middleware = reasoningMiddleware({
+    producer: P,
+    onWarning: () => {},
+    onHistory: (history, { departed }) => (saved = { history, departed }),
+  });
+  const reloaded = () => {
+    const thread = saved; // as saved now
+    return reasoningMiddleware({ producer: P, onWarning: () => {}, loadHistory: () => thread });
+  };
+  return { middleware, saved: () => saved!, reloaded };
+}
+
 /** Whether `sent` (a request's messages) carries the tab's two values, byte-identical. */
 function expectValues(sent: Message[], tab: string): void {
   expect(valueOf(sent, `${tab}-think`)).toBe(`${tab}:think\u2028`);
@@ -77,12 +95,7 @@ describe("D-KEEPER two runs of one thread at once", () => {
   ] as const)(
     "D-KEEPER R-REASON-17 tab %s publishes last, tab %s ends first: each tab's follow-up carries its own values, and so after a reload from what onHistory saved",
     async (publishesLast, endsFirst) => {
-      const saved: Array<{ history: ReasoningHistory; thread: ThreadOfHistory }> = [];
-      const middleware = reasoningMiddleware({
-        producer: P,
-        onWarning: () => {},
-        onHistory: (history, thread) => saved.push({ history, thread }),
-      });
+      const { middleware, reloaded } = savingMiddleware();
       const runs = { x: going(middleware, [msg.user("x-q1", "q1")]), y: going(middleware, [msg.user("y-q1", "q1")]) };
       const other = (tab: Tab): Tab => (tab === "x" ? "y" : "x");
       for (const tab of [other(publishesLast), publishesLast] as const) runs[tab].feed(turn(tab));
@@ -92,14 +105,8 @@ describe("D-KEEPER two runs of one thread at once", () => {
       }
       await Promise.all([runs.x.ended, runs.y.ended]);
 
-      // The thread as the application saved it last, loaded into a new middleware (a reload).
-      const last = saved.at(-1)!;
-      const reloaded = reasoningMiddleware({
-        producer: P,
-        onWarning: () => {},
-        loadHistory: () => ({ history: last.history, departed: last.thread.departed }),
-      });
-      for (const keeper of [middleware, reloaded]) {
+      // Then, and after a reload from what the application saved last.
+      for (const keeper of [middleware, reloaded()]) {
         expectValues(await runThrough(keeper, "T", followUp("x")), "x");
         expectValues(await runThrough(keeper, "T", followUp("y")), "y");
       }
@@ -126,12 +133,7 @@ describe("D-KEEPER two runs of one thread at once", () => {
   });
 
   it("D-KEEPER R-REASON-17 branches replaced before two runs at once keep their values, once each, also after a reload", async () => {
-    const saved: Array<{ history: ReasoningHistory; thread: ThreadOfHistory }> = [];
-    const middleware = reasoningMiddleware({
-      producer: P,
-      onWarning: () => {},
-      onHistory: (history, thread) => saved.push({ history, thread }),
-    });
+    const { middleware, saved, reloaded } = savingMiddleware();
     const question = msg.user("q", "q");
     // Three answers to one question (two regenerates): a1 and a2 are branches the application keeps.
     for (const tab of ["a1", "a2", "a3"]) await runThrough(middleware, "T", [question], [...turn(tab), finished(tab)]);
@@ -146,15 +148,9 @@ describe("D-KEEPER two runs of one thread at once", () => {
     y.end();
     await Promise.all([x.ended, y.ended]);
     // What the application saved last: each departed message once (a history holds a message once, R-EVT-8).
-    const last = saved.at(-1)!;
-    const ids = last.thread.departed.messages.map((m) => m.id);
+    const ids = saved().departed.messages.map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const reloaded = reasoningMiddleware({
-      producer: P,
-      onWarning: () => {},
-      loadHistory: () => ({ history: last.history, departed: last.thread.departed }),
-    });
-    for (const keeper of [middleware, reloaded])
+    for (const keeper of [middleware, reloaded()])
       for (const tab of ["a1", "a2"])
         expectValues(await runThrough(keeper, "T", [question, ...shown(tab), msg.user(`${tab}-back`, "q")]), tab);
   });
