@@ -16,8 +16,10 @@ import { buildStream } from "./streams";
  * measures that price alone: the floor's source and five `map(identity)`, plus one map that does
  * only what every delta must do to the history — replace one message in a conversation of
  * `MESSAGES` messages (structural sharing) and publish the new version's history — with the issuer
- * records unread (two accessors per history, as in the mixed conversation) or read (one), and the
- * new version alone, unpublished. The facade over the same stream is measured alongside.
+ * records unread (two accessors per history) or read (one), with the issuer records and the
+ * durations unread (three: what the mixed conversation's histories hold since D-DURATION put
+ * `durations` in every history, one record per reasoning message), and the new version alone,
+ * unpublished. The facade over the same stream is measured alongside.
  *
  *   npm run bench:contract -- [runs=4000] [samples=15]
  *
@@ -42,11 +44,20 @@ function seedConversation(): { conversation: Conversation; position: number } {
   }));
   // One issuer record per message: a long list, shown through an accessor while a new record is unread.
   const issuers = messages.map((m) => ({ subtype: "message" as const, entityId: m.id, issuer: "bench://agent" }));
-  const conversation = Conversation.start({ messages, incomplete: [], issuers, durations: [] }, undefined);
+  // One duration record per run's reasoning message: shown through an accessor while a new record is unread.
+  const durations = Array.from({ length: runs }, (_, i) => ({
+    kind: "message" as const,
+    id: `r${i}`,
+    startedAt: i,
+    startObserved: false,
+    endedAt: i + 1,
+    endObserved: false,
+  }));
+  const conversation = Conversation.start({ messages, incomplete: [], issuers, durations }, undefined);
   return { conversation, position: MESSAGES - 1 };
 }
 
-type Mode = "floor" | "new version" | "one accessor" | "two accessors" | "facade";
+type Mode = "floor" | "new version" | "one accessor" | "two accessors" | "three accessors" | "facade";
 
 /** One pass over the stream in `mode`; resolves with its wall time in ms. */
 function pass(mode: Mode): Promise<number> {
@@ -81,11 +92,16 @@ function pass(mode: Mode): Promise<number> {
     let conversation = seeded.conversation;
     const position = seeded.position;
     // Unread issuer records: the published histories show `issuers` through an accessor too.
-    if (mode === "two accessors") {
+    if (mode === "two accessors" || mode === "three accessors") {
       const { issuers } = conversation.parts;
       conversation = conversation.with({
         issuers: issuers.put("m0", { ...issuers.at(0)!, issuer: "b" }),
       });
+    }
+    // Unread durations too: a third accessor per history.
+    if (mode === "three accessors") {
+      const { durations } = conversation.parts;
+      conversation = conversation.with({ durations: durations.put("r0", { ...durations.at(0)!, endedAt: 2 }) });
     }
     const id = `m${position}`;
     base
@@ -101,7 +117,7 @@ function pass(mode: Mode): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const modes: Mode[] = ["floor", "new version", "one accessor", "two accessors", "facade"];
+  const modes: Mode[] = ["floor", "new version", "one accessor", "two accessors", "three accessors", "facade"];
   const times = new Map<Mode, number[]>(modes.map((m) => [m, []]));
   for (let i = 0; i < 3; i++) for (const m of modes) await pass(m);
   for (let s = 0; s < samples; s++) for (const m of modes) times.get(m)!.push(await pass(m));
