@@ -31,11 +31,24 @@ export function toRunInputMessages(history: ReasoningHistory, options: RunInputO
   const producer = options.producer;
   if (typeof producer !== "string")
     throw new TypeError("agui-reasoning: toRunInputMessages needs a `producer` string (D-ISSUER)");
+  const read = readAgain("toRunInputMessages", () => ({ ...checked, messages: checked.messages.map(callsRead) }));
+  return runInputOfRead(read, producer, options);
+}
+
+/**
+ * `toRunInputMessages` of a history whose lists and messages' tool-call lists are read once already
+ * (plain arrays of its own, checked): the middleware's, built from the run input it checked
+ * (kept-conversation.ts), which the public function would check and copy a second time.
+ */
+export function runInputOfRead(
+  history: ReasoningHistory,
+  producer: string,
+  options: WarningOptions,
+  caller = "toRunInputMessages",
+): Message[] {
   const withheld = new WithheldValues();
   const dropped: string[] = [];
-  const messages = readAgain("toRunInputMessages", () =>
-    runInput({ ...checked, messages: checked.messages.map(callsRead) }, producer, withheld, dropped),
-  );
+  const messages = readAgain(caller, () => runInput(history, producer, withheld, dropped));
   if (dropped.length > 0) warningSink(options)(withheld.warning(producer, dropped));
   return messages;
 }

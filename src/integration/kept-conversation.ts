@@ -7,7 +7,7 @@ import { KindMap, messageIds, messageKind, recordKind } from "../history/message
 import { ownCopy } from "../history/own-copy";
 import { isPlainObject, lengthOf, NotJsonData } from "../core/json";
 import { messageProblem } from "../history/read-event";
-import { toRunInputMessages } from "../history/run-input";
+import { runInputOfRead } from "../history/run-input";
 import type { ReasoningHistory, ValueIssuer } from "../history/types";
 
 /** Where the middleware's next run starts, and what it sends. */
@@ -137,9 +137,11 @@ export function continueConversation(
   const history: ReasoningHistory = { messages, incomplete, issuers, durations };
   return {
     history,
-    messages: toRunInputMessages(
+    messages: runInputOfRead(
       { messages: outgoing, incomplete: [], issuers, durations: [] },
-      { producer, onWarning },
+      producer,
+      { onWarning },
+      "reasoningMiddleware",
     ),
     departed: leaving(back, heldMessages, present, records),
   };
