@@ -32,7 +32,12 @@ const PARTS = {
   // src/discipline/ without its tables (families.ts: module-level data, static mutants only).
   discipline: {
     mutate: ["src/discipline/**/*.ts", "!src/discipline/families.ts"],
-    tests: ["marbles/verify-discipline.marble.test.ts", "test/hostile/across-runs.test.ts"],
+    // history-ways-in: the stage's refusal of an initialMessages whose read throws (D-REDACT).
+    tests: [
+      "marbles/verify-discipline.marble.test.ts",
+      "test/hostile/across-runs.test.ts",
+      "test/api/history-ways-in.test.ts",
+    ],
   },
 };
 
